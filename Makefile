@@ -1,0 +1,42 @@
+# mindpy set-up and entry points. Every target is idempotent: it installs only what is missing or changed.
+#   make demo   set up, then start the embedded server and play the demo
+#   make test   set up, then run the test suite
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+NODE_DIR := node_modules_setup
+PY_STAMP := $(VENV)/.mindpy-installed
+NODE_STAMP := $(NODE_DIR)/node_modules/.mindpy-installed
+
+.PHONY: setup demo test bench doctor clean
+
+setup: $(PY_STAMP) $(NODE_STAMP)
+
+# torch is pinned first so the CPU build is used (a plain `torch` would pull several GB of CUDA packages).
+$(PY_STAMP): pyproject.toml
+	@echo "==> Python environment in $(VENV)"
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check torch==2.13.0
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@
+
+$(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
+	@echo "==> Node packages in $(NODE_DIR) (npm ci)"
+	cd $(NODE_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+demo: setup
+	$(BIN)/mindpy demo
+
+test: setup
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python benchmarks/run_all.py
+
+doctor: setup
+	$(BIN)/mindpy doctor
+
+clean:
+	rm -rf $(VENV) $(NODE_DIR)/node_modules runs .pytest_cache

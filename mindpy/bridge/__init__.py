@@ -1,0 +1,11 @@
+"""The bridge between Python and the Mineflayer bots in Node (one Node process per Python process)."""
+
+from .bot import Bot, create_bot
+from .runtime import runtime, shutdown
+
+__all__ = ["Bot", "create_bot", "runtime", "shutdown", "supported_versions"]
+
+
+def supported_versions() -> list[str]:
+    """Minecraft versions mineflayer is tested with."""
+    return [str(v) for v in runtime().host.supportedVersions()]

@@ -1,0 +1,114 @@
+"""A handle on one Mineflayer bot that has joined a server and spawned."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+from .. import DEFAULT_MINECRAFT_VERSION
+from ..errors import BridgeTimeout
+from .events import EventDispatcher
+from .runtime import call_js, runtime
+
+
+class Bot:
+    """Wraps the JS bot. `bot.js` is the raw mineflayer object for anything not wrapped here."""
+
+    def __init__(self, name: str, js_bot: Any, host: str, port: int):
+        self.name = name
+        self.js = js_bot
+        self.host = host
+        self.port = port
+        self._runtime = runtime()
+        self._events = EventDispatcher(name)
+        self._forwarded: set[str] = set()
+        self._forward_lock = threading.Lock()
+        self.closed = False
+
+    # ---- events -------------------------------------------------------------------------------
+    def on(self, event: str, callback: Callable[..., Any]) -> Callable[..., Any]:
+        """Call `callback(*args)` for every `event` of the mineflayer bot; args arrive as plain data.
+
+        Callbacks run on this bot's event thread, in order; they may call back into the bot.
+        """
+        self._events.subscribe(event, callback)
+        with self._forward_lock:
+            if event not in self._forwarded:
+                call_js(lambda: self._runtime.host.forwardEvents(self.js, [event], self._events.deliver),
+                        f"listening to '{event}' of bot {self.name}")
+                self._forwarded.add(event)
+        return callback
+
+    def off(self, event: str, callback: Callable[..., Any]) -> None:
+        self._events.unsubscribe(event, callback)
+
+    def wait_for(self, event: str, predicate: Callable[..., bool] | None = None, timeout: float = 10.0) -> tuple:
+        """Block until `event` fires (and `predicate(*args)` holds); return its args. Raises BridgeTimeout."""
+        done = threading.Event()
+        result: list[tuple] = []
+
+        def listener(*args):
+            if not done.is_set() and (predicate is None or predicate(*args)):
+                result.append(args)
+                done.set()
+
+        self.on(event, listener)
+        try:
+            if not done.wait(timeout):
+                raise BridgeTimeout(f"Bot {self.name}: no '{event}' event within {timeout} s")
+            return result[0]
+        finally:
+            self.off(event, listener)
+
+    # ---- common actions -----------------------------------------------------------------------
+    def chat(self, text: str) -> None:
+        call_js(lambda: self.js.chat(text), f"bot {self.name} chat")
+
+    def whisper(self, player: str, text: str) -> None:
+        call_js(lambda: self.js.whisper(player, text), f"bot {self.name} whisper")
+
+    def inventory(self) -> dict[str, int]:
+        """Item name -> total count in the bot's inventory."""
+        counts = call_js(lambda: self._runtime.host.inventoryCounts(self.js), f"bot {self.name} inventory")
+        return {str(k): int(counts[k]) for k in counts}
+
+    @property
+    def position(self) -> tuple[float, float, float]:
+        pos = call_js(lambda: self._runtime.host.plain(self.js.entity.position), f"bot {self.name} position")
+        return (pos["x"], pos["y"], pos["z"])
+
+    def close(self) -> None:
+        """Leave the server. Safe to call twice."""
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            if self._runtime.is_alive():
+                call_js(lambda: self._runtime.host.quit(self.js, timeout=5), f"bot {self.name} quit", timeout=5)
+        finally:
+            self._events.close()
+
+    def __repr__(self) -> str:
+        return f"<Bot {self.name} at {self.host}:{self.port}>"
+
+
+def create_bot(
+    name: str,
+    host: str = "127.0.0.1",
+    port: int = 25565,
+    version: str | None = DEFAULT_MINECRAFT_VERSION,
+    timeout: float = 30.0,
+    auth: str = "offline",
+) -> Bot:
+    """Join a server as `name` and return once the bot has spawned.
+
+    Raises BridgeError with the reason (connection refused, kicked, unsupported version) or BridgeTimeout.
+    """
+    rt = runtime()
+    options = {"host": host, "port": int(port), "username": name, "version": version, "auth": auth}
+    js_bot = call_js(
+        lambda: rt.host.createBot(options, int(timeout * 1000), timeout=timeout + 5),
+        f"creating bot {name}",
+        timeout=timeout,
+    )
+    return Bot(name, js_bot, host, int(port))

@@ -1,0 +1,135 @@
+'use strict'
+// JavaScript half of mindpy's bridge, loaded once into the JSPyBridge Node process.
+// Work that would take many round trips from Python is done here in one call.
+// Modules resolve through NODE_PATH = node_modules_setup/node_modules (set by mindpy/bridge/runtime.py).
+
+const mineflayer = require('mineflayer')
+
+// This Node process must not outlive the Python process that owns it: JSPyBridge talks over stdin,
+// which closes when Python exits, and the parent pid changes if Python is killed outright.
+const parentPid = process.ppid
+process.stdin.on('end', () => process.exit(0))
+setInterval(() => { if (process.ppid !== parentPid) process.exit(0) }, 500).unref()
+
+function supportedVersions () {
+  return mineflayer.testedVersions.slice()
+}
+
+// Resolves with the bot once it has joined and spawned; rejects with a message naming what went wrong.
+function createBot (options, timeoutMs) {
+  const { host, port, username, version } = options
+  if (version && !mineflayer.testedVersions.includes(version)) {
+    return Promise.reject(new Error(
+      `Minecraft version '${version}' is not supported by mineflayer. Supported: ${mineflayer.testedVersions.join(', ')}`))
+  }
+  return new Promise((resolve, reject) => {
+    let settled = false
+    const bot = mineflayer.createBot({
+      host,
+      port,
+      username,
+      version: version || false,
+      auth: options.auth || 'offline',
+      hideErrors: true,
+      checkTimeoutInterval: options.checkTimeoutInterval || 60000,
+      logErrors: false
+    })
+    const finish = (err) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      bot.removeListener('spawn', onSpawn)
+      if (err) {
+        try { bot.end() } catch (e) {}
+        reject(err)
+      } else {
+        resolve(bot)
+      }
+    }
+    const where = `${host}:${port}`
+    const onSpawn = () => finish(null)
+    const timer = setTimeout(() => finish(new Error(
+      `Bot '${username}' could not join the server at ${where} within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs)
+    bot.once('spawn', onSpawn)
+    bot.once('error', err => {
+      const reason = err && err.code === 'ECONNREFUSED'
+        ? `nothing is listening at ${where} (connection refused)`
+        : (err && err.message) || String(err)
+      finish(new Error(`Bot '${username}' could not join the server at ${where}: ${reason}`))
+    })
+    bot.once('kicked', reason => finish(new Error(`Bot '${username}' was kicked by the server at ${where}: ${textOf(reason)}`)))
+    bot.once('end', reason => finish(new Error(`Bot '${username}' lost its connection to ${where}: ${reason}`)))
+  })
+}
+
+function textOf (reason) {
+  if (typeof reason === 'string') {
+    try { return textOf(JSON.parse(reason)) } catch (e) { return reason }
+  }
+  if (reason && typeof reason === 'object') {
+    if (reason.value && typeof reason.value === 'object') return textOf(reason.value)
+    if (typeof reason.text === 'string' || reason.text?.value) {
+      const extra = (reason.extra?.value?.value || reason.extra || []).map(textOf).join('')
+      return (reason.text?.value ?? reason.text) + extra
+    }
+    if (reason.translate) return reason.translate?.value ?? reason.translate
+  }
+  return JSON.stringify(reason)
+}
+
+// Plain JSON-able values for event arguments, so Python gets data rather than proxies.
+function plain (value, depth = 0) {
+  if (value === null || value === undefined) return null
+  const type = typeof value
+  if (type === 'string' || type === 'number' || type === 'boolean') return value
+  if (type === 'bigint') return Number(value)
+  if (type === 'function') return null
+  if (value.constructor && value.constructor.name === 'Vec3') return { x: value.x, y: value.y, z: value.z }
+  if (value.constructor && value.constructor.name === 'ChatMessage') return value.toString()
+  if (value.constructor && value.constructor.name === 'Entity') {
+    return { id: value.id, type: value.type, name: value.name, username: value.username ?? null, position: plain(value.position) }
+  }
+  if (value.constructor && value.constructor.name === 'Item') {
+    return { name: value.name, count: value.count, slot: value.slot }
+  }
+  if (value.constructor && value.constructor.name === 'Block') {
+    return { name: value.name, position: plain(value.position) }
+  }
+  if (depth >= 2) return String(value)
+  if (Array.isArray(value)) return value.slice(0, 64).map(v => plain(v, depth + 1))
+  const out = {}
+  for (const key of Object.keys(value).slice(0, 32)) out[key] = plain(value[key], depth + 1)
+  return out
+}
+
+// Forward each named event of an emitter to one Python callback as (name, JSON text of the arguments).
+// Returns a function that removes the listeners.
+function forwardEvents (emitter, names, callback) {
+  const listeners = names.map(name => {
+    const listener = (...args) => {
+      let payload
+      try { payload = JSON.stringify(args.map(a => plain(a))) } catch (e) { payload = '[]' }
+      Promise.resolve(callback(name, payload)).catch(() => {})
+    }
+    emitter.on(name, listener)
+    return [name, listener]
+  })
+  return () => { for (const [name, listener] of listeners) emitter.removeListener(name, listener) }
+}
+
+function inventoryCounts (bot) {
+  const counts = {}
+  for (const item of bot.inventory.items()) counts[item.name] = (counts[item.name] || 0) + item.count
+  return counts
+}
+
+function quit (bot) {
+  return new Promise(resolve => {
+    if (!bot._client || bot._client.ended) return resolve(true)
+    const timer = setTimeout(() => resolve(false), 2000)
+    bot.once('end', () => { clearTimeout(timer); resolve(true) })
+    bot.quit()
+  })
+}
+
+module.exports = { createBot, supportedVersions, forwardEvents, inventoryCounts, quit, plain }

@@ -1,0 +1,115 @@
+"""The one Node process of this Python process, reached through JSPyBridge (`javascript` on PyPI).
+
+`javascript` starts Node when it is imported, with the binary named by NODE_BIN, so it is imported here
+lazily, after NODE_BIN and NODE_PATH point at the project's pinned Node side. Modules are loaded from
+node_modules_setup/; JSPyBridge's own auto-install is never reached because we check first.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import re
+import threading
+from pathlib import Path
+
+from ..errors import BridgeError, BridgeTimeout, SetupError
+from ..nodejs import check_node_side, node_environment
+
+HOST_SCRIPT = Path(__file__).resolve().parent / "js" / "host.js"
+
+_lock = threading.RLock()
+_runtime: "NodeRuntime | None" = None
+
+
+class NodeRuntime:
+    """Owns the JSPyBridge connection and our host.js module inside it."""
+
+    def __init__(self):
+        check_node_side()
+        os.environ.update({k: v for k, v in node_environment().items() if k in ("NODE_PATH", "NODE_BIN")})
+        try:
+            import javascript  # noqa: WPS433 (starts Node now)
+        except ImportError as exc:
+            raise SetupError("The Python package `javascript` (JSPyBridge) is missing. Run `make setup`.") from exc
+        self._js = javascript
+        from javascript import config, connection
+
+        self._config = config
+        self._connection = connection
+        self.host = call_js(lambda: javascript.require(str(HOST_SCRIPT)), "loading host.js", timeout=60)
+        self.closed = False
+
+    @property
+    def pid(self) -> int | None:
+        proc = self._connection.proc
+        return proc.pid if proc is not None else None
+
+    def is_alive(self) -> bool:
+        proc = self._connection.proc
+        return proc is not None and proc.poll() is None
+
+    def close(self) -> None:
+        """Stop Node. JSPyBridge cannot start again in the same Python process after this."""
+        if self.closed:
+            return
+        self.closed = True
+        loop = self._config.event_loop
+        if loop is not None:
+            # JSPyBridge's exit hook waits for registered callbacks to go away: drop them.
+            loop.callbacks.clear()
+        proc = self._connection.proc
+        if proc is not None and proc.poll() is None:
+            try:
+                proc.stdin.close()  # host.js exits when its stdin ends
+                proc.wait(timeout=3)
+            except Exception:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=3)
+                except Exception:
+                    proc.kill()
+
+
+def runtime() -> NodeRuntime:
+    """The process-wide Node runtime, started on first use."""
+    global _runtime
+    with _lock:
+        if _runtime is None:
+            _runtime = NodeRuntime()
+            atexit.register(_runtime.close)
+        elif _runtime.closed:
+            raise BridgeError("The Node bridge of this process was closed; start a new Python process to use it again.")
+        return _runtime
+
+
+def shutdown() -> None:
+    """Stop the Node process of this Python process, if it was started."""
+    with _lock:
+        if _runtime is not None:
+            _runtime.close()
+
+
+_JS_MESSAGE = re.compile(r"^(?:\w*Error|Error)(?: \[\w+\])?: (.+)$", re.MULTILINE)
+
+
+def js_message(error: BaseException) -> str:
+    """The JavaScript error message inside a JSPyBridge exception (falls back to its text)."""
+    text = getattr(error, "js", None) or str(error)
+    if not isinstance(text, str):
+        text = str(text)
+    match = _JS_MESSAGE.search(text)
+    return match.group(1).strip() if match else text.strip().splitlines()[0] if text.strip() else repr(error)
+
+
+def call_js(fn, what: str, timeout: float | None = None):
+    """Run fn (which calls into JS) and turn JSPyBridge's failures into BridgeError / BridgeTimeout."""
+    try:
+        return fn()
+    except BridgeError:
+        raise
+    except Exception as exc:  # JSPyBridge raises bare Exception for timeouts
+        text = str(exc)
+        if "timed out" in text.lower():
+            raise BridgeTimeout(f"{what}: no answer from Node within {timeout} s") from None
+        raise BridgeError(f"{what}: {js_message(exc)}") from None

@@ -1,0 +1,25 @@
+"""Exceptions shared across mindpy's layers."""
+
+
+class MindpyError(Exception):
+    """Base class of every error mindpy raises on purpose."""
+
+
+class SetupError(MindpyError):
+    """Something the project needs is not installed; the message says how to fix it."""
+
+
+class BridgeError(MindpyError):
+    """A JavaScript call failed; the message carries the JavaScript error message."""
+
+
+class BridgeTimeout(BridgeError):
+    """A JavaScript call or event did not complete in time."""
+
+
+class ServerError(MindpyError):
+    """The Minecraft server could not be started or reached."""
+
+
+class UnsupportedVersion(MindpyError):
+    """A Minecraft version that mindpy cannot use was asked for."""

@@ -1,0 +1,174 @@
+"""The embedded server: flying-squid and mindpy's plugins in a Node process of their own.
+
+A separate process, so a crash of the server does not take the bots' bridge down, nor the reverse.
+It listens on 127.0.0.1, offline mode, in a superflat world where every player is an operator.
+
+    with EmbeddedServer(run_dir="runs/demo") as server:
+        print(server.host, server.port)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from .. import DEFAULT_MINECRAFT_VERSION
+from ..errors import ServerError, UnsupportedVersion
+from ..nodejs import check_node_side, node_environment
+from .address import ServerAddress
+
+HERE = Path(__file__).resolve().parent
+SERVER_SCRIPT = HERE / "js" / "server.js"
+PLUGIN_DIR = HERE / "plugins"
+
+
+class EmbeddedServer:
+    """Start with `start()` (or a `with` block); `stop()` ends the process and waits for it."""
+
+    def __init__(
+        self,
+        port: int = 0,
+        version: str = DEFAULT_MINECRAFT_VERSION,
+        run_dir: str | os.PathLike | None = None,
+        host: str = "127.0.0.1",
+        start_timeout: float = 30.0,
+        world_folder: str | os.PathLike | None = None,
+        options: dict | None = None,
+    ):
+        self.requested_port = port
+        self.version = version
+        self.host = host
+        self.start_timeout = start_timeout
+        self.run_dir = Path(run_dir) if run_dir else Path("runs") / time.strftime("server-%Y%m%d-%H%M%S")
+        self.world_folder = Path(world_folder) if world_folder else None
+        self.options = dict(options or {})
+        self.port: int | None = None
+        self.process: subprocess.Popen | None = None
+        self._log_file = None
+
+    @property
+    def log_path(self) -> Path:
+        return self.run_dir / "server.log"
+
+    @property
+    def address(self) -> ServerAddress:
+        if self.port is None:
+            raise ServerError("The embedded server is not running")
+        return ServerAddress(self.host, self.port)
+
+    def start(self) -> "EmbeddedServer":
+        if self.process is not None:
+            return self
+        node = check_node_side()
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        stem = self.run_dir / f"server-{os.getpid()}-{id(self):x}"
+        config_path = stem.with_suffix(".json")
+        ready_path, error_path = stem.with_suffix(".ready"), stem.with_suffix(".error")
+        for stale in (ready_path, error_path):
+            stale.unlink(missing_ok=True)
+        config = {
+            "host": self.host,
+            "port": self.requested_port,
+            "version": self.version,
+            "pluginDir": str(PLUGIN_DIR),
+            "worldFolder": str(self.world_folder) if self.world_folder else None,
+            "pluginOptions": self.options,
+            **{k: v for k, v in self.options.items() if k in ("gameMode", "difficulty", "viewDistance", "maxPlayers")},
+        }
+        config_path.write_text(json.dumps(config, indent=2))
+        self._log_file = open(self.log_path, "ab")
+        self.process = subprocess.Popen(
+            [str(node), str(SERVER_SCRIPT), str(config_path)],
+            stdin=subprocess.PIPE,  # closing it (or our death) stops the server
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            env=node_environment(),
+            cwd=str(self.run_dir),
+        )
+        try:
+            self._wait_until_ready(ready_path, error_path)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _wait_until_ready(self, ready_path: Path, error_path: Path) -> None:
+        deadline = time.monotonic() + self.start_timeout
+        while time.monotonic() < deadline:
+            if ready_path.exists():
+                info = json.loads(ready_path.read_text())
+                self.port = int(info["port"])
+                if self._accepts_connections():
+                    return
+            if error_path.exists():
+                message = error_path.read_text().strip()
+                if "not supported" in message:
+                    raise UnsupportedVersion(message)
+                raise ServerError(f"Embedded server failed to start: {message} (log: {self.log_path})")
+            if self.process.poll() is not None:
+                raise ServerError(
+                    f"Embedded server exited with code {self.process.returncode} before it was ready. "
+                    f"Last log lines:\n{self.log_tail()}"
+                )
+            time.sleep(0.02)
+        raise ServerError(f"Embedded server not ready after {self.start_timeout:.0f} s. Last log lines:\n{self.log_tail()}")
+
+    def _accepts_connections(self) -> bool:
+        try:
+            with socket.create_connection((self.host, self.port), timeout=1.0):
+                return True
+        except OSError:
+            return False
+
+    def command(self, line: str) -> None:
+        """Run a server console command (no leading slash), e.g. `give alice dirt 5`. No reply is returned."""
+        if not self.is_running():
+            raise ServerError("The embedded server is not running")
+        self.process.stdin.write(line.strip().encode() + b"\n")
+        self.process.stdin.flush()
+
+    def is_running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop the server: close its stdin (it exits by itself), then terminate, then kill."""
+        process, self.process = self.process, None
+        if process is not None:
+            try:
+                process.stdin.close()
+            except OSError:
+                pass
+            try:
+                process.wait(timeout=timeout / 2)
+            except subprocess.TimeoutExpired:
+                process.terminate()
+                try:
+                    process.wait(timeout=timeout / 2)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+    def __enter__(self) -> "EmbeddedServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def __del__(self):
+        try:
+            self.stop(timeout=1.0)
+        except Exception:
+            pass

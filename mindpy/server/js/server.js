@@ -1,0 +1,96 @@
+'use strict'
+// The embedded Minecraft server: flying-squid plus mindpy's own plugins, in a Node process of its own.
+// Started by mindpy/server/embedded.py with NODE_PATH pointing at node_modules_setup/node_modules.
+// Usage: node server.js CONFIG.json   (see embedded.py for the fields)
+// On success it writes CONFIG.ready (JSON: {port, pid, version}); on a fatal error CONFIG.error (the message).
+
+const fs = require('fs')
+const path = require('path')
+
+const configPath = process.argv[2]
+const config = JSON.parse(fs.readFileSync(configPath, 'utf8'))
+
+function writeAtomically (file, text) {
+  fs.writeFileSync(file + '.tmp', text)
+  fs.renameSync(file + '.tmp', file)
+}
+
+function fail (message) {
+  console.error('[mindpy] fatal: ' + message)
+  writeAtomically(configPath.replace(/\.json$/, '') + '.error', message)
+  process.exit(2)
+}
+
+// The server must die with the Python process that owns it: stdin is a pipe from it,
+// and the parent pid changes if it dies without closing the pipe.
+const parentPid = process.ppid
+process.stdin.on('end', () => process.exit(0))
+process.stdin.on('error', () => process.exit(0))
+setInterval(() => { if (process.ppid !== parentPid) process.exit(0) }, 1000).unref()
+
+function supportedVersions () {
+  const { testedVersions } = require('flying-squid')
+  const mineflayer = require('mineflayer/lib/version')
+  // 1.21.4 drops players whenever an entity moves more than 7 blocks at once (measured): left out.
+  // Before 1.18 the world has no negative heights, which our vanilla-shaped flat world needs.
+  const atLeast118 = v => { const [, minor] = v.split('.').map(Number); return minor >= 18 }
+  return testedVersions.filter(v => mineflayer.testedVersions.includes(v) && v !== '1.21.4' && atLeast118(v))
+}
+
+function pluginFiles (dir) {
+  if (!dir || !fs.existsSync(dir)) return []
+  return fs.readdirSync(dir).filter(f => f.endsWith('.js')).sort().map(f => path.join(dir, f))
+}
+
+function main () {
+  const versions = supportedVersions()
+  if (!versions.includes(config.version)) {
+    fail(`Minecraft version '${config.version}' is not supported by the embedded server. Supported: ${versions.join(', ')}`)
+  }
+  const plugins = {}
+  for (const file of pluginFiles(config.pluginDir)) plugins[file] = { ...(config.pluginOptions || {}) }
+
+  const mcServer = require('flying-squid')
+  const serv = mcServer.createMCServer({
+    motd: 'mindpy embedded server',
+    host: config.host,
+    port: config.port,
+    'max-players': config.maxPlayers || 50,
+    'online-mode': false,
+    logging: false,
+    gameMode: config.gameMode ?? 0,
+    difficulty: config.difficulty ?? 1,
+    worldFolder: config.worldFolder || undefined,
+    generation: { name: path.join(__dirname, 'flat_world.js'), options: { seed: 1 } },
+    kickTimeout: 30000,
+    plugins,
+    modpe: false,
+    'view-distance': config.viewDistance || 6,
+    'player-list-text': { header: { text: 'mindpy' }, footer: { text: '' } },
+    'everybody-op': true,
+    'max-entities': config.maxEntities || 200,
+    version: config.version,
+    // With debug set, flying-squid does not exit the process on an uncaught exception;
+    // our handler below logs it and keeps serving.
+    debug: () => {},
+    mindpy: config
+  })
+  process.on('uncaughtException', err => console.error('[mindpy] uncaught exception (server keeps running):', err && err.stack))
+  process.on('unhandledRejection', err => console.error('[mindpy] unhandled rejection (server keeps running):', err && (err.stack || err)))
+  serv.on('error', err => {
+    if (err && err.code === 'EADDRINUSE') fail(`port ${config.port} on ${config.host} is already in use`)
+    console.error('[mindpy] server error:', err && err.stack)
+  })
+  serv.once('ready', () => {
+    const address = serv._server.socketServer.address()
+    console.log(`[mindpy] ready on ${address.address}:${address.port} (Minecraft ${config.version})`)
+    writeAtomically(configPath.replace(/\.json$/, '') + '.ready',
+      JSON.stringify({ port: address.port, host: config.host, pid: process.pid, version: config.version }))
+  })
+}
+
+try {
+  main()
+} catch (err) {
+  fail(err && err.message ? err.message : String(err))
+}
