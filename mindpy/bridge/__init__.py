@@ -1,5 +1,7 @@
 """The bridge between Python and the Mineflayer bots in Node (one Node process per Python process)."""
 
+import json
+
 from .bot import Bot, create_bot
 from .runtime import runtime, shutdown
 
@@ -8,4 +10,4 @@ __all__ = ["Bot", "create_bot", "runtime", "shutdown", "supported_versions"]
 
 def supported_versions() -> list[str]:
     """Minecraft versions mineflayer is tested with."""
-    return [str(v) for v in runtime().host.supportedVersions()]
+    return json.loads(runtime().host.supportedVersionsJson())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any, Callable
 
@@ -69,12 +70,11 @@ class Bot:
 
     def inventory(self) -> dict[str, int]:
         """Item name -> total count in the bot's inventory."""
-        counts = call_js(lambda: self._runtime.host.inventoryCounts(self.js), f"bot {self.name} inventory")
-        return {str(k): int(counts[k]) for k in counts}
+        return json.loads(call_js(lambda: self._runtime.host.inventoryCountsJson(self.js), f"bot {self.name} inventory"))
 
     @property
     def position(self) -> tuple[float, float, float]:
-        pos = call_js(lambda: self._runtime.host.plain(self.js.entity.position), f"bot {self.name} position")
+        pos = json.loads(call_js(lambda: self._runtime.host.plainJson(self.js.entity.position), f"bot {self.name} position"))
         return (pos["x"], pos["y"], pos["z"])
 
     def close(self) -> None:

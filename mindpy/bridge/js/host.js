@@ -11,8 +11,8 @@ const parentPid = process.ppid
 process.stdin.on('end', () => process.exit(0))
 setInterval(() => { if (process.ppid !== parentPid) process.exit(0) }, 500).unref()
 
-function supportedVersions () {
-  return mineflayer.testedVersions.slice()
+function supportedVersionsJson () {
+  return JSON.stringify(mineflayer.testedVersions)
 }
 
 // Resolves with the bot once it has joined and spawned; rejects with a message naming what went wrong.
@@ -117,10 +117,15 @@ function forwardEvents (emitter, names, callback) {
   return () => { for (const [name, listener] of listeners) emitter.removeListener(name, listener) }
 }
 
-function inventoryCounts (bot) {
+// Functions named *Json return JSON text: one round trip, and Python gets plain data, not proxies.
+function inventoryCountsJson (bot) {
   const counts = {}
   for (const item of bot.inventory.items()) counts[item.name] = (counts[item.name] || 0) + item.count
-  return counts
+  return JSON.stringify(counts)
+}
+
+function plainJson (value) {
+  return JSON.stringify(plain(value))
 }
 
 function quit (bot) {
@@ -132,4 +137,4 @@ function quit (bot) {
   })
 }
 
-module.exports = { createBot, supportedVersions, forwardEvents, inventoryCounts, quit, plain }
+module.exports = { createBot, supportedVersionsJson, forwardEvents, inventoryCountsJson, plainJson, quit }

@@ -1,0 +1,56 @@
+"""Shared fixtures: one real embedded server per test session, and real Mineflayer bots on it.
+
+Nothing is mocked: `server` is a flying-squid Node process, `make_bot` joins real bots through the bridge.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+
+from mindpy.bridge import create_bot
+from mindpy.server import EmbeddedServer
+
+_names = itertools.count(1)
+
+
+def unique_name(prefix: str = "bot") -> str:
+    """Player names must be unique on a server and at most 16 characters."""
+    return f"{prefix[:10]}{next(_names)}"
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """The embedded server shared by the session's tests (fast smelting for tests)."""
+    run_dir = tmp_path_factory.mktemp("server")
+    with EmbeddedServer(run_dir=run_dir, options={"smeltSpeed": 20}) as srv:
+        yield srv
+
+
+@pytest.fixture
+def make_bot(server):
+    """Factory: `make_bot("alice")` returns a spawned Bot; every bot is closed after the test."""
+    bots = []
+
+    def factory(prefix: str = "bot", **kwargs):
+        bot = create_bot(unique_name(prefix), server.host, server.port, **kwargs)
+        bots.append(bot)
+        return bot
+
+    yield factory
+    for bot in bots:
+        bot.close()
+
+
+def wait_until(predicate, timeout: float = 5.0, interval: float = 0.05, message: str = "condition"):
+    """Poll `predicate()` until it is truthy; return its value or fail the test with `message`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout} s waiting for {message}")
+        time.sleep(interval)
