@@ -1,0 +1,96 @@
+"""minecraft-data, read in Python straight from the pinned npm package (no Node round trips).
+
+    data = minecraft_data("1.21.1")
+    data.items_by_name["oak_planks"]["id"], data.recipes_for("stick")
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+from . import DEFAULT_MINECRAFT_VERSION
+from .errors import SetupError, UnsupportedVersion
+from .nodejs import FIX_HINT, node_modules_dir
+
+
+def _data_root() -> Path:
+    root = node_modules_dir() / "minecraft-data" / "minecraft-data" / "data"
+    if not root.exists():
+        raise SetupError(f"minecraft-data is not installed ({root} missing). {FIX_HINT}")
+    return root
+
+
+class MinecraftData:
+    """Lazily loaded tables of one Minecraft version."""
+
+    def __init__(self, version: str):
+        root = _data_root()
+        paths = json.loads((root / "dataPaths.json").read_text())["pc"]
+        if version not in paths:
+            raise UnsupportedVersion(f"minecraft-data has no data for Minecraft {version}")
+        self.version = version
+        self._root = root
+        self._paths = paths[version]
+
+    def _load(self, table: str):
+        if table not in self._paths:
+            return [] if table not in ("recipes",) else {}
+        return json.loads((self._root / self._paths[table] / f"{table}.json").read_text())
+
+    @cached_property
+    def items(self) -> list[dict]:
+        return self._load("items")
+
+    @cached_property
+    def items_by_name(self) -> dict[str, dict]:
+        return {item["name"]: item for item in self.items}
+
+    @cached_property
+    def items_by_id(self) -> dict[int, dict]:
+        return {item["id"]: item for item in self.items}
+
+    @cached_property
+    def blocks(self) -> list[dict]:
+        return self._load("blocks")
+
+    @cached_property
+    def blocks_by_name(self) -> dict[str, dict]:
+        return {block["name"]: block for block in self.blocks}
+
+    @cached_property
+    def foods_by_name(self) -> dict[str, dict]:
+        return {food["name"]: food for food in self._load("foods")}
+
+    @cached_property
+    def entities_by_name(self) -> dict[str, dict]:
+        return {entity["name"]: entity for entity in self._load("entities")}
+
+    @cached_property
+    def block_loot(self) -> dict[str, dict]:
+        return {entry["block"]: entry for entry in self._load("blockLoot")}
+
+    @cached_property
+    def entity_loot(self) -> dict[str, dict]:
+        return {entry["entity"]: entry for entry in self._load("entityLoot")}
+
+    @cached_property
+    def recipes(self) -> dict[str, list[dict]]:
+        """Result item name -> minecraft-data's recipe entries (inShape/outShape or ingredients, result)."""
+        by_id = self._load("recipes")
+        return {self.items_by_id[int(item_id)]["name"]: entries for item_id, entries in by_id.items()}
+
+    def recipes_for(self, item_name: str) -> list[dict]:
+        return self.recipes.get(item_name, [])
+
+    def is_item(self, name: str) -> bool:
+        return name in self.items_by_name
+
+    def is_block(self, name: str) -> bool:
+        return name in self.blocks_by_name
+
+
+@lru_cache(maxsize=None)
+def minecraft_data(version: str = DEFAULT_MINECRAFT_VERSION) -> MinecraftData:
+    return MinecraftData(version)
