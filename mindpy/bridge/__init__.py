@@ -1,8 +1,6 @@
 """The bridge between Python and the Mineflayer bots in Node (one Node process per Python process)."""
 
-import json
-
-from .bot import Bot, create_bot
+from .bot import Bot, _supported_versions, create_bot
 from .runtime import runtime, shutdown
 
 __all__ = ["Bot", "create_bot", "runtime", "shutdown", "supported_versions"]
@@ -10,4 +8,4 @@ __all__ = ["Bot", "create_bot", "runtime", "shutdown", "supported_versions"]
 
 def supported_versions() -> list[str]:
     """Minecraft versions mineflayer is tested with."""
-    return json.loads(runtime().host.supportedVersionsJson())
+    return list(_supported_versions(runtime()))

@@ -7,7 +7,7 @@ import threading
 from typing import Any, Callable
 
 from .. import DEFAULT_MINECRAFT_VERSION
-from ..errors import BridgeTimeout
+from ..errors import BridgeTimeout, UnsupportedVersion
 from .events import EventDispatcher
 from .runtime import call_js, runtime
 
@@ -92,6 +92,15 @@ class Bot:
         return f"<Bot {self.name} at {self.host}:{self.port}>"
 
 
+_versions: list[str] = []
+
+
+def _supported_versions(rt) -> list[str]:
+    if not _versions:
+        _versions.extend(json.loads(call_js(lambda: rt.host.supportedVersionsJson(), "reading supported versions")))
+    return _versions
+
+
 def create_bot(
     name: str,
     host: str = "127.0.0.1",
@@ -105,6 +114,11 @@ def create_bot(
     Raises BridgeError with the reason (connection refused, kicked, unsupported version) or BridgeTimeout.
     """
     rt = runtime()
+    if version:
+        supported = _supported_versions(rt)
+        if version not in supported:
+            raise UnsupportedVersion(f"Minecraft version '{version}' is not supported by mineflayer. "
+                                     f"Supported: {', '.join(supported)}")
     options = {"host": host, "port": int(port), "username": name, "version": version, "auth": auth}
     js_bot = call_js(
         lambda: rt.host.createBot(options, int(timeout * 1000), timeout=timeout + 5),

@@ -43,8 +43,8 @@ class EmbeddedServer:
         self.version = version
         self.host = host
         self.start_timeout = start_timeout
-        self.run_dir = Path(run_dir) if run_dir else Path("runs") / time.strftime("server-%Y%m%d-%H%M%S")
-        self.world_folder = Path(world_folder) if world_folder else None
+        self.run_dir = (Path(run_dir) if run_dir else Path("runs") / time.strftime("server-%Y%m%d-%H%M%S")).resolve()
+        self.world_folder = Path(world_folder).resolve() if world_folder else None
         self.options = dict(options or {})
         self.port: int | None = None
         self.process: subprocess.Popen | None = None

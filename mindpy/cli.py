@@ -1,0 +1,106 @@
+"""The `mindpy` command line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import time
+
+from . import DEFAULT_MINECRAFT_VERSION, __version__
+from .errors import MindpyError
+
+
+def _cmd_server(args) -> int:
+    from .server import EmbeddedServer
+
+    server = EmbeddedServer(port=args.port, version=args.version, run_dir=args.run_dir, host=args.host,
+                            world_folder=args.world)
+    server.start()
+    print(f"mindpy embedded server (Minecraft {args.version}, offline mode, superflat, everyone op)")
+    print(f"Join with your own Minecraft {args.version} client: Multiplayer -> Direct Connection -> "
+          f"{args.host}:{server.port}")
+    print(f"Log: {server.log_path}. Press Ctrl-C to stop.", flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even if a shell started us with SIGINT ignored
+    try:
+        while server.is_running():
+            time.sleep(0.5)
+        print("The server process ended; see the log.", file=sys.stderr)
+        return 1
+    except (KeyboardInterrupt, SystemExit):
+        return 0
+    finally:
+        server.stop()
+        print("Server stopped.")
+
+
+def _cmd_doctor(args) -> int:
+    from .doctor import main
+
+    return main(args.server)
+
+
+def _cmd_demo(args) -> int:
+    from .demo import run_demo
+
+    return run_demo(server=args.server, run_dir=args.run_dir)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mindpy", description="LLM agents that play Minecraft together.")
+    parser.add_argument("--version", action="version", version=f"mindpy {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    server = sub.add_parser("server", help="run the embedded server in the foreground for people to join")
+    server.add_argument("--port", type=int, default=25565, help="port to listen on (0 = any free port; default 25565)")
+    server.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    server.add_argument("--mc-version", dest="version", default=DEFAULT_MINECRAFT_VERSION,
+                        help=f"Minecraft version (default {DEFAULT_MINECRAFT_VERSION})")
+    server.add_argument("--run-dir", default="runs/server", help="where the server log goes")
+    server.add_argument("--world", default=None, help="folder to keep the world in (default: not saved)")
+    server.set_defaults(func=_cmd_server)
+
+    doctor = sub.add_parser("doctor", help="check that Node, npm packages, Python packages and the model are installed")
+    doctor.add_argument("--server", default=None, help="also check a server: 'embedded' or HOST:PORT")
+    doctor.set_defaults(func=_cmd_doctor)
+
+    demo = sub.add_parser("demo", help="start the embedded server and two bots (no API key, no Java needed)")
+    demo.add_argument("--server", default="embedded", help="'embedded' (default) or HOST:PORT of a real server")
+    demo.add_argument("--run-dir", default="runs/demo", help="where logs go")
+    demo.set_defaults(func=_cmd_demo)
+
+    _register_optional(sub)
+    return parser
+
+
+def _register_optional(sub) -> None:
+    """Subcommands whose modules register themselves (`register(subparsers)`)."""
+    import importlib
+
+    for module in ("mindpy.tasks.cli", "mindpy.commands.cli"):
+        try:
+            importlib.import_module(module).register(sub)
+        except ModuleNotFoundError as exc:
+            if exc.name != module and not module.startswith(exc.name or "\0"):
+                raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return int(args.func(args) or 0)
+    except MindpyError as exc:
+        print(f"mindpy: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
