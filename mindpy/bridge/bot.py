@@ -113,16 +113,28 @@ def create_bot(
 
     Raises BridgeError with the reason (connection refused, kicked, unsupported version) or BridgeTimeout.
     """
+    return create_bots([name], host, port, version, timeout, auth)[0]
+
+
+def create_bots(
+    names: list[str],
+    host: str = "127.0.0.1",
+    port: int = 25565,
+    version: str | None = DEFAULT_MINECRAFT_VERSION,
+    timeout: float = 30.0,
+    auth: str = "offline",
+) -> list[Bot]:
+    """Join several bots at once (in parallel on the Node side); all spawned, or none stays connected."""
     rt = runtime()
     if version:
         supported = _supported_versions(rt)
         if version not in supported:
             raise UnsupportedVersion(f"Minecraft version '{version}' is not supported by mineflayer. "
                                      f"Supported: {', '.join(supported)}")
-    options = {"host": host, "port": int(port), "username": name, "version": version, "auth": auth}
-    js_bot = call_js(
-        lambda: rt.host.createBot(options, int(timeout * 1000), timeout=timeout + 5),
-        f"creating bot {name}",
+    options = [{"host": host, "port": int(port), "username": n, "version": version, "auth": auth} for n in names]
+    js_bots = call_js(
+        lambda: rt.host.createBots(options, int(timeout * 1000), timeout=timeout + 5),
+        f"creating bot{'s' if len(names) > 1 else ''} {', '.join(names)}",
         timeout=timeout,
     )
-    return Bot(name, js_bot, host, int(port))
+    return [Bot(name, js_bots[i], host, int(port)) for i, name in enumerate(names)]

@@ -62,6 +62,17 @@ function createBot (options, timeoutMs) {
   })
 }
 
+// Join several bots at once; if any fails, the ones that joined leave again and the first error is raised.
+async function createBots (optionsList, timeoutMs) {
+  const results = await Promise.allSettled(optionsList.map(options => createBot(options, timeoutMs)))
+  const failed = results.find(r => r.status === 'rejected')
+  if (failed) {
+    await Promise.all(results.filter(r => r.status === 'fulfilled').map(r => quit(r.value)))
+    throw failed.reason
+  }
+  return results.map(r => r.value)
+}
+
 function textOf (reason) {
   if (typeof reason === 'string') {
     try { return textOf(JSON.parse(reason)) } catch (e) { return reason }
@@ -137,4 +148,4 @@ function quit (bot) {
   })
 }
 
-module.exports = { createBot, supportedVersionsJson, forwardEvents, inventoryCountsJson, plainJson, quit }
+module.exports = { createBot, createBots, supportedVersionsJson, forwardEvents, inventoryCountsJson, plainJson, quit }
