@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import os
 import re
+import sys
 import threading
 from pathlib import Path
 
@@ -26,19 +27,30 @@ class NodeRuntime:
     """Owns the JSPyBridge connection and our host.js module inside it."""
 
     def __init__(self):
-        check_node_side()
-        os.environ.update({k: v for k, v in node_environment().items() if k in ("NODE_PATH", "NODE_BIN")})
+        binary = check_node_side()
+        env = node_environment()
+        started_elsewhere = "javascript" in sys.modules
+        os.environ.update({k: env[k] for k in ("NODE_PATH", "NODE_BIN")})
         try:
-            import javascript  # noqa: WPS433 (starts Node now)
+            import javascript  # noqa: F401 (importing it starts Node)
         except ImportError as exc:
             raise SetupError("The Python package `javascript` (JSPyBridge) is missing. Run `make setup`.") from exc
-        self._js = javascript
         from javascript import config, connection
 
+        if started_elsewhere and connection.NODE_BIN != str(binary):
+            raise SetupError(
+                "`javascript` was imported before mindpy.bridge, so Node started without mindpy's runtime and "
+                "modules. Import mindpy.bridge (or call mindpy.bridge.runtime()) before importing `javascript`."
+            )
         self._config = config
         self._connection = connection
-        self.host = call_js(lambda: javascript.require(str(HOST_SCRIPT)), "loading host.js", timeout=60)
         self.closed = False
+        self.host = self.require(HOST_SCRIPT)
+
+    def require(self, path: str | Path):
+        """Load a JS file of ours with Node's own require (never JSPyBridge's installer)."""
+        path = Path(path).resolve()
+        return call_js(lambda: self._config.global_jsi._require(str(path), timeout=60), f"loading {path.name}", timeout=60)
 
     @property
     def pid(self) -> int | None:
