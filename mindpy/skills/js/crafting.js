@@ -1,0 +1,164 @@
+'use strict'
+// Crafting (with or without a crafting table) and smelting.
+
+const c = require('./common')
+const move = require('./movement')
+const gather = require('./gathering')
+
+const TABLE_RANGE = 32
+
+async function findOrPlaceStation (bot, blockName) {
+  let station = c.nearestBlock(bot, [blockName], TABLE_RANGE)
+  if (!station && c.countItem(bot, blockName) > 0) {
+    await gather.placeHere(bot, blockName)
+    station = c.nearestBlock(bot, [blockName], 8)
+    if (station) station.placedByUs = true
+  }
+  if (!station) return null
+  if (bot.entity.position.distanceTo(station.position) > 4) {
+    await move.goto(bot, new move.goals.GoalLookAtBlock(station.position, bot.world, { reach: 4 }), 30000)
+  }
+  return bot.blockAt(station.position)
+}
+
+function describeIngredients (bot, recipe) {
+  const needs = {}
+  for (const ingredient of recipe.delta) {
+    if (ingredient.count >= 0) continue
+    const name = bot.registry.items[ingredient.id]?.name || `item ${ingredient.id}`
+    needs[name] = (needs[name] || 0) - ingredient.count
+  }
+  return Object.entries(needs).map(([name, n]) => `${n} ${name}`).join(', ')
+}
+
+async function craftRecipe (bot, name, num = 1) {
+  const item = c.itemByName(bot, name)
+  if (num < 1) c.fail('The number to craft must be at least 1.')
+  let table = null
+  let recipes = bot.recipesFor(item.id, null, 1, null)
+  if (!recipes.length) {
+    const needsTable = bot.recipesAll(item.id, null, true).length > 0
+    if (!needsTable && !bot.recipesAll(item.id, null, null).length) c.fail(`${name} cannot be crafted.`)
+    if (needsTable) {
+      table = await findOrPlaceStation(bot, 'crafting_table')
+      if (table) recipes = bot.recipesFor(item.id, null, 1, table)
+    }
+  }
+  if (!recipes.length) {
+    const any = bot.recipesAll(item.id, null, true)[0] || bot.recipesAll(item.id, null, null)[0]
+    const tableNote = table || !bot.recipesAll(item.id, null, true).length ? '' : ' and a crafting table nearby (or one in your inventory)'
+    c.fail(`You do not have the resources to craft ${name}. One recipe needs: ${describeIngredients(bot, any)}${tableNote}.`)
+  }
+  const recipe = recipes[0]
+  const perCraft = recipe.result.count
+  let times = Math.ceil(num / perCraft)
+  // craft only as many times as the ingredients allow
+  for (const ingredient of recipe.delta) {
+    if (ingredient.count >= 0) continue
+    const have = bot.inventory.items().filter(i => i.type === ingredient.id).reduce((n, i) => n + i.count, 0)
+    times = Math.min(times, Math.floor(have / -ingredient.count))
+  }
+  if (times < 1) c.fail(`You do not have the resources to craft ${name}: needs ${describeIngredients(bot, recipe)}.`)
+  const before = c.countItem(bot, name)
+  await c.interruptible(bot, bot.craft(recipe, times, table || undefined))
+  const after = c.countItem(bot, name)
+  if (after <= before) c.fail(`Crafting ${name} did not work: the inventory did not change.`)
+  if (times * perCraft < num) c.say(bot, `Only had the resources for ${times * perCraft} of ${num}.`)
+  c.say(bot, `Successfully crafted ${name}, you now have ${after} ${name}.`)
+  if (table && table.placedByUs) {
+    try { await gather.breakBlockAt(bot, table.position.x, table.position.y, table.position.z) } catch (e) {}
+  }
+  return true
+}
+
+const FUELS = ['coal', 'charcoal', 'coal_block', 'oak_planks', 'spruce_planks', 'birch_planks', 'oak_log',
+  'spruce_log', 'birch_log', 'stick']
+const FUEL_SMELTS = { coal: 8, charcoal: 8, coal_block: 80, stick: 0.5 }
+
+function fuelFor (bot) {
+  for (const name of FUELS) {
+    const item = c.inventoryItem(bot, name)
+    if (item) return item
+  }
+  const planks = bot.inventory.items().find(i => i.name.endsWith('_planks') || i.name.endsWith('_log'))
+  return planks || null
+}
+
+// The item that smelting `target` needs as input (we know the common ones; others must be given directly).
+const SMELT_INPUTS = {
+  cooked_beef: 'beef', cooked_porkchop: 'porkchop', cooked_chicken: 'chicken', cooked_mutton: 'mutton',
+  cooked_rabbit: 'rabbit', cooked_cod: 'cod', cooked_salmon: 'salmon', baked_potato: 'potato',
+  iron_ingot: 'raw_iron', gold_ingot: 'raw_gold', copper_ingot: 'raw_copper', glass: 'sand', stone: 'cobblestone',
+  smooth_stone: 'stone', brick: 'clay_ball', charcoal: 'oak_log', terracotta: 'clay', dried_kelp: 'kelp'
+}
+
+async function smeltItem (bot, name, num = 1) {
+  // Accept either the raw input (beef) or, if given an output name, its input.
+  let input = name
+  if (SMELT_INPUTS[name] && !c.inventoryItem(bot, name)) input = SMELT_INPUTS[name]
+  const inputItem = c.inventoryItem(bot, input)
+  if (!inputItem) c.fail(`You do not have any ${input} to smelt.`)
+  const count = Math.min(num, c.countItem(bot, input))
+  const furnaceBlock = await findOrPlaceStation(bot, 'furnace') || await findOrPlaceStation(bot, 'smoker')
+  if (!furnaceBlock) c.fail('There is no furnace nearby and you have none to place.')
+  const furnace = await bot.openFurnace(furnaceBlock)
+  try {
+    if (furnace.inputItem() && furnace.inputItem().name !== input) {
+      c.fail(`The furnace is already smelting ${furnace.inputItem().name}; use !clearFurnace first.`)
+    }
+    if (!furnace.fuelItem() && furnace.fuel === 0) {
+      const fuel = fuelFor(bot)
+      if (!fuel) c.fail('You have no fuel (coal, charcoal, planks or logs) for the furnace.')
+      const perItem = FUEL_SMELTS[fuel.name] || 1.5
+      const fuelCount = Math.min(fuel.count, Math.max(1, Math.ceil(count / perItem)))
+      await furnace.putFuel(fuel.type, null, fuelCount)
+      c.say(bot, `Added ${fuelCount} ${fuel.name} as fuel.`)
+    }
+    await furnace.putInput(inputItem.type, null, count)
+    let taken = 0
+    let outputName = null
+    let idleSince = Date.now()
+    while (taken < count) {
+      await c.wait(bot, 500)
+      const output = furnace.outputItem()
+      if (output) {
+        outputName = output.name
+        const got = await furnace.takeOutput()
+        taken += got ? got.count : 0
+        idleSince = Date.now()
+      } else if (!furnace.inputItem() && !output) {
+        break
+      } else if (Date.now() - idleSince > 20000 && furnace.progress === 0) {
+        c.say(bot, 'The furnace stopped smelting (out of fuel?).')
+        break
+      }
+    }
+    if (!taken) c.fail(`Could not smelt ${input}.`)
+    c.say(bot, `Smelted ${taken} ${input} into ${outputName}.`)
+    return true
+  } finally {
+    furnace.close()
+  }
+}
+
+async function clearFurnace (bot) {
+  const furnaceBlock = c.nearestBlock(bot, ['furnace', 'smoker', 'blast_furnace'], TABLE_RANGE)
+  if (!furnaceBlock) c.fail('There is no furnace nearby.')
+  if (bot.entity.position.distanceTo(furnaceBlock.position) > 4) {
+    await move.goto(bot, new move.goals.GoalLookAtBlock(furnaceBlock.position, bot.world, { reach: 4 }), 30000)
+  }
+  const furnace = await bot.openFurnace(furnaceBlock)
+  try {
+    const took = []
+    for (const [label, getter, taker] of [['input', 'inputItem', 'takeInput'], ['fuel', 'fuelItem', 'takeFuel'], ['output', 'outputItem', 'takeOutput']]) {
+      const item = furnace[getter]()
+      if (item) { await furnace[taker](); took.push(`${item.count} ${item.name}`) }
+    }
+    c.say(bot, took.length ? `Took ${took.join(', ')} from the furnace.` : 'The furnace was already empty.')
+    return true
+  } finally {
+    furnace.close()
+  }
+}
+
+module.exports = { craftRecipe, smeltItem, clearFurnace, findOrPlaceStation }

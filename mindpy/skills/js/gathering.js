@@ -1,0 +1,221 @@
+'use strict'
+// Digging, collecting and placing blocks.
+
+const c = require('./common')
+const move = require('./movement')
+
+// Names a model may use for a family of blocks.
+const BLOCK_FAMILIES = {
+  log: ['oak_log', 'birch_log', 'spruce_log', 'jungle_log', 'acacia_log', 'dark_oak_log', 'mangrove_log', 'cherry_log'],
+  wood: ['oak_log', 'birch_log', 'spruce_log', 'jungle_log', 'acacia_log', 'dark_oak_log', 'mangrove_log', 'cherry_log'],
+  stone: ['stone'],
+  cobblestone: ['stone', 'cobblestone'],
+  dirt: ['dirt', 'grass_block'],
+  coal: ['coal_ore', 'deepslate_coal_ore'],
+  iron: ['iron_ore', 'deepslate_iron_ore'],
+  gold: ['gold_ore', 'deepslate_gold_ore'],
+  diamond: ['diamond_ore', 'deepslate_diamond_ore']
+}
+
+// Which blocks to dig when asked to collect `type`, and which item counts as collected.
+function blockTypesFor (bot, type) {
+  if (BLOCK_FAMILIES[type]) return BLOCK_FAMILIES[type]
+  if (bot.registry.blocksByName[type]) {
+    const types = [type]
+    if (type.endsWith('_ore') && bot.registry.blocksByName['deepslate_' + type]) types.push('deepslate_' + type)
+    return types
+  }
+  c.fail(`There is no block called '${type}'.`)
+}
+
+const CROP_MAX_AGE = { wheat: 7, carrots: 7, potatoes: 7, beetroots: 3 }
+
+function harvestable (block) {
+  const maxAge = CROP_MAX_AGE[block.name]
+  if (maxAge === undefined) return true
+  const props = block.getProperties ? block.getProperties() : {}
+  return Number(props.age) === maxAge
+}
+
+async function equipBestTool (bot, block) {
+  const tool = bot.pathfinder.bestHarvestTool(block)
+  if (tool) await bot.equip(tool, 'hand')
+  const held = bot.heldItem ? bot.heldItem.type : null
+  return block.canHarvest(held)
+}
+
+// Walk over to dropped items near a position so they are picked up.
+async function pickupNearbyItems (bot, range = 8) {
+  const seen = new Set()
+  for (let i = 0; i < 8; i++) {
+    const drop = bot.nearestEntity(e => e.name === 'item' && !seen.has(e.id) &&
+      e.position.distanceTo(bot.entity.position) <= range)
+    if (!drop) break
+    seen.add(drop.id)
+    try {
+      await move.goto(bot, new move.goals.GoalNear(drop.position.x, drop.position.y, drop.position.z, 0.5), 8000)
+    } catch (err) {
+      if (err instanceof c.Interrupted) throw err
+    }
+    await c.wait(bot, 250)
+  }
+}
+
+async function digBlock (bot, block) {
+  await c.interruptible(bot, bot.dig(block, true), () => bot.stopDigging())
+}
+
+async function collectBlocks (bot, type, num = 1) {
+  if (num < 1) c.fail('The number of blocks to collect must be at least 1.')
+  const types = blockTypesFor(bot, type)
+  move.ensurePathfinder(bot)
+  let collected = 0
+  const unreachable = new Set()
+  const countDrops = () => bot.inventory.items().reduce((n, item) => n + item.count, 0)
+  while (collected < num) {
+    c.checkInterrupt(bot)
+    const block = c.nearestBlock(bot, types, 64, b => harvestable(b) && !unreachable.has(b.position.toString()))
+    if (!block) {
+      if (collected === 0) c.fail(`No ${type} nearby to collect.`)
+      c.say(bot, `No more ${type} nearby.`)
+      break
+    }
+    if (!(await equipBestTool(bot, block))) {
+      c.fail(`You do not have the right tool to harvest ${block.name}.`)
+    }
+    const before = countDrops()
+    try {
+      await move.goto(bot, new move.goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), 30000)
+    } catch (err) {
+      if (err instanceof c.Interrupted) throw err
+      unreachable.add(block.position.toString())
+      continue
+    }
+    await equipBestTool(bot, block)
+    const fresh = bot.blockAt(block.position)
+    if (!fresh || !types.includes(fresh.name)) continue
+    await digBlock(bot, fresh)
+    await c.wait(bot, 150)
+    await pickupNearbyItems(bot, 6)
+    collected += 1
+    if (countDrops() <= before) c.say(bot, `Dug ${fresh.name} but picked up nothing from it.`)
+  }
+  c.say(bot, `Collected ${collected} ${type}.`)
+  return collected > 0
+}
+
+async function breakBlockAt (bot, x, y, z) {
+  const block = bot.blockAt(new c.Vec3(x, y, z))
+  if (!block) c.fail(`The block at ${c.fmt({ x, y, z })} is not loaded.`)
+  if (block.name === 'air' || block.name === 'water' || block.name === 'lava') {
+    c.say(bot, `There is no block to break at ${c.fmt({ x, y, z })}.`)
+    return true
+  }
+  move.ensurePathfinder(bot)
+  if (bot.entity.position.distanceTo(block.position) > 4.5) {
+    await move.goto(bot, new move.goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), 30000)
+  }
+  if (bot.game.gameMode !== 'creative' && !(await equipBestTool(bot, block))) {
+    c.fail(`You do not have the right tool to break ${block.name}.`)
+  }
+  await digBlock(bot, block)
+  c.say(bot, `Broke ${block.name} at ${c.fmt(block.position)}.`)
+  return true
+}
+
+const FACES = [[0, -1, 0], [0, 1, 0], [1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]]
+
+function isEmpty (block) {
+  return !block || ['air', 'cave_air', 'water', 'lava', 'short_grass', 'tall_grass', 'snow'].includes(block.name)
+}
+
+async function placeBlock (bot, type, x, y, z) {
+  const target = new c.Vec3(Math.floor(x), Math.floor(y), Math.floor(z))
+  if (c.state(bot).cheat) {
+    bot.chat(`/setblock ${target.x} ${target.y} ${target.z} ${type}`)
+    c.say(bot, `Placed ${type} at ${c.fmt(target)}.`)
+    return true
+  }
+  const item = c.inventoryItem(bot, type)
+  if (!item && bot.game.gameMode !== 'creative') c.fail(`You do not have any ${type} to place.`)
+  const existing = bot.blockAt(target)
+  if (!isEmpty(existing)) {
+    if (existing.name === type) { c.say(bot, `${type} is already at ${c.fmt(target)}.`); return true }
+    c.fail(`There is already ${existing.name} at ${c.fmt(target)}; break it first.`)
+  }
+  // a solid neighbour to place against
+  let reference = null
+  let face = null
+  for (const [dx, dy, dz] of FACES) {
+    const neighbour = bot.blockAt(target.offset(dx, dy, dz))
+    if (neighbour && !isEmpty(neighbour) && neighbour.boundingBox === 'block') {
+      reference = neighbour
+      face = new c.Vec3(-dx, -dy, -dz)
+      break
+    }
+  }
+  if (!reference) c.fail(`Nothing to place ${type} against at ${c.fmt(target)}.`)
+  move.ensurePathfinder(bot)
+  const feet = bot.entity.position.floored()
+  if (feet.equals(target) || feet.offset(0, 1, 0).equals(target)) {
+    await move.goto(bot, new move.goals.GoalInvert(new move.goals.GoalNear(target.x, target.y, target.z, 1.5)), 10000)
+  }
+  if (bot.entity.position.distanceTo(target) > 4.5) {
+    await move.goto(bot, new move.goals.GoalNear(target.x, target.y, target.z, 3), 30000)
+    const again = bot.entity.position.floored()
+    if (again.equals(target) || again.offset(0, 1, 0).equals(target)) {
+      await move.goto(bot, new move.goals.GoalInvert(new move.goals.GoalNear(target.x, target.y, target.z, 1.5)), 10000)
+    }
+  }
+  if (item) await bot.equip(item, 'hand')
+  else await bot.creative.setInventorySlot(36, new (require('prismarine-item')(bot.registry))(c.itemByName(bot, type).id, 1))
+  await bot.lookAt(target.offset(0.5, 0.5, 0.5), true)
+  try {
+    await bot.placeBlock(reference, face)
+  } catch (err) {
+    // the server may place the block without mineflayer seeing the update in time
+    const placed = bot.blockAt(target)
+    if (!placed || placed.name !== type) c.fail(`Could not place ${type} at ${c.fmt(target)}: ${err.message}`)
+  }
+  c.say(bot, `Placed ${type} at ${c.fmt(target)}.`)
+  return true
+}
+
+// Place a block next to the bot (not where it stands).
+async function placeHere (bot, type) {
+  const feet = bot.entity.position.floored()
+  const spots = [[1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1], [1, 0, 1], [-1, 0, -1], [1, 0, -1], [-1, 0, 1]]
+  for (const [dx, dy, dz] of spots) {
+    const spot = feet.offset(dx, dy, dz)
+    if (isEmpty(bot.blockAt(spot)) && !isEmpty(bot.blockAt(spot.offset(0, -1, 0)))) {
+      return placeBlock(bot, type, spot.x, spot.y, spot.z)
+    }
+  }
+  c.fail(`No free spot next to you to place ${type}; move somewhere more open.`)
+}
+
+async function digDown (bot, distance = 10) {
+  const start = bot.entity.position.floored()
+  for (let i = 1; i <= distance; i++) {
+    c.checkInterrupt(bot)
+    const below = bot.blockAt(bot.entity.position.floored().offset(0, -1, 0))
+    if (!below) break
+    if (below.name === 'bedrock') { c.say(bot, 'Reached bedrock; cannot dig further.'); break }
+    if (below.name === 'lava' || below.name === 'water') { c.say(bot, `Stopped: ${below.name} below.`); break }
+    const under = bot.blockAt(below.position.offset(0, -1, 0))
+    if (under && (under.name === 'lava' || under.name === 'water')) {
+      c.say(bot, `Stopped: ${under.name} below.`)
+      break
+    }
+    if (bot.game.gameMode !== 'creative' && !(await equipBestTool(bot, below))) {
+      c.fail(`You do not have the right tool to dig through ${below.name}.`)
+    }
+    await digBlock(bot, below)
+    await c.wait(bot, 400)
+  }
+  const dug = start.y - bot.entity.position.floored().y
+  c.say(bot, `Dug down ${dug} blocks.`)
+  return dug > 0
+}
+
+module.exports = { collectBlocks, breakBlockAt, placeBlock, placeHere, digDown, pickupNearbyItems, equipBestTool, harvestable }

@@ -1,0 +1,142 @@
+'use strict'
+// Items in hand and inventory: equip, discard, eat, give to players, chests.
+
+const c = require('./common')
+const move = require('./movement')
+
+async function equip (bot, name) {
+  const item = c.inventoryItem(bot, name)
+  if (!item) c.fail(`You do not have any ${name} to equip.`)
+  let destination = 'hand'
+  if (name.endsWith('_helmet')) destination = 'head'
+  else if (name.endsWith('_chestplate') || name === 'elytra') destination = 'torso'
+  else if (name.endsWith('_leggings')) destination = 'legs'
+  else if (name.endsWith('_boots')) destination = 'feet'
+  else if (name === 'shield') destination = 'off-hand'
+  await bot.equip(item, destination)
+  c.say(bot, `Equipped ${name}.`)
+  return true
+}
+
+async function discard (bot, name, num = -1) {
+  const have = c.countItem(bot, name)
+  if (!have) c.fail(`You do not have any ${name} to discard.`)
+  const count = num < 0 ? have : Math.min(num, have)
+  await moveAwayFromPeople(bot)
+  await bot.toss(c.itemByName(bot, name).id, null, count)
+  c.say(bot, `Discarded ${count} ${name}.`)
+  return true
+}
+
+// Turn away from other players so tossed items are not picked up by them by accident.
+async function moveAwayFromPeople (bot) {
+  const yaw = bot.entity.yaw + Math.PI
+  await bot.look(yaw, 0, true)
+}
+
+async function consume (bot, name) {
+  const item = c.inventoryItem(bot, name)
+  if (!item) c.fail(`You do not have any ${name} to eat or drink.`)
+  await bot.equip(item, 'hand')
+  try {
+    await c.interruptible(bot, bot.consume(), () => bot.deactivateItem())
+  } catch (err) {
+    if (err instanceof c.Interrupted) throw err
+    c.fail(`Could not consume ${name}: ${err.message}`)
+  }
+  c.say(bot, `Consumed ${name}.`)
+  return true
+}
+
+// Walk to a player, toss the items, and watch whether they pick them up.
+async function giveToPlayer (bot, playerName, name, num = 1) {
+  if (playerName === bot.username) c.fail('You cannot give items to yourself.')
+  const have = c.countItem(bot, name)
+  if (!have) c.fail(`You do not have any ${name} to give.`)
+  const count = Math.min(num, have)
+  if (!c.playerEntity(bot, playerName)) c.fail(`Could not find ${playerName}: they are not nearby or not online.`)
+  await move.goto(bot, new move.goals.GoalFollow(c.playerEntity(bot, playerName), 2), 60000)
+  const target = c.playerEntity(bot, playerName)
+  if (!target) c.fail(`${playerName} went out of sight.`)
+  await bot.lookAt(target.position.offset(0, target.height * 0.8, 0), true)
+  await c.sleep(100)
+  let received = 0
+  const onCollect = (collector, collected) => {
+    if (collector && collector.username === playerName && collected && collected.getDroppedItem) {
+      const dropped = collected.getDroppedItem()
+      if (dropped && dropped.name === name) received += dropped.count
+    }
+  }
+  bot.on('playerCollect', onCollect)
+  try {
+    await bot.toss(c.itemByName(bot, name).id, null, count)
+    const deadline = Date.now() + 5000
+    while (received < count && Date.now() < deadline) await c.wait(bot, 100)
+  } finally {
+    bot.removeListener('playerCollect', onCollect)
+  }
+  if (received >= count) {
+    c.say(bot, `${playerName} received ${count} ${name}.`)
+    return true
+  }
+  c.say(bot, `Tossed ${count} ${name} to ${playerName}, but ${received ? 'they picked up only ' + received : 'they did not pick them up'}; the items are on the ground near ${c.fmt(target.position)}.`)
+  return false
+}
+
+async function openNearestChest (bot, range = 32) {
+  const chest = c.nearestBlock(bot, ['chest', 'trapped_chest', 'barrel'], range)
+  if (!chest) c.fail(`There is no chest within ${range} blocks.`)
+  if (bot.entity.position.distanceTo(chest.position) > 4) {
+    await move.goto(bot, new move.goals.GoalLookAtBlock(chest.position, bot.world, { reach: 4 }), 30000)
+  }
+  return bot.openContainer(bot.blockAt(chest.position))
+}
+
+function containerCounts (container) {
+  const counts = {}
+  for (const item of container.containerItems()) counts[item.name] = (counts[item.name] || 0) + item.count
+  return counts
+}
+
+async function putInChest (bot, name, num = -1) {
+  const have = c.countItem(bot, name)
+  if (!have) c.fail(`You do not have any ${name} to put in the chest.`)
+  const count = num < 0 ? have : Math.min(num, have)
+  const chest = await openNearestChest(bot)
+  try {
+    await chest.deposit(c.itemByName(bot, name).id, null, count)
+  } finally {
+    chest.close()
+  }
+  c.say(bot, `Put ${count} ${name} in the chest.`)
+  return true
+}
+
+async function takeFromChest (bot, name, num = -1) {
+  const chest = await openNearestChest(bot)
+  let count
+  try {
+    const inChest = containerCounts(chest)[name] || 0
+    if (!inChest) c.fail(`The chest has no ${name}.`)
+    count = num < 0 ? inChest : Math.min(num, inChest)
+    await chest.withdraw(c.itemByName(bot, name).id, null, count)
+  } finally {
+    chest.close()
+  }
+  c.say(bot, `Took ${count} ${name} from the chest.`)
+  return true
+}
+
+async function viewChest (bot) {
+  const chest = await openNearestChest(bot)
+  try {
+    const counts = containerCounts(chest)
+    const lines = Object.entries(counts).map(([n, k]) => `- ${n}: ${k}`)
+    c.say(bot, lines.length ? 'CHEST CONTENTS:\n' + lines.join('\n') : 'The chest is empty.')
+  } finally {
+    chest.close()
+  }
+  return true
+}
+
+module.exports = { equip, discard, consume, giveToPlayer, putInChest, takeFromChest, viewChest }

@@ -1,0 +1,151 @@
+'use strict'
+// Moving around: go to positions, players, blocks and entities; follow; move away; stay; look.
+
+const { pathfinder, Movements, goals } = require('mineflayer-pathfinder')
+const c = require('./common')
+
+function ensurePathfinder (bot) {
+  if (!bot.pathfinder) bot.loadPlugin(pathfinder)
+  if (!c.state(bot).movements) {
+    const movements = new Movements(bot)
+    movements.allowSprinting = true
+    movements.canOpenDoors = true
+    // blocks the bot may stand on when pillaring or bridging
+    movements.scafoldingBlocks = ['dirt', 'cobblestone', 'stone', 'netherrack', 'oak_planks']
+      .map(name => bot.registry.itemsByName[name]?.id).filter(id => id !== undefined)
+    c.state(bot).movements = movements
+  }
+  bot.pathfinder.setMovements(c.state(bot).movements)
+}
+
+// Go to a goal; an interrupt stops the pathfinder; a time limit gives up plainly.
+async function goto (bot, goal, timeoutMs = 60000) {
+  ensurePathfinder(bot)
+  let timer
+  const timeout = new Promise((resolve, reject) => {
+    timer = setTimeout(() => { bot.pathfinder.stop(); reject(new c.SkillFailure('Took too long to get there.')) }, timeoutMs)
+  })
+  try {
+    await c.interruptible(bot, Promise.race([bot.pathfinder.goto(goal), timeout]), () => bot.pathfinder.stop())
+  } catch (err) {
+    if (err instanceof c.Interrupted || err instanceof c.SkillFailure) throw err
+    c.fail(`Could not find a path there: ${err.message}`)
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function goToPosition (bot, x, y, z, closeness = 2) {
+  await goto(bot, new goals.GoalNear(x, y, z, closeness))
+  c.say(bot, `You have reached ${c.fmt({ x, y, z })}.`)
+  return true
+}
+
+async function goToPlayer (bot, name, closeness = 3) {
+  if (name === bot.username) c.fail('You are already yourself; pick another player.')
+  const target = c.playerEntity(bot, name)
+  if (!target) c.fail(`Could not find ${name}: they are not nearby or not online.`)
+  await goto(bot, new goals.GoalFollow(target, closeness), 120000)
+  c.say(bot, `You have reached ${name}.`)
+  return true
+}
+
+// Follow until interrupted (the action ends only when stopped).
+async function followPlayer (bot, name, distance = 4) {
+  const target = c.playerEntity(bot, name)
+  if (!target) c.fail(`Could not find ${name}: they are not nearby or not online.`)
+  ensurePathfinder(bot)
+  bot.pathfinder.setGoal(new goals.GoalFollow(target, distance), true)
+  c.say(bot, `You are now following ${name}.`)
+  try {
+    while (true) {
+      await c.wait(bot, 500)
+      if (!c.playerEntity(bot, name)) {
+        c.say(bot, `${name} is out of sight; stopped following.`)
+        return false
+      }
+    }
+  } finally {
+    bot.pathfinder.setGoal(null)
+  }
+}
+
+async function moveAway (bot, distance) {
+  const start = bot.entity.position.clone()
+  await goto(bot, new goals.GoalInvert(new goals.GoalNear(start.x, start.y, start.z, distance)))
+  c.say(bot, `Moved away to ${c.fmt(bot.entity.position)}.`)
+  return true
+}
+
+async function goToNearestBlock (bot, type, minDistance = 2, range = 64) {
+  const block = c.nearestBlock(bot, [type], range)
+  if (!block) c.fail(`Could not find any ${type} within ${range} blocks.`)
+  c.say(bot, `Found ${type} at ${c.fmt(block.position)}.`)
+  await goto(bot, new goals.GoalNear(block.position.x, block.position.y, block.position.z, minDistance))
+  return true
+}
+
+async function goToNearestEntity (bot, type, minDistance = 2, range = 64) {
+  const entity = bot.nearestEntity(e => e.name === type && e.position.distanceTo(bot.entity.position) <= range)
+  if (!entity) c.fail(`Could not find any ${type} within ${range} blocks.`)
+  c.say(bot, `Found ${type} ${Math.round(entity.position.distanceTo(bot.entity.position))} blocks away.`)
+  await goto(bot, new goals.GoalFollow(entity, minDistance))
+  return true
+}
+
+async function goToSurface (bot) {
+  const pos = bot.entity.position.floored()
+  for (let y = 319; y > pos.y; y--) {
+    const block = bot.blockAt(new c.Vec3(pos.x, y, pos.z))
+    if (block && block.name !== 'air' && block.boundingBox === 'block') {
+      await goto(bot, new goals.GoalBlock(pos.x, y + 1, pos.z))
+      c.say(bot, `Went to the surface at y=${y + 1}.`)
+      return true
+    }
+  }
+  c.say(bot, 'Already at the surface.')
+  return true
+}
+
+async function stay (bot, seconds = -1) {
+  const ms = seconds < 0 ? Infinity : seconds * 1000
+  const end = Date.now() + ms
+  while (Date.now() < end) await c.wait(bot, Math.min(1000, end - Date.now()))
+  c.say(bot, `Stayed for ${seconds} seconds.`)
+  return true
+}
+
+async function lookAtPlayer (bot, name, direction = 'at') {
+  const target = c.playerEntity(bot, name)
+  if (!target) c.fail(`Could not find ${name}.`)
+  if (direction === 'with') {
+    await bot.look(target.yaw, target.pitch, true)
+    c.say(bot, `Looking in the same direction as ${name}.`)
+  } else {
+    await bot.lookAt(target.position.offset(0, target.height, 0), true)
+    c.say(bot, `Looking at ${name}.`)
+  }
+  return true
+}
+
+async function lookAtPosition (bot, x, y, z) {
+  await bot.lookAt(new c.Vec3(x, y, z), true)
+  c.say(bot, `Looking at ${c.fmt({ x, y, z })}.`)
+  return true
+}
+
+module.exports = {
+  ensurePathfinder,
+  goto,
+  goals,
+  goToPosition,
+  goToPlayer,
+  followPlayer,
+  moveAway,
+  goToNearestBlock,
+  goToNearestEntity,
+  goToSurface,
+  stay,
+  lookAtPlayer,
+  lookAtPosition
+}

@@ -1,0 +1,72 @@
+"""Runs one JS skill per call on the bridge, with a timeout and an interrupt that works from any thread."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..bridge import Bot
+from ..bridge.runtime import call_js, runtime
+from ..errors import BridgeError, BridgeTimeout
+
+SKILLS_JS = Path(__file__).resolve().parent / "js" / "index.js"
+DEFAULT_TIMEOUT = 300.0
+
+_module = None
+_module_lock = threading.Lock()
+
+
+def skills_module():
+    """The JS skills library, loaded once into the bridge's Node process."""
+    global _module
+    with _module_lock:
+        if _module is None:
+            _module = runtime().require(SKILLS_JS)
+        return _module
+
+
+@dataclass
+class SkillResult:
+    ok: bool
+    messages: list[str] = field(default_factory=list)
+    interrupted: bool = False
+    error: str | None = None
+
+    @property
+    def output(self) -> str:
+        lines = list(self.messages)
+        if self.error:
+            lines.append(self.error)
+        if self.interrupted:
+            lines.append("(interrupted)")
+        return "\n".join(lines)
+
+
+class SkillRunner:
+    """One per bot. `run` blocks until the skill ends, is interrupted, or times out."""
+
+    def __init__(self, bot: Bot):
+        self.bot = bot
+        self.js = skills_module()
+
+    def run(self, name: str, *args, timeout: float = DEFAULT_TIMEOUT) -> SkillResult:
+        try:
+            raw = call_js(lambda: self.js.run(self.bot.js, name, json.dumps(list(args)), timeout=timeout),
+                          f"skill {name}", timeout=timeout)
+        except BridgeTimeout:
+            self.interrupt()
+            return SkillResult(False, error=f"{name} took longer than {timeout:.0f} s and was stopped.")
+        except BridgeError as exc:
+            return SkillResult(False, error=f"{name} failed: {exc}")
+        data = json.loads(raw)
+        return SkillResult(bool(data.get("ok")), list(data.get("messages", [])), bool(data.get("interrupted")),
+                           data.get("error"))
+
+    def interrupt(self) -> None:
+        """Stop the running skill (it notices within about 100 ms)."""
+        call_js(lambda: self.js.interrupt(self.bot.js), "interrupting a skill", timeout=10)
+
+    def set_cheat(self, on: bool) -> None:
+        call_js(lambda: self.js.setCheat(self.bot.js, bool(on)), "setting cheat mode")
