@@ -1,0 +1,113 @@
+"""World queries: what the bot sees, as plain data and as text for the model.
+
+Each query is one call to the JS side (js/queries.js); formatting happens here.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from ..bridge import Bot
+from ..bridge.runtime import call_js, runtime
+
+QUERIES_JS = Path(__file__).resolve().parent / "js" / "queries.js"
+_module = None
+_lock = threading.Lock()
+
+
+def _js():
+    global _module
+    with _lock:
+        if _module is None:
+            _module = runtime().require(QUERIES_JS)
+        return _module
+
+
+def _query(bot: Bot, name: str, *args):
+    return json.loads(call_js(lambda: getattr(_js(), name)(bot.js, *args), f"query {name}"))
+
+
+def stats(bot: Bot) -> dict:
+    return _query(bot, "statsJson")
+
+
+def inventory(bot: Bot) -> dict:
+    return _query(bot, "inventoryJson")
+
+
+def nearby_blocks(bot: Bot, search_range: int = 16) -> list[dict]:
+    return _query(bot, "nearbyBlocksJson", search_range)
+
+
+def entities(bot: Bot, search_range: int = 16) -> list[dict]:
+    return _query(bot, "entitiesJson", search_range)
+
+
+def craftable(bot: Bot) -> list[str]:
+    return _query(bot, "craftableJson")
+
+
+def _time_label(ticks: int) -> str:
+    if ticks < 6000:
+        return "Morning"
+    if ticks < 12000:
+        return "Afternoon"
+    return "Night"
+
+
+def stats_text(bot: Bot) -> str:
+    s = stats(bot)
+    p = s["position"]
+    lines = [
+        "STATS",
+        f"- Position: x: {p['x']}, y: {p['y']}, z: {p['z']}",
+        f"- Gamemode: {s['gamemode']}",
+        f"- Health: {round(s['health'])} / 20",
+        f"- Hunger: {round(s['hunger'])} / 20",
+        f"- Biome: {s['biome']}",
+        f"- Weather: {s['weather'].capitalize()}",
+        f"- Time: {_time_label(s['timeOfDay'])}",
+        f"- Holding: {s['heldItem'] or 'nothing'}",
+        f"- Other players nearby: {', '.join(s['nearbyPlayers']) or 'none'}",
+    ]
+    return "\n".join(lines)
+
+
+def inventory_text(bot: Bot) -> str:
+    inv = inventory(bot)
+    lines = ["INVENTORY"]
+    lines += [f"- {name}: {count}" for name, count in sorted(inv["items"].items())] or ["- nothing"]
+    worn = {k: v for k, v in inv["equipment"].items() if v}
+    if worn:
+        lines.append("WEARING: " + ", ".join(f"{slot}: {name}" for slot, name in worn.items()))
+    lines.append(f"- free slots: {inv['freeSlots']}")
+    return "\n".join(lines)
+
+
+def nearby_blocks_text(bot: Bot, search_range: int = 16) -> str:
+    blocks = nearby_blocks(bot, search_range)
+    if not blocks:
+        return "NEARBY_BLOCKS: none"
+    return "NEARBY_BLOCKS\n" + "\n".join(f"- {b['name']} ({b['distance']} blocks away)" for b in blocks)
+
+
+def entities_text(bot: Bot, search_range: int = 16) -> str:
+    found = entities(bot, search_range)
+    if not found:
+        return "NEARBY_ENTITIES: none"
+    lines = []
+    for e in found:
+        if e["username"]:
+            lines.append(f"- player: {e['username']} ({e['distance']} blocks away)")
+        elif e["item"]:
+            lines.append(f"- dropped item: {e['item']['count']} {e['item']['name']} ({e['distance']} blocks away)")
+        else:
+            lines.append(f"- {e['name']} (id {e['id']}, {e['distance']} blocks away)")
+    return "NEARBY_ENTITIES\n" + "\n".join(lines)
+
+
+def craftable_text(bot: Bot) -> str:
+    names = craftable(bot)
+    return "CRAFTABLE_ITEMS: " + (", ".join(names) if names else "none")
