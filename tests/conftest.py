@@ -14,6 +14,7 @@ from mindpy.bridge import create_bot
 from mindpy.server import EmbeddedServer
 
 _names = itertools.count(1)
+_areas = itertools.count(1)
 
 
 def unique_name(prefix: str = "bot") -> str:
@@ -42,6 +43,20 @@ def make_bot(server):
     yield factory
     for bot in bots:
         bot.close()
+
+
+def isolate(bot, spacing: int = 200) -> tuple[int, int, int]:
+    """Teleport `bot` to a fresh area of the flat world (so tests do not see each other's blocks);
+    returns the block position it stands on, once the chunks there have loaded."""
+    k = next(_areas)
+    x, z = 100 + spacing * k, 100
+    bot.chat(f"/tp {bot.name} {x} -60 {z}")
+    wait_until(lambda: abs(bot.position[0] - (x + 0.5)) < 1.5 or abs(bot.position[0] - x) < 1.5,
+               timeout=10, message=f"{bot.name} to arrive at x={x}")
+    bot.js.waitForChunksToLoad(timeout=20)
+    wait_until(lambda: bot.js.blockAt(bot.js.entity.position.offset(0, -1, 0)) is not None, timeout=10,
+               message="the ground under the bot to load")
+    return x, -60, z
 
 
 def wait_until(predicate, timeout: float = 5.0, interval: float = 0.05, message: str = "condition"):

@@ -1,0 +1,110 @@
+"""Movement skills on the embedded server, with real bots: they end where asked, and stop when interrupted."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from conftest import isolate, wait_until
+from mindpy.skills import Skills
+
+
+def distance(a, b):
+    return sum((p - q) ** 2 for p, q in zip(a, b)) ** 0.5
+
+
+def test_go_to_position_arrives(make_bot):
+    bot = make_bot("walker")
+    x, y, z = isolate(bot)
+    skills = Skills(bot)
+    assert skills.go_to_position(x + 12, y, z + 7, 1), skills.take_log()
+    assert distance(bot.position, (x + 12.5, y, z + 7.5)) <= 2
+    assert "reached" in skills.take_log()
+
+
+def test_move_away_goes_at_least_that_far(make_bot):
+    bot = make_bot("mover")
+    isolate(bot)
+    start = bot.position
+    skills = Skills(bot)
+    assert skills.move_away(6), skills.take_log()
+    assert distance(bot.position, start) >= 5.5
+
+
+def test_go_to_nearest_block_finds_a_placed_block(make_bot):
+    bot = make_bot("seeker")
+    x, y, z = isolate(bot)
+    bot.chat(f"/setblock {x + 9} {y} {z - 6} crafting_table")
+    time.sleep(0.5)
+    skills = Skills(bot)
+    assert skills.go_to_nearest_block("crafting_table", 2, 32), skills.take_log()
+    assert distance(bot.position, (x + 9.5, y, z - 5.5)) <= 3.5
+
+
+def test_go_to_nearest_block_reports_when_there_is_none(make_bot):
+    bot = make_bot("seeker")
+    isolate(bot)
+    skills = Skills(bot)
+    assert not skills.go_to_nearest_block("diamond_ore", 2, 16)
+    assert "Could not find any diamond_ore" in skills.take_log()
+
+
+def test_remembered_places_round_trip(make_bot):
+    bot = make_bot("memo")
+    x, y, z = isolate(bot)
+    skills = Skills(bot)
+    assert skills.remember_place("home")
+    assert skills.go_to_position(x + 10, y, z + 10, 1)
+    assert skills.go_to_remembered_place("home"), skills.take_log()
+    assert distance(bot.position, (x + 0.5, y, z + 0.5)) <= 2
+    assert not skills.go_to_remembered_place("nowhere")
+    assert "No place called 'nowhere'" in skills.take_log()
+
+
+@pytest.mark.parametrize("skill, args", [("stay", (-1,)), ("go_to_position", ("far",))])
+def test_interrupt_stops_a_long_skill_within_one_second(make_bot, skill, args):
+    bot = make_bot("stopper")
+    x, y, z = isolate(bot)
+    skills = Skills(bot)
+    if args == ("far",):
+        args = (x + 150, y, z + 150, 1)
+    outcome = {}
+
+    def run():
+        outcome["ok"] = getattr(skills, skill)(*args)
+        outcome["ended"] = time.monotonic()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    time.sleep(1.5)
+    assert worker.is_alive(), f"{skill} ended before it was interrupted: {skills.take_log()}"
+    interrupted_at = time.monotonic()
+    skills.interrupt()
+    worker.join(5)
+    assert not worker.is_alive()
+    assert outcome["ended"] - interrupted_at < 1.0
+    assert outcome["ok"] is False and skills.last_result.interrupted
+
+
+def test_skill_timeout_stops_the_skill(make_bot):
+    bot = make_bot("slow")
+    isolate(bot)
+    skills = Skills(bot)
+    started = time.monotonic()
+    assert not skills._do("stay", -1, timeout=1.5)
+    assert time.monotonic() - started < 4
+    assert "took longer than" in skills.take_log()
+    # the interrupted skill really stopped: a new one runs normally
+    assert skills.stay(0.2)
+
+
+def test_look_at_position_turns_the_bot(make_bot):
+    bot = make_bot("looker")
+    x, y, z = isolate(bot)
+    skills = Skills(bot)
+    assert skills.look_at_position(x + 10, y + 1.6, z)
+    yaw_east = bot.js.entity.yaw
+    assert skills.look_at_position(x - 10, y + 1.6, z)
+    assert abs(bot.js.entity.yaw - yaw_east) > 2.5  # roughly opposite directions (radians)
