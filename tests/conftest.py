@@ -50,6 +50,8 @@ def isolate(bot, spacing: int = 200) -> tuple[int, int, int]:
     returns the block position it stands on, once the chunks there have loaded."""
     k = next(_areas)
     x, z = 100 + spacing * k, 100
+    bot.js.look(0, 0, True)  # the server finishes its login sequence on the first look packet
+    time.sleep(0.2)
     bot.chat(f"/tp {bot.name} {x} -60 {z}")
     wait_until(lambda: abs(bot.position[0] - (x + 0.5)) < 1.5 or abs(bot.position[0] - x) < 1.5,
                timeout=10, message=f"{bot.name} to arrive at x={x}")

