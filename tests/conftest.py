@@ -45,19 +45,24 @@ def make_bot(server):
         bot.close()
 
 
+def teleport(bot, x: float, y: float, z: float) -> None:
+    """Teleport `bot` with an operator command and wait until it stands there with the chunks loaded."""
+    bot.js.look(0, 0, True)  # the server finishes its login sequence on the first look packet
+    time.sleep(0.2)
+    bot.chat(f"/tp {bot.name} {x} {y} {z}")
+    wait_until(lambda: abs(bot.position[0] - x) < 1.5 and abs(bot.position[2] - z) < 1.5,
+               timeout=10, message=f"{bot.name} to arrive at x={x} z={z}")
+    bot.js.waitForChunksToLoad(timeout=20)
+    wait_until(lambda: bot.js.blockAt(bot.js.entity.position.offset(0, -1, 0)) is not None, timeout=10,
+               message="the ground under the bot to load")
+
+
 def isolate(bot, spacing: int = 200) -> tuple[int, int, int]:
     """Teleport `bot` to a fresh area of the flat world (so tests do not see each other's blocks);
     returns the block position it stands on, once the chunks there have loaded."""
     k = next(_areas)
     x, z = 100 + spacing * k, 100
-    bot.js.look(0, 0, True)  # the server finishes its login sequence on the first look packet
-    time.sleep(0.2)
-    bot.chat(f"/tp {bot.name} {x} -60 {z}")
-    wait_until(lambda: abs(bot.position[0] - (x + 0.5)) < 1.5 or abs(bot.position[0] - x) < 1.5,
-               timeout=10, message=f"{bot.name} to arrive at x={x}")
-    bot.js.waitForChunksToLoad(timeout=20)
-    wait_until(lambda: bot.js.blockAt(bot.js.entity.position.offset(0, -1, 0)) is not None, timeout=10,
-               message="the ground under the bot to load")
+    teleport(bot, x, -60, z)
     return x, -60, z
 
 

@@ -65,6 +65,10 @@ class Skills:
         """Climb to the highest solid block above the bot."""
         return self._do("goToSurface")
 
+    def avoid_entity(self, entity_id: int, distance: float = 16) -> bool:
+        """Run until the entity with id `entity_id` is at least `distance` blocks away."""
+        return self._do("avoidEntity", entity_id, distance)
+
     def stay(self, seconds: float = -1) -> bool:
         """Stand still for `seconds` seconds (-1: until interrupted)."""
         return self._do("stay", seconds, timeout=24 * 3600 if seconds < 0 else seconds + 30)

@@ -1,7 +1,13 @@
 'use strict'
-// flying-squid sends the chunks around a player when it moves more than 16 blocks, but not while it is
-// still sending the previous batch (e.g. right after login). A teleport during that time leaves the player
-// in a world with no chunks, forever. After each batch, send again if the player has moved on since.
+// Chunk streaming after teleports. flying-squid sends the chunks around a player when it moves more than
+// 16 blocks, but (a) it checks the distance in the 'move' event, before the new position is stored, so a
+// teleport of a player who then stands still never gets its chunks; and (b) it skips the check while an
+// earlier batch is still being sent (e.g. right after login). We check again once the position is stored,
+// and again after each batch.
+
+function movedAway (player) {
+  return player.lastPositionChunkUpdated && player.position.distanceTo(player.lastPositionChunkUpdated) > 16
+}
 
 module.exports.player = function (player) {
   let sendRest
@@ -11,8 +17,11 @@ module.exports.player = function (player) {
     set: (original) => {
       sendRest = async function () {
         await original()
-        if (player.position.distanceTo(player.lastPositionChunkUpdated) > 16) return sendRest()
+        if (movedAway(player)) return sendRest()
       }
     }
+  })
+  player.on('move_done', () => {
+    if (sendRest && !player.sendingChunks && movedAway(player)) sendRest()
   })
 }

@@ -18,6 +18,7 @@ const SKILLS = {
   goToNearestBlock: movement.goToNearestBlock,
   goToNearestEntity: movement.goToNearestEntity,
   goToSurface: movement.goToSurface,
+  avoidEntity: movement.avoidEntity,
   stay: movement.stay,
   lookAtPlayer: movement.lookAtPlayer,
   lookAtPosition: movement.lookAtPosition,

@@ -93,6 +93,15 @@ async function goToNearestEntity (bot, type, minDistance = 2, range = 64) {
   return true
 }
 
+// Run from an entity until it is `distance` blocks away.
+async function avoidEntity (bot, id, distance = 16) {
+  const entity = bot.entities[id]
+  if (!entity) c.fail(`There is no entity ${id} nearby.`)
+  await goto(bot, new goals.GoalInvert(new goals.GoalFollow(entity, distance)), 30000)
+  c.say(bot, `Got away from the ${entity.name}.`)
+  return true
+}
+
 async function goToSurface (bot) {
   const pos = bot.entity.position.floored()
   for (let y = 319; y > pos.y; y--) {
@@ -145,6 +154,7 @@ module.exports = {
   goToNearestBlock,
   goToNearestEntity,
   goToSurface,
+  avoidEntity,
   stay,
   lookAtPlayer,
   lookAtPosition
