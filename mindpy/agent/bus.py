@@ -1,0 +1,53 @@
+"""How bots of a run send each other messages.
+
+`InProcessBus` connects agents living in one Python process. The conversation manager only uses the
+`MessageBus` interface (send, register, is_present), so a transport between processes can replace it.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable, Protocol
+
+Handler = Callable[[str, dict], None]  # (sender, payload)
+
+
+class MessageBus(Protocol):
+    def register(self, name: str, handler: Handler) -> None: ...
+    def unregister(self, name: str) -> None: ...
+    def send(self, sender: str, recipient: str, payload: dict) -> bool: ...
+    def is_present(self, name: str) -> bool: ...
+    def names(self) -> list[str]: ...
+
+
+class InProcessBus:
+    """Delivers each message on a thread of its own, so a sender never waits for a receiver."""
+
+    def __init__(self):
+        self._handlers: dict[str, Handler] = {}
+        self._lock = threading.Lock()
+
+    def register(self, name: str, handler: Handler) -> None:
+        with self._lock:
+            self._handlers[name] = handler
+
+    def unregister(self, name: str) -> None:
+        with self._lock:
+            self._handlers.pop(name, None)
+
+    def is_present(self, name: str) -> bool:
+        with self._lock:
+            return name in self._handlers
+
+    def names(self) -> list[str]:
+        with self._lock:
+            return sorted(self._handlers)
+
+    def send(self, sender: str, recipient: str, payload: dict) -> bool:
+        with self._lock:
+            handler = self._handlers.get(recipient)
+        if handler is None:
+            return False
+        threading.Thread(target=handler, args=(sender, dict(payload)), name=f"bus-{sender}-{recipient}",
+                         daemon=True).start()
+        return True
