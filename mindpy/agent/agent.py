@@ -1,0 +1,308 @@
+"""The agent: a bot, a model, and the loop that connects them.
+
+Messages (from players, other bots, or the system) trigger the loop: prompt the model with the history; a
+reply holding a command is recorded, the command runs, its output is recorded as a system turn, and the model
+is prompted again; a reply without a command is said (in chat, or to the conversation partner) and ends the
+loop. Every 300 ms the update tick runs the modes, the self-prompter and the task check.
+
+The parts that differ between uses are injected: the model (`send(messages, system) -> reply with .text`),
+the command layer (`parse(text)` and `execute(...)`), the prompter, and the history.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from ..bridge import Bot
+from ..skills import Skills
+from .actions import ActionManager, cut_output
+from .bus import MessageBus
+from .conversation import BOT_TAG, ConversationManager
+from .modes import ModeController
+from .self_prompt import SelfPrompter
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 0.3
+MAX_TRIES = 3
+THINK_END = "</think>"
+
+
+class CommandLayer(Protocol):
+    """What the agent needs from the command layer (mindpy.commands adapts its registry to this)."""
+
+    def parse(self, text: str) -> Any: ...  # -> .command (name or None), .args, .error (refusal text or None)
+    def is_action(self, name: str) -> bool: ...
+    def run(self, agent: "Agent", name: str, args: list) -> str | None: ...
+    def docs(self, agent: "Agent") -> str: ...
+
+
+@dataclass
+class AgentSettings:
+    max_commands: int = -1
+    cooldown: float = 3.0
+    only_chat_with: list[str] = field(default_factory=list)
+    narrate_behavior: bool = True
+    chat_bot_messages: bool = False
+    init_message: str = ""
+
+
+def strip_thinking(text: str) -> str:
+    """Drop everything up to a closing </think> (reasoning models' scratchpad)."""
+    if THINK_END in text:
+        text = text.split(THINK_END, 1)[1]
+    return text.strip()
+
+
+class Agent:
+    def __init__(self, name: str, bot: Bot, model, commands: CommandLayer, prompter, history,
+                 settings: AgentSettings | None = None, bus: MessageBus | None = None,
+                 is_other_bot: Callable[[str], bool] | None = None):
+        self.name = name
+        self.bot = bot
+        self.model = model
+        self.commands = commands
+        self.prompter = prompter
+        self.history = history
+        self.settings = settings or AgentSettings()
+        self.skills = Skills(bot)
+        self.actions = ActionManager(self.skills.interrupt, self.skills.take_log, name)
+        self.modes = ModeController(bot, self.skills, self.actions, narrate=self._narrate)
+        self.self_prompter = SelfPrompter(self._self_prompt_turn, self.actions.stop)
+        self.conversations = ConversationManager(self, bus, echo_to_chat=self.settings.chat_bot_messages) if bus else None
+        self.modes.set_agent_busy(lambda: self._turns_running > 0)
+        self._is_other_bot = is_other_bot or (lambda name: bool(self.conversations and self.conversations.is_other_bot(name)))
+        self.task_check: Callable[[], None] | None = None
+        self.shut_up = False
+        self.last_sender: str | None = None
+        self.usage: list = []
+        self._serial = 0
+        self._serial_lock = threading.Lock()
+        self._prompt_lock = threading.Lock()
+        self._last_call = 0.0
+        self._turns_running = 0
+        self._stopped = threading.Event()
+        self._tick_thread: threading.Thread | None = None
+        self.events: list[tuple[float, str, str]] = []  # (time, kind, text): a readable trace of the run
+
+    # ---- life cycle ----------------------------------------------------------------------------------
+    def start(self) -> None:
+        self.bot.on("chat", self._on_chat)
+        self.bot.on("whisper", self._on_whisper)
+        self._tick_thread = threading.Thread(target=self._tick_loop, name=f"tick-{self.name}", daemon=True)
+        self._tick_thread.start()
+        if self.settings.init_message:
+            self.handle_message("system", self.settings.init_message)
+
+    def close(self) -> None:
+        self._stopped.set()
+        self.actions.stop(wait=3.0)
+        if self.conversations:
+            self.conversations.close()
+
+    # ---- incoming ------------------------------------------------------------------------------------
+    def _on_chat(self, username: str, message: str, *rest) -> None:
+        if username == self.name or username is None:
+            return
+        if self._is_other_bot(username):
+            return  # bots talk through conversations, not public chat
+        if self.settings.only_chat_with and username not in self.settings.only_chat_with:
+            return
+        self._trace("heard", f"<{username}> {message}")
+        self.handle_message(username, message)
+
+    def _on_whisper(self, username: str, message: str, *rest) -> None:
+        if username == self.name or self._is_other_bot(username):
+            return
+        if self.settings.only_chat_with and username not in self.settings.only_chat_with:
+            return
+        self._trace("heard", f"(whisper) <{username}> {message}")
+        self.handle_message(username, message)
+
+    def handle_message(self, sender: str, message: str) -> None:
+        """Queue a message for the loop (returns at once; the loop runs on a thread of its own)."""
+        from_bot = message.startswith(BOT_TAG)
+        if sender not in ("system",) and not from_bot and message.strip().startswith("!"):
+            # a player typed a command: run it directly, no model involved
+            threading.Thread(target=self._run_player_command, args=(sender, message), daemon=True).start()
+            return
+        with self._serial_lock:
+            self._serial += 1
+            serial = self._serial
+        if sender != "system":
+            self.last_sender = sender
+        self.history.add(sender, message)
+        threading.Thread(target=self._turns, args=(serial, sender), name=f"turn-{self.name}", daemon=True).start()
+
+    def _run_player_command(self, sender: str, message: str) -> None:
+        parsed = self.commands.parse(message)
+        if parsed.error:
+            self.chat(parsed.error)
+            return
+        output = self.execute(parsed)
+        if output:
+            self.chat(cut_output(output))
+
+    # ---- the loop ------------------------------------------------------------------------------------
+    def _turns(self, serial: int, sender: str) -> bool:
+        """Prompt, run commands, prompt again... Returns whether any command was used."""
+        self._turns_running += 1
+        used_command = False
+        try:
+            limit = self.settings.max_commands
+            count = 0
+            while not self._stopped.is_set() and (limit < 0 or count <= limit):
+                reply = self._generate(serial)
+                if reply is None:
+                    return used_command  # stale, or the model failed
+                parsed = self.commands.parse(reply)
+                if parsed.command is None and not parsed.error:
+                    self.history.add(self.name, reply)
+                    self._route(sender, reply)
+                    return used_command
+                self.history.add(self.name, reply)
+                said = (getattr(parsed, "message", "") or "").strip()
+                if said and sender != "system":
+                    self._route(sender, said)
+                if parsed.error:
+                    self.history.add("system", parsed.error)
+                    self._trace("refused", parsed.error)
+                    count += 1
+                    continue
+                used_command = True
+                count += 1
+                output = self.execute(parsed)
+                if output is None:
+                    return used_command
+                self.history.add("system", output)
+            return used_command
+        finally:
+            self._turns_running -= 1
+
+    def _generate(self, serial: int) -> str | None:
+        """One model reply for the newest message, or None if a newer message made it stale."""
+        with self._prompt_lock:
+            for attempt in range(MAX_TRIES):
+                if serial != self._serial:
+                    return None
+                self._cool_down()
+                system, messages = self.prompter.conversing(self)
+                try:
+                    reply = self.model.send(messages, system)
+                except Exception as exc:  # the model being down must not kill the agent
+                    log.warning("%s: model call failed: %s", self.name, exc)
+                    self._trace("model error", str(exc))
+                    self.history.add("system", f"(The model could not be reached: {exc})")
+                    return None
+                self.usage.append(getattr(reply, "usage", None))
+                text = strip_thinking(getattr(reply, "text", reply) or "")
+                if serial != self._serial:
+                    self._trace("stale", "dropped a reply: a newer message arrived while generating")
+                    return None
+                if BOT_TAG in text:
+                    self._trace("dropped", "the model wrote as if it were another bot; trying again")
+                    continue
+                if text:
+                    return text
+            return None
+
+    def _cool_down(self) -> None:
+        wait = self._last_call + self.settings.cooldown - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self._last_call = time.monotonic()
+
+    def execute(self, parsed) -> str | None:
+        """Run a parsed command: queries at once, actions through the action manager."""
+        name = parsed.command
+        self._trace("command", f"!{name}({', '.join(map(repr, parsed.args))})")
+        if self.commands.is_action(name):
+            result = self.actions.run(f"action:{name}", lambda: self.commands.run(self, name, parsed.args),
+                                      resume=name in ("followPlayer", "goal"))
+            output = result.message
+        else:
+            output = self.commands.run(self, name, parsed.args)
+        if output:
+            self._trace("output", output)
+        return output
+
+    def _route(self, sender: str, text: str) -> None:
+        if self.conversations and (self._is_other_bot(sender) or sender == "system"):
+            partner = sender if self._is_other_bot(sender) else self.conversations.partner
+            if partner and self.conversations.in_conversation(partner):
+                self._trace("to bot", f"(to {partner}) {text}")
+                self.conversations.send(partner, text)
+                return
+        if not self.shut_up:
+            self.chat(text)
+
+    # ---- update tick ---------------------------------------------------------------------------------
+    def _tick_loop(self) -> None:
+        while not self._stopped.wait(TICK_SECONDS):
+            try:
+                self.update()
+            except Exception:
+                log.exception("%s: update tick failed", self.name)
+
+    def update(self) -> None:
+        self.modes.update()
+        idle = self.is_idle()
+        if idle and self.conversations:
+            self.conversations.on_idle()
+        if idle and not (self.conversations and self.conversations.in_conversation()):
+            self.self_prompter.update(True)
+        if self.task_check:
+            self.task_check()
+
+    def _self_prompt_turn(self, message: str) -> bool:
+        with self._serial_lock:
+            self._serial += 1
+            serial = self._serial
+        self.history.add("system", message)
+        return self._turns(serial, "system")
+
+    # ---- hooks for the conversation manager and commands ---------------------------------------------
+    def is_idle(self) -> bool:
+        return not self.actions.executing and self._turns_running == 0
+
+    def current_action_label(self) -> str | None:
+        return self.actions.current_label
+
+    def should_respond_to_bot(self, message: str) -> bool:
+        decide = getattr(self.prompter, "should_respond", None)
+        if decide is None:
+            return True
+        try:
+            return bool(decide(self, message))
+        except Exception:
+            return True
+
+    def record_message(self, sender: str, message: str) -> None:
+        self.history.add(sender, message)
+
+    def pause_self_prompt(self) -> None:
+        self.self_prompter.pause()
+
+    def resume_self_prompt_if_paused(self) -> None:
+        self.self_prompter.resume_if_paused()
+
+    def chat(self, text: str) -> None:
+        text = re.sub(r"\s*\n\s*", " ", text).strip()
+        if not text:
+            return
+        self._trace("said", text)
+        for start in range(0, len(text), 240):  # chat messages are limited to 256 characters
+            self.bot.chat(text[start:start + 240])
+
+    def _narrate(self, message: str) -> None:
+        if self.settings.narrate_behavior and not self.shut_up:
+            self.chat(message)
+
+    def _trace(self, kind: str, text: str) -> None:
+        self.events.append((time.time(), kind, text))
+        log.info("%s %s: %s", self.name, kind, text)
