@@ -1,0 +1,341 @@
+'use strict'
+// Inventories and windows, server-authoritative, for 1.17+ clients.
+//
+// flying-squid hands the 1.17+ window_click packet to prismarine-windows in the old shape, so clicks are
+// ignored and client and server drift apart; tossing loses items; pickups add one item per stack; item
+// entities carry no item (no metadata at 1.20.2+); /give adds the count as a string. Here the server
+// applies every click itself (lib/clicks.js) and sends the whole window back after it, so the client
+// always ends up with the server's truth.
+//
+// Other plugins open container windows with player.mindpyOpenWindow(spec) (crafting table, furnaces, chests).
+
+const path = require('path')
+const { Vec3 } = require('vec3')
+const { applyClick, insert } = require(path.join(__dirname, '..', 'js', 'lib', 'clicks.js'))
+
+const PLAYER_WINDOW_SIZE = 46
+const HOTBAR_START = 36
+const TOSS_PICKUP_DELAY_MS = 1000
+const THROWER_PICKUP_DELAY_MS = 3000
+const ITEM_LIFETIME_MS = 5 * 60 * 1000
+
+module.exports.server = function (serv) {
+  const registry = serv.registry
+  const Item = require('prismarine-item')(registry)
+  const itemEntityType = registry.entitiesByName.item.id
+  serv.mindpyItem = Item
+
+  // Throw an item entity from a position with a velocity (blocks per second).
+  serv.mindpyDropItem = (world, position, item, { velocity = new Vec3(0, 2, 0), pickupDelay = 500, thrower = null } = {}) => {
+    if (!item || item.count <= 0) return null
+    const entity = serv.spawnObject(itemEntityType, world, position, {
+      velocity,
+      itemId: item.type,
+      itemDamage: item.metadata,
+      itemCount: item.count,
+      pickupTime: pickupDelay,
+      deathTime: ITEM_LIFETIME_MS
+    })
+    entity.mindpyThrower = thrower
+    return entity
+  }
+
+  // /give with numeric counts, stacking like vanilla (fill existing stacks, then empty slots; hotbar first).
+  serv.once('pluginsReady', () => {
+    const { skipMcPrefix } = require('flying-squid/src/lib/utils')
+    const UserError = require('flying-squid').UserError
+    serv.commands.add({
+      base: 'give',
+      info: 'Gives an item to a player.',
+      usage: '/give <player> <item> [count]',
+      tab: ['player', 'item', 'number'],
+      op: true,
+      parse (args, ctx) {
+        const parts = args.trim().split(/\s+/)
+        if (!parts[0] || !parts[1]) return false
+        const players = serv.getPlayers(parts[0], ctx.player)
+        if (players.length < 1) throw new UserError(`No player was found named ${parts[0]}`)
+        const count = parts[2] === undefined ? 1 : Number(parts[2])
+        if (!Number.isInteger(count) || count < 1) throw new UserError(`Invalid count '${parts[2]}': expected a whole number >= 1`)
+        return { players, item: skipMcPrefix(parts[1].replace(/\[.*\]$/, '')), count }
+      },
+      action ({ players, item, count }) {
+        const data = registry.itemsByName[item]
+        if (!data) throw new UserError(`Unknown item '${item}'`)
+        for (const player of players) {
+          const left = player.mindpyGive(new Item(data.id, count))
+          if (left) serv.mindpyDropItem(player.world, player.position.offset(0, 1, 0), left)
+        }
+        const who = players.length === 1 ? players[0].username : `${players.length} players`
+        return `Gave ${count} [${item}] to ${who}`
+      }
+    })
+  })
+}
+
+module.exports.entity = function (entity, serv) {
+  // flying-squid sends no entity metadata from 1.20.2 on, so dropped items reach clients as items of
+  // nothing. Send the one piece that matters: which item (and how many) an item entity holds.
+  const registry = serv.registry
+  if (!registry.version['>=']('1.20.2')) return
+  const Item = require('prismarine-item')(registry)
+  entity.sendMetadata = () => {
+    if (entity.itemId === undefined || entity.itemCount === undefined) return
+    entity._writeOthersNearby('entity_metadata', {
+      entityId: entity.id,
+      metadata: [{ key: 8, type: 'item_stack', value: Item.toNotch(new Item(entity.itemId, entity.itemCount)) }]
+    })
+  }
+}
+
+module.exports.player = function (player, serv) {
+  // flying-squid's own inventory plugin runs after this one: set up once every plugin has run.
+  player.once('asap', () => setUp(player, serv))
+}
+
+function setUp (player, serv) {
+  const registry = serv.registry
+  const Item = require('prismarine-item')(registry)
+  const state = { cursor: null, drag: null, stateId: 1, window: null, nextWindowId: 0 }
+  player.mindpyWindowState = state
+
+  const inv = player.inventory
+  const get = i => inv.slots[i] || null
+  const set = (i, item) => { inv.slots[i] = item && item.count > 0 ? Object.assign(item, { slot: i }) : null }
+
+  // ---- views --------------------------------------------------------------------------------------
+  const playerRanges = { main: [9, 36], hotbar: [36, 45], all: [9, 45] }
+  function playerView () {
+    return {
+      size: PLAYER_WINDOW_SIZE,
+      get,
+      set,
+      isResult: i => i === 0,
+      takeResult: () => player.mindpyCraftGrid ? player.mindpyCraftGrid.take(playerGrid()) : null,
+      mayPlace: (i, item) => mayPlaceInPlayerSlot(i, item),
+      quickMoveTargets: (i) => {
+        if (i >= 36 && i < 45) return [playerRanges.main]
+        if (i >= 9 && i < 36) return [playerRanges.hotbar]
+        return [[9, 45]]
+      },
+      hotbarSlot: n => HOTBAR_START + n,
+      offhandSlot: 45,
+      after: () => refreshPlayerGrid()
+    }
+  }
+
+  function mayPlaceInPlayerSlot (i, item) {
+    if (i === 0) return false
+    if (i >= 5 && i <= 8) {
+      const wanted = { 5: 'head', 6: 'torso', 7: 'legs', 8: 'feet' }[i]
+      return armorSlotOf(item) === wanted
+    }
+    return true
+  }
+
+  function armorSlotOf (item) {
+    const name = registry.items[item.type]?.name || ''
+    if (/_helmet$|carved_pumpkin|_head$|_skull$|turtle_helmet/.test(name)) return 'head'
+    if (/_chestplate$|^elytra$/.test(name)) return 'torso'
+    if (/_leggings$/.test(name)) return 'legs'
+    if (/_boots$/.test(name)) return 'feet'
+    return null
+  }
+
+  // The 2x2 grid of the player's own inventory, as a grid object for the crafting plugin.
+  function playerGrid () {
+    return { width: 2, height: 2, get: k => get(1 + k), set: (k, item) => set(1 + k, item), setResult: item => set(0, item) }
+  }
+
+  function refreshPlayerGrid () {
+    if (player.mindpyCraftGrid) player.mindpyCraftGrid.refresh(playerGrid())
+  }
+
+  // A container window: its own slots first, then the player's main inventory and hotbar.
+  function containerView (spec) {
+    const n = spec.size
+    const toPlayer = i => (i < n + 27 ? 9 + (i - n) : 36 + (i - n - 27))
+    return {
+      size: n + 36,
+      get: i => (i < n ? spec.get(i) : get(toPlayer(i))),
+      set: (i, item) => (i < n ? spec.set(i, item && item.count > 0 ? item : null) : set(toPlayer(i), item)),
+      isResult: i => i < n && !!spec.isResult && spec.isResult(i),
+      takeResult: i => spec.takeResult(i),
+      mayPlace: (i, item) => (i < n ? (spec.mayPlace ? spec.mayPlace(i, item) : true) : true),
+      slotLimit: (i, item) => (i < n && spec.slotLimit ? spec.slotLimit(i, item) : item.count),
+      quickMoveTargets: (i, item) => (i < n
+        ? [[n + 36 - 1, n - 1, -1]] // container -> player inventory, hotbar end first (as vanilla)
+        : (spec.quickMoveInto ? spec.quickMoveInto(item) : [[0, n]])),
+      hotbarSlot: k => n + 27 + k,
+      after: () => spec.after && spec.after()
+    }
+  }
+
+  // ---- syncing ------------------------------------------------------------------------------------
+  function nextStateId () {
+    state.stateId = (state.stateId + 1) & 0x7fff
+    return state.stateId
+  }
+
+  function sendWindow (windowId, view) {
+    const items = []
+    for (let i = 0; i < view.size; i++) items.push(Item.toNotch(view.get(i)))
+    player._client.write('window_items', {
+      windowId,
+      stateId: nextStateId(),
+      items,
+      carriedItem: Item.toNotch(state.cursor)
+    })
+  }
+
+  player.mindpySyncInventory = () => {
+    if (state.window) sendWindow(state.window.id, containerView(state.window.spec))
+    sendWindow(0, playerView())
+  }
+  player.mindpySyncWindow = () => {
+    if (state.window) sendWindow(state.window.id, containerView(state.window.spec))
+  }
+
+  // Keep flying-squid's per-slot updates (give, pickup, digging, block placing) but stamp them with a
+  // state id, which 1.17+ clients track.
+  inv.removeAllListeners('updateSlot')
+  inv.on('updateSlot', (slot, oldItem, newItem) => {
+    player._client.write('set_slot', { windowId: 0, stateId: nextStateId(), slot, item: Item.toNotch(newItem) })
+    updateEquipment(slot)
+  })
+
+  function updateEquipment (slot) {
+    const equipmentSlot = { 5: 5, 6: 4, 7: 3, 8: 2, 45: 1 }[slot] ?? (slot === HOTBAR_START + player.heldItemSlot ? 0 : undefined)
+    if (equipmentSlot === undefined) return
+    const item = get(slot)
+    player._writeOthersNearby('entity_equipment', { entityId: player.id, equipments: [{ slot: equipmentSlot, item: Item.toNotch(item) }] })
+  }
+
+  // ---- dropping -----------------------------------------------------------------------------------
+  function throwFromPlayer (item) {
+    if (!item || item.count <= 0) return
+    const yaw = player.yaw * Math.PI / 180 || 0
+    const pitch = player.pitch * Math.PI / 180 || 0
+    // flying-squid stores yaw/pitch in degrees; the look direction in Minecraft is (-sin yaw, -sin pitch, cos yaw)
+    const direction = new Vec3(-Math.sin(yaw) * Math.cos(pitch), -Math.sin(pitch), Math.cos(yaw) * Math.cos(pitch))
+    const velocity = direction.scaled(3.5).offset(0, 2.5, 0)
+    serv.mindpyDropItem(player.world, player.position.offset(0, 1.3, 0), item, {
+      velocity, pickupDelay: TOSS_PICKUP_DELAY_MS, thrower: player
+    })
+  }
+  player.mindpyThrow = throwFromPlayer
+
+  // ---- clicks -------------------------------------------------------------------------------------
+  player._client.removeAllListeners('window_click')
+  player._client.on('window_click', (click) => {
+    try {
+      const open = state.window
+      const isPlayerWindow = click.windowId === 0 || !open || open.id !== click.windowId
+      if (!isPlayerWindow || click.windowId === 0) {
+        const view = isPlayerWindow ? playerView() : containerView(open.spec)
+        applyClick(Item, view, state, click, throwFromPlayer)
+        view.after()
+        for (let i = 0; i < PLAYER_WINDOW_SIZE; i++) if (i >= 5) updateEquipment(i)
+      }
+      // the server's view wins: send it back whole
+      if (open && click.windowId === open.id) sendWindow(open.id, containerView(open.spec))
+      else sendWindow(0, playerView())
+    } catch (err) {
+      serv.err?.(`[mindpy] window click failed for ${player.username}: ${err.stack}`)
+      player.mindpySyncInventory()
+    }
+  })
+
+  // Q / Ctrl+Q with the held item (block_dig status 4 = drop one, 3 = drop stack).
+  player._client.on('block_dig', ({ status }) => {
+    if (status !== 3 && status !== 4) return
+    const slot = HOTBAR_START + player.heldItemSlot
+    const item = get(slot)
+    if (!item) return
+    const count = status === 4 ? 1 : item.count
+    throwFromPlayer(new Item(item.type, count, item.metadata))
+    set(slot, item.count - count > 0 ? new Item(item.type, item.count - count, item.metadata) : null)
+    inv.emit('updateSlot', slot, item, get(slot))
+  })
+
+  // ---- opening and closing container windows --------------------------------------------------------
+  player.mindpyOpenWindow = (spec) => {
+    if (state.window) closeWindow(false)
+    state.nextWindowId = state.nextWindowId % 100 + 1
+    const id = state.nextWindowId
+    state.window = { id, spec }
+    player._client.write('open_window', {
+      windowId: id,
+      inventoryType: registry.windows?.[spec.type]?.id ?? spec.typeId,
+      windowTitle: JSON.stringify({ text: spec.title || '' })
+    })
+    sendWindow(id, containerView(spec))
+    spec.onOpen && spec.onOpen(id)
+    return id
+  }
+
+  function closeWindow (fromClient) {
+    const open = state.window
+    state.window = null
+    if (state.cursor) {
+      const left = player.mindpyGive(state.cursor)
+      state.cursor = null
+      if (left) throwFromPlayer(left)
+    }
+    if (open) {
+      open.spec.onClose && open.spec.onClose()
+      if (!fromClient) player._client.write('close_window', { windowId: open.id })
+    }
+    // anything left in the 2x2 grid goes back to the inventory, as in vanilla
+    if (fromClient && (!open)) returnPlayerGrid()
+    sendWindow(0, playerView())
+  }
+  player.mindpyCloseWindow = () => closeWindow(false)
+  player.mindpyCurrentWindow = () => state.window
+
+  function returnPlayerGrid () {
+    for (let k = 1; k <= 4; k++) {
+      const item = get(k)
+      if (!item) continue
+      set(k, null)
+      const left = player.mindpyGive(item)
+      if (left) throwFromPlayer(left)
+    }
+    set(0, null)
+  }
+
+  player._client.on('close_window', ({ windowId }) => {
+    if (state.window && windowId === state.window.id) closeWindow(true)
+    else if (windowId === 0) closeWindow(true)
+  })
+
+  // ---- giving and picking up -------------------------------------------------------------------------
+  // Add an item to the inventory like vanilla (existing stacks first, then empty slots, hotbar first).
+  player.mindpyGive = (item) => {
+    const before = inv.slots.map(it => (it ? `${it.type}:${it.count}` : ''))
+    const left = insert(Item, playerView(), item, [[36, 45], [9, 36]])
+    for (let i = 9; i < 45; i++) {
+      const now = get(i)
+      if ((now ? `${now.type}:${now.count}` : '') !== before[i]) inv.emit('updateSlot', i, null, now)
+    }
+    return left
+  }
+
+  player.collect = (entity) => {
+    if (entity.itemId === undefined) return
+    if (entity.mindpyThrower === player && Date.now() - entity.bornTime < THROWER_PICKUP_DELAY_MS) return
+    const item = new Item(entity.itemId, entity.itemCount || 1, entity.itemDamage)
+    const before = item.count
+    const left = player.mindpyGive(item)
+    const taken = before - (left ? left.count : 0)
+    if (taken <= 0) return
+    entity._writeOthersNearby('collect', { collectedEntityId: entity.id, collectorEntityId: player.id, pickupItemCount: taken })
+    player._client.write('collect', { collectedEntityId: entity.id, collectorEntityId: player.id, pickupItemCount: taken })
+    if (left) {
+      entity.itemCount = left.count
+      entity.sendMetadata()
+    } else {
+      entity.destroy()
+    }
+  }
+}

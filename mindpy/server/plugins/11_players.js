@@ -1,0 +1,98 @@
+'use strict'
+// Players as other players see them, respawning, and the login teleport.
+//
+// - flying-squid spawns players with entity type null, which 1.20.2+ clients read as type 0 ("allay"), so
+//   mineflayer never sets bot.players[name].entity. Give players the real player type.
+// - Respawn compares the client_command action with 0; at 1.21.1 it arrives as 'perform_respawn', and the
+//   respawn packet has a new shape. Handle it here.
+// - The tab list (player_info) of a joining player goes to everyone except that player, so a bot that joins
+//   after another never learns the other's name. Send it to the joining player too.
+// - After login, the first look/position packet makes flying-squid send the player back to where it logged
+//   in, undoing any teleport made in between. Send the player's current position instead.
+
+module.exports.server = function (serv) {
+  // login.js assigns serv._sendPlayerList again for every joining player: wrap whatever it assigns
+  let sendPlayerList
+  Object.defineProperty(serv, '_sendPlayerList', {
+    configurable: true,
+    get: () => sendPlayerList,
+    set: (original) => {
+      sendPlayerList = (toPlayer) => {
+        original(toPlayer)
+        sendFullListTo(serv, toPlayer)
+      }
+    }
+  })
+}
+
+function sendFullListTo (serv, toPlayer) {
+  if (!serv.supportFeature('playerInfoActionIsBitfield')) return
+  toPlayer._client.write('player_info', {
+    action: { add_player: true, update_game_mode: true, update_listed: true, update_latency: true },
+    data: serv.players.map(other => ({
+      uuid: other.uuid,
+      player: { name: other.username, properties: other.profileProperties || [] },
+      gamemode: other.gameMode,
+      listed: true,
+      latency: other._client.latency || 0
+    }))
+  })
+}
+
+module.exports.player = function (player, serv) {
+  const registry = serv.registry
+  player.entityType = registry.entitiesByName.player.id
+
+  player.once('asap', () => {
+    const waitPlayerLogin = player.waitPlayerLogin
+    player.waitPlayerLogin = async () => {
+      await waitPlayerLogin()
+      const sendSelfPosition = player.sendSelfPosition
+      player.sendSelfPosition = () => {
+        player.sendSelfPosition = sendSelfPosition
+        return sendSelfPosition() // where the player is now, not where it logged in
+      }
+    }
+  })
+
+  player._client.removeAllListeners('client_command')
+  player._client.on('client_command', (data) => {
+    const action = data.actionId ?? data.payload
+    if (action === 'perform_respawn' || action === 0) respawn(player, serv)
+  })
+}
+
+async function respawn (player, serv) {
+  if (player.health > 0) return
+  const world = player.world
+  const spawn = await serv.getSpawnPoint(world)
+  if (serv.registry.version['>=']('1.20.5')) {
+    player._client.write('respawn', {
+      worldState: {
+        dimension: 0,
+        name: 'minecraft:overworld',
+        hashedSeed: [0, 0],
+        gamemode: player.gameMode,
+        previousGamemode: 255,
+        isDebug: false,
+        isFlat: true,
+        portalCooldown: 0
+      },
+      copyMetadata: 0
+    })
+  } else {
+    player._sendRespawn()
+  }
+  player._unloadAllChunks()
+  player.position = spawn
+  player.lastPositionChunkUpdated = null
+  player.food = 20
+  player.foodSaturation = 5
+  player.updateHealth(20)
+  player.sendSelfPosition(spawn)
+  await player.worldSendRestOfChunks()
+  player.nearbyEntities = []
+  player.updateAndSpawn()
+  if (player.mindpySyncInventory) player.mindpySyncInventory()
+  player.emit('mindpyRespawn')
+}
