@@ -23,6 +23,22 @@ _lock = threading.RLock()
 _runtime: "NodeRuntime | None" = None
 
 
+def _point_javascript_at_our_node() -> None:
+    """Set NODE_BIN / NODE_PATH as soon as mindpy.bridge is imported, so that code importing `javascript`
+    afterwards (before the first bot) still starts the project's Node with the project's modules."""
+    if "javascript" in sys.modules:
+        return
+    try:
+        env = node_environment()
+    except SetupError:
+        return  # reported properly when the runtime starts
+    os.environ.setdefault("NODE_BIN", env["NODE_BIN"])
+    os.environ.setdefault("NODE_PATH", env["NODE_PATH"])
+
+
+_point_javascript_at_our_node()
+
+
 class NodeRuntime:
     """Owns the JSPyBridge connection and our host.js module inside it."""
 

@@ -96,6 +96,7 @@ module.exports.player = function (player, serv) {
 function setUp (player, serv) {
   const registry = serv.registry
   const Item = require('prismarine-item')(registry)
+  const windowTypes = require('prismarine-windows')(registry).windows
   const state = { cursor: null, drag: null, stateId: 1, window: null, nextWindowId: 0 }
   player.mindpyWindowState = state
 
@@ -172,6 +173,12 @@ function setUp (player, serv) {
   }
 
   // ---- syncing ------------------------------------------------------------------------------------
+  // What the client believes each open window holds (item signatures), so that after a click only the
+  // slots where client and server disagree are sent back, as vanilla does. Resending everything would
+  // overwrite a client's predictions in the middle of a multi-click sequence (mineflayer's craft()).
+  const believed = { 0: [] }
+  const sig = item => (item ? `${item.type}:${item.count}` : '')
+
   function nextStateId () {
     state.stateId = (state.stateId + 1) & 0x7fff
     return state.stateId
@@ -179,7 +186,12 @@ function setUp (player, serv) {
 
   function sendWindow (windowId, view) {
     const items = []
-    for (let i = 0; i < view.size; i++) items.push(Item.toNotch(view.get(i)))
+    believed[windowId] = []
+    for (let i = 0; i < view.size; i++) {
+      items.push(Item.toNotch(view.get(i)))
+      believed[windowId][i] = sig(view.get(i))
+    }
+    believed.cursor = sig(state.cursor)
     player._client.write('window_items', {
       windowId,
       stateId: nextStateId(),
@@ -187,6 +199,35 @@ function setUp (player, serv) {
       carriedItem: Item.toNotch(state.cursor)
     })
   }
+
+  function sendSlot (windowId, slot, item) {
+    if (believed[windowId]) believed[windowId][slot] = sig(item)
+    player._client.write('set_slot', { windowId, stateId: nextStateId(), slot, item: Item.toNotch(item) })
+  }
+
+  // After a click: take in the client's prediction, then correct what differs (result slots always).
+  function reconcile (windowId, view, click) {
+    const mine = believed[windowId] || (believed[windowId] = [])
+    for (const changed of click.changedSlots || []) {
+      const item = changed.item ? Item.fromNotch(changed.item) : null
+      mine[changed.location] = sig(item)
+    }
+    believed.cursor = sig(click.cursorItem ? Item.fromNotch(click.cursorItem) : null)
+    if (believed.cursor !== sig(state.cursor)) {
+      if (process.env.MINDPY_DEBUG_CLICKS) console.log("[mindpy] cursor mismatch", JSON.stringify(click), believed.cursor, sig(state.cursor))
+      // the cursor can only be corrected through a whole-window update (mineflayer ignores cursor set_slot)
+      sendWindow(windowId, view)
+      return
+    }
+    for (let i = 0; i < view.size; i++) {
+      const truth = view.get(i)
+      if (view.isResult(i) || mine[i] !== sig(truth)) sendSlot(windowId, i, truth)
+    }
+  }
+
+  // Give the client a valid state id at once: a client that has never had one clicks with -1, which asks
+  // for a whole-window resend that can land in the middle of its next clicks.
+  player.once('spawned', () => sendWindow(0, playerView()))
 
   player.mindpySyncInventory = () => {
     if (state.window) sendWindow(state.window.id, containerView(state.window.spec))
@@ -200,7 +241,7 @@ function setUp (player, serv) {
   // state id, which 1.17+ clients track.
   inv.removeAllListeners('updateSlot')
   inv.on('updateSlot', (slot, oldItem, newItem) => {
-    player._client.write('set_slot', { windowId: 0, stateId: nextStateId(), slot, item: Item.toNotch(newItem) })
+    sendSlot(0, slot, newItem)
     updateEquipment(slot)
   })
 
@@ -230,16 +271,18 @@ function setUp (player, serv) {
   player._client.on('window_click', (click) => {
     try {
       const open = state.window
-      const isPlayerWindow = click.windowId === 0 || !open || open.id !== click.windowId
-      if (!isPlayerWindow || click.windowId === 0) {
-        const view = isPlayerWindow ? playerView() : containerView(open.spec)
-        applyClick(Item, view, state, click, throwFromPlayer)
-        view.after()
-        for (let i = 0; i < PLAYER_WINDOW_SIZE; i++) if (i >= 5) updateEquipment(i)
+      if (click.windowId !== 0 && (!open || open.id !== click.windowId)) {
+        // a click on a window that is no longer open (or a resync request): send the truth
+        if (open) sendWindow(open.id, containerView(open.spec))
+        sendWindow(0, playerView())
+        return
       }
-      // the server's view wins: send it back whole
-      if (open && click.windowId === open.id) sendWindow(open.id, containerView(open.spec))
-      else sendWindow(0, playerView())
+      const view = click.windowId === 0 ? playerView() : containerView(open.spec)
+      applyClick(Item, view, state, click, throwFromPlayer)
+      view.after()
+      for (const i of [5, 6, 7, 8, 45, HOTBAR_START + player.heldItemSlot]) updateEquipment(i)
+      if (click.stateId === -1 || click.stateId === undefined) sendWindow(click.windowId, view)
+      else reconcile(click.windowId, view, click)
     } catch (err) {
       serv.err?.(`[mindpy] window click failed for ${player.username}: ${err.stack}`)
       player.mindpySyncInventory()
@@ -266,8 +309,8 @@ function setUp (player, serv) {
     state.window = { id, spec }
     player._client.write('open_window', {
       windowId: id,
-      inventoryType: registry.windows?.[spec.type]?.id ?? spec.typeId,
-      windowTitle: JSON.stringify({ text: spec.title || '' })
+      inventoryType: windowTypes[spec.type].type,
+      windowTitle: serv._createChatComponent({ text: spec.title || '' }).toNetworkFormat()
     })
     sendWindow(id, containerView(spec))
     spec.onOpen && spec.onOpen(id)

@@ -31,6 +31,22 @@ function describeIngredients (bot, recipe) {
   return Object.entries(needs).map(([name, n]) => `${n} ${name}`).join(', ')
 }
 
+// Of several recipes for one item (e.g. one per wood type), the one the inventory is closest to.
+function closestRecipe (bot, recipes) {
+  let best = null
+  let bestMissing = Infinity
+  for (const recipe of recipes) {
+    let missing = 0
+    for (const ingredient of recipe.delta) {
+      if (ingredient.count >= 0) continue
+      const have = bot.inventory.items().filter(i => i.type === ingredient.id).reduce((n, i) => n + i.count, 0)
+      missing += Math.max(0, -ingredient.count - have)
+    }
+    if (missing < bestMissing) { best = recipe; bestMissing = missing }
+  }
+  return best
+}
+
 async function craftRecipe (bot, name, num = 1) {
   const item = c.itemByName(bot, name)
   if (num < 1) c.fail('The number to craft must be at least 1.')
@@ -45,7 +61,7 @@ async function craftRecipe (bot, name, num = 1) {
     }
   }
   if (!recipes.length) {
-    const any = bot.recipesAll(item.id, null, true)[0] || bot.recipesAll(item.id, null, null)[0]
+    const any = closestRecipe(bot, bot.recipesAll(item.id, null, true).concat(bot.recipesAll(item.id, null, null)))
     const tableNote = table || !bot.recipesAll(item.id, null, true).length ? '' : ' and a crafting table nearby (or one in your inventory)'
     c.fail(`You do not have the resources to craft ${name}. One recipe needs: ${describeIngredients(bot, any)}${tableNote}.`)
   }
@@ -61,6 +77,9 @@ async function craftRecipe (bot, name, num = 1) {
   if (times < 1) c.fail(`You do not have the resources to craft ${name}: needs ${describeIngredients(bot, recipe)}.`)
   const before = c.countItem(bot, name)
   await c.interruptible(bot, bot.craft(recipe, times, table || undefined))
+  // the server's inventory update may land just after craft() returns
+  const deadline = Date.now() + 2000
+  while (c.countItem(bot, name) <= before && Date.now() < deadline) await c.sleep(50)
   const after = c.countItem(bot, name)
   if (after <= before) c.fail(`Crafting ${name} did not work: the inventory did not change.`)
   if (times * perCraft < num) c.say(bot, `Only had the resources for ${times * perCraft} of ${num}.`)
