@@ -125,7 +125,7 @@ async function smeltItem (bot, name, num = 1) {
     if (furnace.inputItem() && furnace.inputItem().name !== input) {
       c.fail(`The furnace is already smelting ${furnace.inputItem().name}; use !clearFurnace first.`)
     }
-    if (!furnace.fuelItem() && furnace.fuel === 0) {
+    if (!furnace.fuelItem() && !(furnace.fuel > 0)) {
       const fuel = fuelFor(bot)
       if (!fuel) c.fail('You have no fuel (coal, charcoal, planks or logs) for the furnace.')
       const perItem = FUEL_SMELTS[fuel.name] || 1.5
@@ -147,7 +147,7 @@ async function smeltItem (bot, name, num = 1) {
         idleSince = Date.now()
       } else if (!furnace.inputItem() && !output) {
         break
-      } else if (Date.now() - idleSince > 20000 && furnace.progress === 0) {
+      } else if (Date.now() - idleSince > 20000 && !(furnace.progress > 0)) {
         c.say(bot, 'The furnace stopped smelting (out of fuel?).')
         break
       }
