@@ -214,7 +214,6 @@ function setUp (player, serv) {
     }
     believed.cursor = sig(click.cursorItem ? Item.fromNotch(click.cursorItem) : null)
     if (believed.cursor !== sig(state.cursor)) {
-      if (process.env.MINDPY_DEBUG_CLICKS) console.log("[mindpy] cursor mismatch", JSON.stringify(click), believed.cursor, sig(state.cursor))
       // the cursor can only be corrected through a whole-window update (mineflayer ignores cursor set_slot)
       sendWindow(windowId, view)
       return

@@ -14,7 +14,11 @@ const BLOCK_FAMILIES = {
   coal: ['coal_ore', 'deepslate_coal_ore'],
   iron: ['iron_ore', 'deepslate_iron_ore'],
   gold: ['gold_ore', 'deepslate_gold_ore'],
-  diamond: ['diamond_ore', 'deepslate_diamond_ore']
+  diamond: ['diamond_ore', 'deepslate_diamond_ore'],
+  // crops asked for by the item they give
+  carrot: ['carrots'],
+  potato: ['potatoes'],
+  beetroot: ['beetroots']
 }
 
 // Which blocks to dig when asked to collect `type`, and which item counts as collected.
@@ -85,12 +89,18 @@ async function collectBlocks (bot, type, num = 1) {
       c.fail(`You do not have the right tool to harvest ${block.name}.`)
     }
     const before = countDrops()
-    try {
-      await move.goto(bot, new move.goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), 30000)
-    } catch (err) {
-      if (err instanceof c.Interrupted) throw err
-      unreachable.add(block.position.toString())
-      continue
+    const withinReach = () => bot.entity.position.offset(0, 1.6, 0).distanceTo(block.position.offset(0.5, 0.5, 0.5)) <= 4.2
+    if (!withinReach()) {
+      try {
+        await move.goto(bot, new move.goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), 30000)
+      } catch (err) {
+        if (err instanceof c.Interrupted) throw err
+        // plants and other see-through blocks can be dug from where the bot stands
+        if (!withinReach()) {
+          unreachable.add(block.position.toString())
+          continue
+        }
+      }
     }
     await equipBestTool(bot, block)
     const fresh = bot.blockAt(block.position)
