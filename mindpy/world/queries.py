@@ -29,6 +29,11 @@ def _query(bot: Bot, name: str, *args):
     return json.loads(call_js(lambda: getattr(_js(), name)(bot.js, *args), f"query {name}"))
 
 
+def block_at(bot: Bot, x: int, y: int, z: int) -> dict | None:
+    """{name, properties} of the block at (x, y, z), or None where the world is not loaded."""
+    return _query(bot, "blockAtJson", x, y, z)
+
+
 def stats(bot: Bot) -> dict:
     return _query(bot, "statsJson")
 

@@ -96,4 +96,10 @@ function craftableJson (bot) {
   return JSON.stringify(names)
 }
 
-module.exports = { statsJson, inventoryJson, nearbyBlocksJson, entitiesJson, craftableJson }
+function blockAtJson (bot, x, y, z) {
+  const { Vec3 } = require('vec3')
+  const block = bot.blockAt(new Vec3(x, y, z))
+  return JSON.stringify(block ? { name: block.name, properties: block.getProperties() } : null)
+}
+
+module.exports = { blockAtJson, statsJson, inventoryJson, nearbyBlocksJson, entitiesJson, craftableJson }
