@@ -77,7 +77,7 @@ class EmbeddedServer:
             "pluginDir": str(PLUGIN_DIR),
             "worldFolder": str(self.world_folder) if self.world_folder else None,
             "pluginOptions": self.options,
-            **{k: v for k, v in self.options.items() if k in ("gameMode", "difficulty", "viewDistance", "maxPlayers")},
+            **{k: v for k, v in self.options.items() if k in ("gameMode", "difficulty", "viewDistance", "maxPlayers", "maxEntities")},
         }
         config_path.write_text(json.dumps(config, indent=2))
         self._log_file = open(self.log_path, "ab")
