@@ -66,6 +66,25 @@ async function pickupNearbyItems (bot, range = 8) {
   }
 }
 
+// After digging: wait for the drops to appear (the server spawns them a moment later) and walk over them,
+// until the inventory has grown or 3 s have passed. Blocks that drop nothing (no tool) end it early.
+async function collectDrops (bot, position, before, countItems) {
+  const deadline = Date.now() + 3000
+  while (Date.now() < deadline) {
+    if (countItems() > before) return true
+    const drop = bot.nearestEntity(e => e.name === 'item' && e.position.distanceTo(position) <= 4)
+    if (drop) {
+      try {
+        await move.goto(bot, new move.goals.GoalNear(drop.position.x, drop.position.y, drop.position.z, 0.5), 4000)
+      } catch (err) {
+        if (err instanceof c.Interrupted) throw err
+      }
+    }
+    await c.wait(bot, 100)
+  }
+  return countItems() > before
+}
+
 async function digBlock (bot, block) {
   await c.interruptible(bot, bot.dig(block, true), () => bot.stopDigging())
 }
@@ -106,10 +125,8 @@ async function collectBlocks (bot, type, num = 1) {
     const fresh = bot.blockAt(block.position)
     if (!fresh || !types.includes(fresh.name)) continue
     await digBlock(bot, fresh)
-    await c.wait(bot, 150)
-    await pickupNearbyItems(bot, 6)
     collected += 1
-    if (countDrops() <= before) c.say(bot, `Dug ${fresh.name} but picked up nothing from it.`)
+    if (!(await collectDrops(bot, fresh.position, before, countDrops))) c.say(bot, `Dug ${fresh.name} but picked up nothing from it.`)
   }
   c.say(bot, `Collected ${collected} ${type}.`)
   return collected > 0
