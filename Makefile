@@ -33,7 +33,8 @@ test: setup
 	$(BIN)/python -m pytest
 
 bench: setup
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python benchmarks/bench_foundation.py
+	$(BIN)/python benchmarks/bench_server_ticks.py
 
 doctor: setup
 	$(BIN)/mindpy doctor
