@@ -1,19 +1,21 @@
 'use strict'
-// Operator commands that world set-up uses, with vanilla syntax: /setblock (block states, replace|keep|
-// destroy), /fill (replace [filter]|keep|hollow|outline|destroy), /clear, /kill with selectors, /summon for
-// animals (see 40_animals.js), /tp relative coordinates. flying-squid lacks /fill and /clear, sets blocks to
-// their lowest state id instead of the default one, and cannot select items or animals.
+// Operator commands that world set-up uses, with vanilla syntax and replies: /setblock and /fill here,
+// players and entities in 31_entity_commands.js, time and weather in 32_world_commands.js.
+// flying-squid lacks /fill, sets blocks to their lowest state id instead of the default one (a door
+// placed by /setblock came out open), takes no block states, and prints every reply in red.
+// The parsing shared by these commands (block states, coordinates, selectors) is serv.mindpyCommands.
 
 const { Vec3 } = require('vec3')
 
 const FILL_LIMIT = 32768
+const CONSOLE_ORIGIN = new Vec3(0.5, -60, 0.5) // vanilla's console runs commands from the world spawn
 
 module.exports.server = function (serv) {
   const registry = serv.registry
   const Block = require('prismarine-block')(registry)
   const UserError = require('flying-squid').UserError
 
-  // "oak_door[half=upper,facing=east]" -> state id (unspecified properties keep their default values)
+  // "oak_door[half=upper,facing=east]" -> {stateId, name}; unnamed properties keep their default values
   function parseBlockState (text) {
     const match = text.match(/^(?:minecraft:)?([a-z0-9_]+)(?:\[(.*)\])?$/)
     if (!match) throw new UserError(`Invalid block '${text}'`)
@@ -22,145 +24,38 @@ module.exports.server = function (serv) {
     const properties = Block.fromStateId(block.defaultState, 0).getProperties()
     for (const pair of (match[2] || '').split(',').filter(Boolean)) {
       const [name, value] = pair.split('=').map(s => s.trim())
-      if (!(name in properties)) throw new UserError(`Block ${match[1]} has no property '${name}'`)
+      if (!(name in properties)) throw new UserError(`Block ${block.name} has no property '${name}'`)
       properties[name] = value === 'true' ? true : value === 'false' ? false : (isNaN(+value) ? value : +value)
     }
     const state = Block.fromProperties(block.name, properties, 0)
+    if (state.stateId === undefined || Number.isNaN(state.stateId)) throw new UserError(`Invalid block state '${text}'`)
     return { stateId: state.stateId, name: block.name }
   }
-  serv.mindpyParseBlockState = parseBlockState
 
-  function coordinate (text, base) {
-    if (text.startsWith('~')) return Math.floor(base + Number(text.slice(1) || 0))
+  // One coordinate: absolute, or ~relative to `base`. `centre` adds 0.5 to whole absolute numbers, as
+  // vanilla does for the x and z of a teleport.
+  function coordinate (text, base, centre = false) {
+    if (text.startsWith('~')) {
+      const offset = text.length > 1 ? Number(text.slice(1)) : 0
+      if (!Number.isFinite(offset)) throw new UserError(`Invalid coordinate '${text}'`)
+      return base + offset
+    }
     const n = Number(text)
-    if (!Number.isFinite(n)) throw new UserError(`Invalid coordinate '${text}'`)
-    return Math.floor(n)
+    if (text === '' || !Number.isFinite(n)) throw new UserError(`Invalid coordinate '${text}'`)
+    return centre && !text.includes('.') ? n + 0.5 : n
   }
 
-  function position (args, ctx) {
-    const base = ctx.player ? ctx.player.position : new Vec3(0, -60, 0)
-    return new Vec3(coordinate(args[0], base.x), coordinate(args[1], base.y), coordinate(args[2], base.z))
-  }
-
+  const originOf = ctx => (ctx.player ? ctx.player.position : CONSOLE_ORIGIN)
   const worldOf = ctx => (ctx.player ? ctx.player.world : serv.overworld)
 
-  async function setBlock (world, pos, stateId, destroy = false) {
-    if (destroy) {
-      const old = await world.getBlock(pos)
-      if (old && old.name !== 'air' && serv.mindpyDropBlockLoot) serv.mindpyDropBlockLoot(world, pos, old)
-    }
-    await serv.setBlock(world, pos, stateId)
+  function blockPosition (args, ctx) {
+    const o = originOf(ctx)
+    return new Vec3(coordinate(args[0], o.x), coordinate(args[1], o.y), coordinate(args[2], o.z)).floored()
   }
 
-  function register () {
-    serv.commands.add({
-      base: 'setblock',
-      info: 'Set a block',
-      usage: '/setblock <x> <y> <z> <block>[states] [replace|keep|destroy]',
-      op: true,
-      parse: str => { const a = str.trim().split(/\s+/); return a.length >= 4 ? a : false },
-      async action (args, ctx) {
-        const pos = position(args, ctx)
-        const { stateId } = parseBlockState(args[3])
-        const mode = args[4] || 'replace'
-        const world = worldOf(ctx)
-        if (mode === 'keep' && (await world.getBlockStateId(pos)) !== 0) return 'Could not set the block'
-        await setBlock(world, pos, stateId, mode === 'destroy')
-        return `Changed the block at ${pos.x}, ${pos.y}, ${pos.z}`
-      }
-    })
-
-    serv.commands.add({
-      base: 'fill',
-      info: 'Fill a region with a block',
-      usage: '/fill <x1> <y1> <z1> <x2> <y2> <z2> <block>[states] [replace [filter]|keep|hollow|outline|destroy]',
-      op: true,
-      parse: str => { const a = str.trim().split(/\s+/); return a.length >= 7 ? a : false },
-      async action (args, ctx) {
-        const a = position(args.slice(0, 3), ctx)
-        const b = position(args.slice(3, 6), ctx)
-        const { stateId } = parseBlockState(args[6])
-        const mode = args[7] || 'replace'
-        const filter = mode === 'replace' && args[8] ? parseBlockState(args[8]).name : null
-        const min = new Vec3(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.min(a.z, b.z))
-        const max = new Vec3(Math.max(a.x, b.x), Math.max(a.y, b.y), Math.max(a.z, b.z))
-        const volume = (max.x - min.x + 1) * (max.y - min.y + 1) * (max.z - min.z + 1)
-        if (volume > FILL_LIMIT) throw new UserError(`Too many blocks in the specified area (maximum ${FILL_LIMIT}, specified ${volume})`)
-        const world = worldOf(ctx)
-        const air = registry.blocksByName.air.defaultState
-        let changed = 0
-        for (let x = min.x; x <= max.x; x++) {
-          for (let y = min.y; y <= max.y; y++) {
-            for (let z = min.z; z <= max.z; z++) {
-              const pos = new Vec3(x, y, z)
-              const edge = x === min.x || x === max.x || y === min.y || y === max.y || z === min.z || z === max.z
-              let target = stateId
-              if ((mode === 'hollow' || mode === 'outline') && !edge) {
-                if (mode === 'outline') continue
-                target = air
-              }
-              const current = await world.getBlockStateId(pos)
-              if (mode === 'keep' && current !== 0) continue
-              if (filter && registry.blocksByStateId[current]?.name !== filter) continue
-              if (current === target) continue
-              await setBlock(world, pos, target, mode === 'destroy')
-              changed++
-            }
-          }
-        }
-        return `Successfully filled ${changed} block(s)`
-      }
-    })
-
-    serv.commands.add({
-      base: 'clear',
-      info: "Clear items from a player's inventory",
-      usage: '/clear [player] [item] [maxCount]',
-      op: true,
-      parse: str => str.trim().split(/\s+/).filter(Boolean),
-      action (args, ctx) {
-        const players = args[0] ? selectEntities(args[0], ctx).filter(e => e.type === 'player') : (ctx.player ? [ctx.player] : [])
-        if (!players.length) throw new UserError('No player was found')
-        const itemName = args[1] ? args[1].replace(/^minecraft:/, '') : null
-        if (itemName && !registry.itemsByName[itemName]) throw new UserError(`Unknown item '${args[1]}'`)
-        let limit = args[2] !== undefined ? Number(args[2]) : Infinity
-        let removed = 0
-        for (const player of players) {
-          for (let slot = 0; slot < player.inventory.slots.length; slot++) {
-            const item = player.inventory.slots[slot]
-            if (!item || (itemName && item.name !== itemName) || limit <= 0) continue
-            const take = Math.min(item.count, limit)
-            limit -= take
-            removed += take
-            const left = item.count - take
-            player.inventory.updateSlot(slot, left > 0 ? Object.assign(item, { count: left }) : null)
-          }
-        }
-        return removed ? `Removed ${removed} item(s) from ${players.map(p => p.username).join(', ')}` : 'No items were found'
-      }
-    })
-
-    serv.commands.add({
-      base: 'kill',
-      info: 'Kill entities',
-      usage: '/kill [targets]',
-      op: true,
-      parse: str => str.trim() || '@s',
-      action (selector, ctx) {
-        const targets = selectEntities(selector, ctx)
-        if (!targets.length) throw new UserError('No entity was found')
-        for (const entity of targets) {
-          if (entity.itemId !== undefined && entity.type !== 'player') entity.destroy()
-          else entity.takeDamage({ damage: 1000, animation: true })
-        }
-        return targets.length === 1 ? `Killed ${targets[0].username || targets[0].name}` : `Killed ${targets.length} entities`
-      }
-    })
-  }
-
-  // A small vanilla selector: @a @p @s @e @r with [type=..,name=..,distance=..N,limit=N], or a player name.
-  function selectEntities (text, ctx) {
-    const origin = ctx.player ? ctx.player.position : new Vec3(0, -60, 0)
+  // A vanilla selector: @a @p @s @e @r with [type=..,name=..,distance=..N,limit=N], or a player name.
+  function select (text, ctx) {
+    const origin = originOf(ctx)
     const match = text.match(/^@([apesr])(?:\[(.*)\])?$/)
     if (!match) {
       const player = serv.getPlayer(text)
@@ -174,7 +69,6 @@ module.exports.server = function (serv) {
       const [k, v] = pair.split('=').map(s => s.trim())
       args[k] = v
     }
-    const typeOf = e => (e.type === 'player' ? 'player' : e.itemId !== undefined ? 'item' : e.name)
     if (args.type) {
       const negate = args.type.startsWith('!')
       const wanted = args.type.replace(/^!/, '').replace(/^minecraft:/, '')
@@ -182,19 +76,134 @@ module.exports.server = function (serv) {
     }
     if (args.name) pool = pool.filter(e => (e.username || e.name) === args.name)
     if (args.distance) {
-      const [lo, hi] = args.distance.split('..').map(s => (s === '' ? undefined : Number(s)))
+      const [lo, hi] = args.distance.includes('..')
+        ? args.distance.split('..').map(s => (s === '' ? undefined : Number(s)))
+        : [Number(args.distance), Number(args.distance)]
       pool = pool.filter(e => {
         const d = e.position.distanceTo(origin)
         return (lo === undefined || d >= lo) && (hi === undefined || d <= hi)
       })
     }
+    pool = pool.filter(e => !(e.type === 'player' && kind === 'p' && e.health <= 0))
     pool.sort((a, b) => a.position.distanceTo(origin) - b.position.distanceTo(origin))
     if (kind === 'p') pool = pool.slice(0, 1)
     if (kind === 'r') pool = pool.length ? [pool[Math.floor(Math.random() * pool.length)]] : []
     if (args.limit) pool = pool.slice(0, Number(args.limit))
     return pool
   }
-  serv.mindpySelect = selectEntities
+
+  // What vanilla calls an entity in replies: the player's name, or the type's display name ("Cow").
+  function typeOf (entity) {
+    if (entity.type === 'player') return 'player'
+    if (entity.itemId !== undefined) return 'item'
+    return entity.name
+  }
+  function displayName (entity) {
+    if (entity.type === 'player') return entity.username
+    if (entity.itemId !== undefined) return registry.items[entity.itemId]?.displayName || 'Item'
+    return registry.entitiesByName[entity.name]?.displayName || entity.name
+  }
+
+  serv.mindpyCommands = { parseBlockState, coordinate, blockPosition, originOf, worldOf, select, typeOf, displayName, UserError }
+
+  // Replace a block; with `destroy`, drop what the old block would drop when mined (see 41_block_loot.js).
+  async function setBlock (world, pos, stateId, destroy = false) {
+    if (destroy) {
+      const old = await world.getBlock(pos)
+      if (old && old.name !== 'air' && serv.mindpyDropBlockLoot) serv.mindpyDropBlockLoot(world, pos, old, null)
+    }
+    await serv.setBlock(world, pos, stateId)
+  }
+
+  const splitArgs = str => str.trim().split(/\s+/).filter(Boolean)
+
+  function register () {
+    serv.commands.add({
+      base: 'setblock',
+      info: 'Set a block',
+      usage: '/setblock <x> <y> <z> <block>[states] [replace|keep|destroy]',
+      op: true,
+      parse: str => { const a = splitArgs(str); return a.length >= 4 && a.length <= 5 ? a : false },
+      async action (args, ctx) {
+        const pos = blockPosition(args, ctx)
+        const { stateId } = parseBlockState(args[3])
+        const mode = args[4] || 'replace'
+        if (!['replace', 'keep', 'destroy'].includes(mode)) throw new UserError(`Unknown mode '${mode}'`)
+        const world = worldOf(ctx)
+        const current = await world.getBlockStateId(pos)
+        if (current === stateId || (mode === 'keep' && current !== 0)) throw new UserError('Could not set the block')
+        await setBlock(world, pos, stateId, mode === 'destroy')
+        return `Changed the block at ${pos.x}, ${pos.y}, ${pos.z}`
+      }
+    })
+
+    serv.commands.add({
+      base: 'fill',
+      info: 'Fill a region with a block',
+      usage: '/fill <x1> <y1> <z1> <x2> <y2> <z2> <block>[states] [replace [filter]|keep|hollow|outline|destroy]',
+      op: true,
+      parse: str => { const a = splitArgs(str); return a.length >= 7 ? a : false },
+      async action (args, ctx) {
+        const a = blockPosition(args.slice(0, 3), ctx)
+        const b = blockPosition(args.slice(3, 6), ctx)
+        const { stateId } = parseBlockState(args[6])
+        const mode = args[7] || 'replace'
+        if (!['replace', 'keep', 'hollow', 'outline', 'destroy'].includes(mode)) throw new UserError(`Unknown mode '${mode}'`)
+        const filter = mode === 'replace' && args[8] ? parseBlockState(args[8]).name : null
+        const min = new Vec3(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.min(a.z, b.z))
+        const max = new Vec3(Math.max(a.x, b.x), Math.max(a.y, b.y), Math.max(a.z, b.z))
+        const volume = (max.x - min.x + 1) * (max.y - min.y + 1) * (max.z - min.z + 1)
+        if (volume > FILL_LIMIT) throw new UserError(`Too many blocks in the specified area (maximum ${FILL_LIMIT}, specified ${volume})`)
+        const world = worldOf(ctx)
+        const air = registry.blocksByName.air.defaultState
+        let changed = 0
+        for (let x = min.x; x <= max.x; x++) {
+          for (let y = min.y; y <= max.y; y++) {
+            for (let z = min.z; z <= max.z; z++) {
+              const edge = x === min.x || x === max.x || y === min.y || y === max.y || z === min.z || z === max.z
+              if (mode === 'outline' && !edge) continue
+              const target = mode === 'hollow' && !edge ? air : stateId
+              const pos = new Vec3(x, y, z)
+              const current = await world.getBlockStateId(pos)
+              if (current === target) continue // vanilla counts only blocks that changed
+              if (mode === 'keep' && current !== air) continue
+              if (filter && registry.blocksByStateId[current]?.name !== filter) continue
+              await setBlock(world, pos, target, mode === 'destroy')
+              changed++
+            }
+          }
+        }
+        if (!changed) throw new UserError('No blocks were filled')
+        return `Successfully filled ${changed} block(s)`
+      }
+    })
+  }
 
   serv.once('pluginsReady', register)
+}
+
+// Replies: vanilla shows a command's feedback in the normal colour and only errors in red. flying-squid
+// shows everything in red, and at 1.20.3+ (NBT chat) its colour codes arrive as literal text ("&cError").
+const FAILURE = /^(Usage: |Bad syntax|Command not found|You do not have permission|This command is)/
+
+module.exports.player = function (player, serv) {
+  const nbt = require('prismarine-nbt')
+
+  function tell (text, isError) {
+    if (!serv.supportFeature('signedChat')) return player.chat((isError ? serv.color.red : '') + text)
+    const component = serv.supportFeature('chatPacketsUseNbtComponents')
+      ? nbt.comp(isError ? { text: nbt.string(text), color: nbt.string('red') } : { text: nbt.string(text) })
+      : JSON.stringify(isError ? { text, color: 'red' } : { text })
+    player._client.write('system_chat', { content: component, type: 1, isActionBar: false })
+  }
+
+  player.handleCommand = async (str) => {
+    try {
+      const res = await serv.commands.use(str, { player }, player.op)
+      if (res) tell(res, FAILURE.test(res))
+    } catch (err) {
+      if (err.userError) tell(err.message, true)
+      else setTimeout(() => { throw err }, 0)
+    }
+  }
 }

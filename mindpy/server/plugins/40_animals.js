@@ -106,7 +106,7 @@ module.exports.server = function (serv) {
         if (!data) throw new UserError(`Unknown entity '${name}'`)
         if (name === 'item' || data.type === 'projectile' || data.type === 'other') throw new UserError(`Cannot summon ${name}`)
         serv.mindpySpawnAnimal(name, world, position)
-        return `Summoned new ${name}`
+        return `Summoned new ${data.displayName || name}`
       }
     })
   })

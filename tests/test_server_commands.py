@@ -1,0 +1,160 @@
+"""Operator commands of the embedded server with vanilla syntax and replies, chatted by real bots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import isolate, wait_until
+from mindpy.bridge import runtime
+
+HELPERS = Path(__file__).parent / "js" / "world_helpers.js"
+
+
+def js():
+    return runtime().require(HELPERS)
+
+
+def block(bot, x, y, z):
+    """(name, properties) of the block as the bot sees it."""
+    found = json.loads(js().blockJson(bot.js, x, y, z))
+    return (found["name"], found["properties"]) if found else (None, {})
+
+
+def reply(bot, command, pattern):
+    """Chat `command` and return the server's first reply matching the regex `pattern`."""
+    return js().commandReply(bot.js, command, pattern, 5000, timeout=8)
+
+
+def names_in_sight(bot, radius=32):
+    return [e["name"] for e in json.loads(js().entitiesJson(bot.js, radius))]
+
+
+def test_setblock_sets_block_states_and_honours_keep_and_destroy(make_bot):
+    bot = make_bot("mason")
+    x, y, z = isolate(bot)
+    assert reply(bot, f"/setblock {x + 2} {y} {z} oak_stairs[facing=west,half=top]", "Changed the block") == \
+        f"Changed the block at {x + 2}, {y}, {z}"
+    reply(bot, f"/setblock {x + 3} {y} {z} oak_door[half=upper,facing=east]", "Changed the block")
+    reply(bot, f"/setblock ~4 ~ ~ wheat[age=7]", "Changed the block")  # relative to the bot
+    assert block(bot, x + 2, y, z) == ("oak_stairs", {**block(bot, x + 2, y, z)[1], "facing": "west", "half": "top"})
+    name, props = block(bot, x + 3, y, z)
+    assert name == "oak_door" and props["half"] == "upper" and props["facing"] == "east"
+    assert props["open"] is False  # unnamed properties keep the default state, not the lowest state id
+    assert block(bot, x + 4, y, z) == ("wheat", {"age": "7"})  # as mineflayer reports it
+
+    assert reply(bot, f"/setblock {x + 2} {y} {z} stone keep", "Could not set|Changed") == "Could not set the block"
+    assert block(bot, x + 2, y, z)[0] == "oak_stairs"
+    reply(bot, f"/setblock {x + 2} {y} {z} air destroy", "Changed the block")
+    wait_until(lambda: block(bot, x + 2, y, z)[0] == "air", message="the stairs destroyed")
+    wait_until(lambda: "item" in names_in_sight(bot, 6), message="destroy to drop the stairs as an item")
+
+    assert "Unknown block type" in reply(bot, f"/setblock {x} {y} {z} no_such_block", "Unknown block")
+    assert "no property" in reply(bot, f"/setblock {x} {y} {z} wheat[colour=red]", "property")
+
+
+def test_fill_plain_replace_hollow_keep_and_the_volume_limit(make_bot):
+    bot = make_bot("filler")
+    x, y, z = isolate(bot)
+    assert reply(bot, f"/fill {x + 2} {y} {z + 2} {x + 4} {y + 2} {z + 4} stone hollow", "filled") == \
+        "Successfully filled 26 block(s)"
+    assert block(bot, x + 3, y + 1, z + 3)[0] == "air"        # hollow inside
+    assert block(bot, x + 2, y + 1, z + 2)[0] == "stone"      # walls
+    assert block(bot, x + 3, y + 2, z + 3)[0] == "stone"      # roof
+    # replace with a filter: only the stone of the bottom layer becomes planks
+    reply(bot, f"/setblock {x + 3} {y} {z + 3} dirt", "Changed")
+    assert reply(bot, f"/fill {x + 2} {y} {z + 2} {x + 4} {y} {z + 4} oak_planks replace stone", "filled") == \
+        "Successfully filled 8 block(s)"
+    assert block(bot, x + 2, y, z + 2)[0] == "oak_planks" and block(bot, x + 3, y, z + 3)[0] == "dirt"
+    # keep fills only air
+    reply(bot, f"/fill {x + 2} {y + 1} {z + 2} {x + 4} {y + 1} {z + 4} glass keep", "filled")
+    assert block(bot, x + 3, y + 1, z + 3)[0] == "glass" and block(bot, x + 2, y + 1, z + 2)[0] == "stone"
+    # plain fill replaces everything, e.g. clearing the structure
+    reply(bot, f"/fill {x + 2} {y} {z + 2} {x + 4} {y + 2} {z + 4} air", "filled")
+    assert all(block(bot, x + dx, y + dy, z + dz)[0] == "air"
+               for dx in range(2, 5) for dy in range(3) for dz in range(2, 5))
+
+    refusal = reply(bot, f"/fill {x} {y} {z} {x + 100} {y + 10} {z + 100} stone", "Too many blocks")
+    assert refusal == "Too many blocks in the specified area (maximum 32768, specified 112211)"
+    assert block(bot, x + 10, y + 5, z + 10)[0] == "air"
+
+
+def test_clear_takes_items_by_name_count_and_all(make_bot):
+    bot = make_bot("cleaner")
+    other = make_bot("victim")
+    for who in (bot, other):
+        bot.chat(f"/give {who.name} dirt 10")
+        bot.chat(f"/give {who.name} apple 3")
+    wait_until(lambda: bot.inventory() == {"dirt": 10, "apple": 3} and other.inventory() == {"dirt": 10, "apple": 3},
+               message="both inventories filled")
+    assert reply(bot, f"/clear {bot.name} dirt 4", "Removed") == f"Removed 4 item(s) from player {bot.name}"
+    wait_until(lambda: bot.inventory() == {"dirt": 6, "apple": 3}, message="6 dirt left")
+    reply(bot, f"/clear {other.name} apple", "Removed")
+    wait_until(lambda: other.inventory() == {"dirt": 10}, message="no apples left on the other bot")
+    reply(bot, "/clear", "Removed")  # no target: the player who runs it
+    wait_until(lambda: bot.inventory() == {}, message="an empty inventory")
+    assert other.inventory() == {"dirt": 10}
+    assert reply(bot, f"/clear {bot.name}", "No items") == f"No items were found on player {bot.name}"
+
+
+def test_tp_to_coordinates_relative_and_to_players(make_bot):
+    bot = make_bot("traveler")
+    other = make_bot("beacon")
+    x, y, z = isolate(bot)
+    assert reply(bot, f"/tp {x + 10} {y} {z + 5}", "Teleported") == \
+        f"Teleported {bot.name} to {x + 10}.500000, {y}.000000, {z + 5}.500000"  # vanilla prints %f
+    wait_until(lambda: abs(bot.position[0] - (x + 10.5)) < 0.01 and abs(bot.position[2] - (z + 5.5)) < 0.01,
+               message="the bot at the coordinates")
+    reply(bot, "/tp ~-3 ~ ~2", "Teleported")
+    wait_until(lambda: abs(bot.position[0] - (x + 7.5)) < 0.01 and abs(bot.position[2] - (z + 7.5)) < 0.01,
+               message="the relative teleport")
+    assert reply(bot, f"/tp {other.name} {bot.name}", "Teleported") == f"Teleported {other.name} to {bot.name}"
+    wait_until(lambda: abs(other.position[0] - (x + 7.5)) < 0.01 and abs(other.position[2] - (z + 7.5)) < 0.01,
+               message="the other bot brought to this one")
+    reply(bot, f"/tp {other.name} {x} {y} {z + 20}", "Teleported")
+    wait_until(lambda: abs(other.position[2] - (z + 20.5)) < 0.01, message="the other bot sent to coordinates")
+    reply(bot, f"/tp {other.name}", "Teleported")  # one argument: go to that player
+    wait_until(lambda: abs(bot.position[2] - (z + 20.5)) < 0.01, message="the bot at the other bot")
+    assert "No player was found" in reply(bot, "/tp nobody_here 0 -60 0", "No player")
+
+
+def test_summon_and_kill_with_selectors(make_bot):
+    bot = make_bot("reaper")
+    victim = make_bot("mortal")
+    x, y, z = isolate(bot)
+    assert reply(bot, f"/summon pig {x + 4} {y} {z}", "Summoned") == "Summoned new Pig"
+    reply(bot, f"/summon cow ~4 ~ ~3", "Summoned")
+    reply(bot, f"/summon cow {x - 4} {y} {z}", "Summoned")
+    wait_until(lambda: sorted(n for n in names_in_sight(bot) if n != "player") == ["cow", "cow", "pig"],
+               message="two cows and a pig")
+    assert reply(bot, "/kill @e[type=cow]", "Killed") == "Killed 2 entities"
+    wait_until(lambda: "cow" not in names_in_sight(bot), message="no cow")
+    assert "pig" in names_in_sight(bot)
+    wait_until(lambda: "item" in names_in_sight(bot), message="the cows' loot on the ground")
+    reply(bot, "/kill @e[type=item]", "Killed")
+    wait_until(lambda: "item" not in names_in_sight(bot), message="no dropped items")
+    assert "pig" in names_in_sight(bot)
+
+    deaths = []
+    victim.on("death", lambda *args: deaths.append(victim.name))  # mineflayer respawns right after
+    assert reply(bot, f"/kill {victim.name}", "Killed") == f"Killed {victim.name}"
+    wait_until(lambda: deaths, message="the player killed")
+    assert reply(bot, "/kill @e[type=zombie]", "No entity") == "No entity was found"
+
+
+def test_gamemode_time_and_weather(make_bot):
+    bot = make_bot("weatherman")
+    assert reply(bot, "/gamemode creative", "game mode") == "Set own game mode to Creative Mode"
+    wait_until(lambda: bot.js.game.gameMode == "creative", message="creative mode")
+    reply(bot, f"/gamemode survival {bot.name}", "game mode")
+    wait_until(lambda: bot.js.game.gameMode == "survival", message="survival mode")
+
+    assert reply(bot, "/time set 6000", "Set the time") == "Set the time to 6000"
+    wait_until(lambda: 6000 <= bot.js.time.timeOfDay < 6100, message="noon")
+    assert reply(bot, "/time set night", "Set the time") == "Set the time to 13000"
+    wait_until(lambda: 13000 <= bot.js.time.timeOfDay < 13100, message="night")
+
+    assert reply(bot, "/weather rain", "weather") == "Set the weather to rain"
+    wait_until(lambda: bot.js.isRaining, message="rain")
+    assert reply(bot, "/weather clear", "weather") == "Set the weather to clear"
+    wait_until(lambda: not bot.js.isRaining, message="clear skies")
