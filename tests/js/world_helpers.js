@@ -51,21 +51,32 @@ async function placeOnTop (bot, itemName, x, y, z) {
   await bot.placeBlock(reference, new Vec3(0, 1, 0))
 }
 
-// Hit the entity with bot.attack until it is gone (or `maxHits` hits); returns {hits, gone}.
-async function attackUntilGone (bot, entityId, maxHits = 20, intervalMs = 550) {
+// Hit the entity with bot.attack every `intervalMs` until the server reports it dead (entity status 3)
+// or `maxHits` hits; returns {hits, dead, hurt} (hurt: how many hits the server reported as damage).
+async function attackUntilDead (bot, entityId, maxHits = 20, intervalMs = 550) {
+  let dead = false
+  let hurt = 0
+  const onDead = entity => { if (entity.id === entityId) dead = true }
+  const onHurt = entity => { if (entity.id === entityId) hurt++ }
+  bot.on('entityDead', onDead)
+  bot.on('entityHurt', onHurt)
   let hits = 0
-  while (hits < maxHits) {
-    const target = bot.entities[entityId]
-    if (!target) return JSON.stringify({ hits, gone: true })
-    if (target.position.distanceTo(bot.entity.position) > 3) await walkTo(bot, target.position.x, target.position.z, 2, 3000)
-    const now = bot.entities[entityId]
-    if (!now) return JSON.stringify({ hits, gone: true })
-    await bot.lookAt(now.position.offset(0, 0.5, 0), true)
-    bot.attack(now)
-    hits++
-    await sleep(intervalMs)
+  try {
+    while (!dead && hits < maxHits) {
+      const target = bot.entities[entityId]
+      if (!target) break
+      if (target.position.distanceTo(bot.entity.position) > 3) await walkTo(bot, target.position.x, target.position.z, 2, 3000)
+      await bot.lookAt(target.position.offset(0, 0.5, 0), true)
+      bot.attack(target)
+      hits++
+      const until = Date.now() + intervalMs
+      while (!dead && Date.now() < until) await sleep(20)
+    }
+  } finally {
+    bot.removeListener('entityDead', onDead)
+    bot.removeListener('entityHurt', onHurt)
   }
-  return JSON.stringify({ hits, gone: !bot.entities[entityId] })
+  return JSON.stringify({ hits, dead, hurt })
 }
 
 // Walk (control states, no pathfinder: the world is flat) until within `near` blocks of x z.
@@ -126,4 +137,4 @@ function commandReply (bot, command, pattern, timeoutMs = 5000) {
   })
 }
 
-module.exports = { blockJson, entitiesJson, digAt, hold, placeOnTop, attackUntilGone, walkTo, collectDrops, eat, commandReply }
+module.exports = { blockJson, entitiesJson, digAt, hold, placeOnTop, attackUntilDead, walkTo, collectDrops, eat, commandReply }

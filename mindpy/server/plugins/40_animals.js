@@ -1,28 +1,37 @@
 'use strict'
-// Animals: /summon cow|sheep|pig|chicken|rabbit|mooshroom|... [x y z]. They have health, take damage from
-// attacks (more with a sword or axe), die, and drop their loot; they wander a little. flying-squid's
-// /summon ignores animals, every hit does 1 damage, and dead mobs drop nothing and never disappear.
+// Animals: /summon cow|sheep|pig|chicken|rabbit|mooshroom|... [x y z]. They have their vanilla health,
+// take the damage of the weapon that hits them (with vanilla's half-second invulnerability and a
+// knockback), die, drop their loot per minecraft-data and disappear. They wander (42_animal_movement.js).
+// flying-squid's /summon ignores animals, every hit does 1 damage, dead mobs drop nothing and never
+// disappear from the clients, and its mob physics makes them bob up and down.
 
 const { Vec3 } = require('vec3')
 const UUID = require('uuid-1345')
 
-const HEALTH = { cow: 10, mooshroom: 10, pig: 10, sheep: 8, chicken: 4, rabbit: 3, goat: 10, horse: 15, donkey: 15, llama: 15, cat: 10, wolf: 8, fox: 10, turtle: 30, panda: 20, polar_bear: 30, villager: 20 }
+const HEALTH = {
+  cow: 10, mooshroom: 10, pig: 10, sheep: 8, chicken: 4, rabbit: 3, goat: 10, horse: 15, donkey: 15, mule: 15,
+  llama: 15, cat: 10, ocelot: 10, wolf: 8, fox: 10, turtle: 30, panda: 20, polar_bear: 30, villager: 20, parrot: 6, bee: 10
+}
+// Loot that minecraft-data's entity tables leave out.
 const EXTRA_LOOT = { sheep: [{ item: 'white_wool', dropChance: 1, stackSizeRange: [1, 1] }] }
 const WEAPON_DAMAGE = {
   wooden_sword: 4, golden_sword: 4, stone_sword: 5, iron_sword: 6, diamond_sword: 7, netherite_sword: 8,
   wooden_axe: 7, golden_axe: 7, stone_axe: 9, iron_axe: 9, diamond_axe: 9, netherite_axe: 10
 }
-const WANDER_MS = 1000
+const INVULNERABLE_MS = 500 // vanilla: 10 ticks after a hit, only a stronger hit does (the difference)
+const BODY_MS = 1000 // the death animation plays before the body is removed
+const KNOCKBACK = 5 // blocks per second, away from the attacker, and a small hop
+const ENTITY_STATUS_DEATH = 3
 
 module.exports.server = function (serv) {
   const registry = serv.registry
   const Item = require('prismarine-item')(registry)
   const UserError = require('flying-squid').UserError
-  const animals = new Set()
+  serv.mindpyAnimals = new Set()
 
-  function randomCount ([min, max]) {
-    return min + Math.floor(Math.random() * (max - min + 1))
-  }
+  // The damage_event packet names its damage type by index in the registry the client received.
+  const damageTypes = registry.loginPacket?.dimensionCodec?.['minecraft:damage_type']?.entries || []
+  const playerAttackType = Math.max(0, damageTypes.findIndex(e => e.key === 'minecraft:player_attack'))
 
   serv.mindpySpawnAnimal = (name, world, position) => {
     const data = registry.entitiesByName[name]
@@ -30,82 +39,95 @@ module.exports.server = function (serv) {
     const entity = serv.initEntity('mob', data.id, world, position.clone())
     entity.uuid = UUID.v4()
     entity.name = name
-    entity.velocity = new Vec3(0, 0, 0)
+    entity.velocity = new Vec3(0, 0, 0) // read by the spawn packet; the movement plugin moves animals
     entity.pitch = 0
     entity.headPitch = 0
     entity.yaw = Math.floor(Math.random() * 256) - 128 // a signed byte in the packets
-    entity.gravity = new Vec3(0, -20, 0)
-    entity.terminalvelocity = new Vec3(27, 27, 27)
-    entity.friction = new Vec3(15, 0, 15)
-    entity.size = new Vec3(data.width || 0.9, data.height || 1.4, data.width || 0.9)
     entity.health = HEALTH[name] ?? 10
     entity.metadata = []
-    entity.mindpyAnimal = true
+    // no entity.size: flying-squid's physics skips entities without one (see 42_animal_movement.js)
+    entity.mindpyAnimal = { width: data.width || 0.9, home: position.clone(), lastHurt: 0, lastDamage: 0 }
+    entity.takeDamage = (options) => takeDamage(entity, options)
     entity.updateAndSpawn()
-    animals.add(entity)
+    serv.mindpyAnimals.add(entity)
     return entity
   }
 
+  function takeDamage (entity, { damage = 1, attacker = null } = {}) {
+    const state = entity.mindpyAnimal
+    if (entity.health <= 0) return
+    const now = Date.now()
+    let dealt = damage
+    if (now - state.lastHurt < INVULNERABLE_MS) {
+      if (damage <= state.lastDamage) return
+      dealt = damage - state.lastDamage
+    } else {
+      state.lastHurt = now
+    }
+    state.lastDamage = damage
+    entity.health -= dealt
+    sendHurt(entity, attacker)
+    if (attacker && serv.mindpyKnockBack) serv.mindpyKnockBack(entity, entity.position.minus(attacker.position), KNOCKBACK)
+    if (entity.health <= 0) die(entity)
+  }
+
+  function sendHurt (entity, attacker) {
+    if (!registry.version['>=']('1.19.4')) {
+      entity._writeOthersNearby('entity_status', { entityId: entity.id, entityStatus: 2 })
+      return
+    }
+    const source = attacker ? attacker.id + 1 : 0 // "id + 1, or 0 for none"
+    entity._writeOthersNearby('damage_event', {
+      entityId: entity.id, sourceTypeId: playerAttackType, sourceCauseId: source, sourceDirectId: source
+    })
+  }
+
   function die (entity) {
-    animals.delete(entity)
+    serv.mindpyAnimals.delete(entity)
+    delete serv.entities[entity.id] // no more hits, selectors or ticks
+    entity._writeOthersNearby('entity_status', { entityId: entity.id, entityStatus: ENTITY_STATUS_DEATH })
+    dropLoot(entity)
+    const watchers = entity.getNearbyPlayers()
+    setTimeout(() => {
+      for (const player of watchers) {
+        player._client.write('entity_destroy', { entityIds: [entity.id] })
+        player.nearbyEntities = player.nearbyEntities.filter(e => e !== entity)
+      }
+    }, BODY_MS)
+  }
+
+  function dropLoot (entity) {
     const loot = (registry.entityLoot?.[entity.name]?.drops || []).concat(EXTRA_LOOT[entity.name] || [])
     for (const drop of loot) {
       if (Math.random() > drop.dropChance) continue
       const item = registry.itemsByName[drop.item]
-      const count = randomCount(drop.stackSizeRange || [1, 1])
-      if (item && count > 0) {
-        serv.mindpyDropItem(entity.world, entity.position.offset(0, 0.5, 0), new Item(item.id, count), {
-          velocity: new Vec3(Math.random() - 0.5, 2, Math.random() - 0.5), pickupDelay: 500
-        })
-      }
+      const [min, max] = drop.stackSizeRange || [1, 1]
+      const count = Math.max(1, min || 1) + Math.floor(Math.random() * (Math.max(1, max || 1) - Math.max(1, min || 1) + 1))
+      if (!item) continue
+      serv.mindpyDropItem(entity.world, entity.position.offset(0, 0.5, 0), new Item(item.id, count), {
+        velocity: new Vec3(Math.random() * 2 - 1, 3, Math.random() * 2 - 1), pickupDelay: 500
+      })
     }
-    // flying-squid forgets a dead mob but never tells the clients: remove it from their worlds
-    setTimeout(() => entity._writeOthersNearby('entity_destroy', { entityIds: [entity.id] }), 800)
-    delete serv.entities[entity.id]
   }
 
-  serv.on('newEntity', (entity) => {
-    if (entity.type !== 'mob') return
-    const takeDamage = entity.takeDamage
-    entity.takeDamage = (options) => {
-      if (entity.mindpyDead) return
-      takeDamage(options)
-      if (entity.health <= 0) {
-        entity.mindpyDead = true
-        die(entity)
-      }
-    }
-  })
-
-  // slow random walks on the ground
-  setInterval(() => {
-    for (const entity of animals) {
-      if (Math.random() < 0.25) {
-        const angle = Math.random() * Math.PI * 2
-        entity.velocity = new Vec3(Math.cos(angle) * 2, entity.velocity.y, Math.sin(angle) * 2)
-        entity.yaw = Math.floor((angle / (Math.PI * 2)) * 256) - 128
-      }
-    }
-  }, WANDER_MS).unref()
-
   serv.once('pluginsReady', () => {
+    const { coordinate, originOf, worldOf } = serv.mindpyCommands
     serv.commands.add({
       base: 'summon',
-      info: 'Summon an entity',
+      info: 'Summon an animal',
       usage: '/summon <entity> [x y z]',
       op: true,
-      parse: str => { const a = str.trim().split(/\s+/).filter(Boolean); return a.length ? a : false },
+      parse: str => { const a = str.trim().split(/\s+/).filter(Boolean); return a.length === 1 || a.length === 4 ? a : false },
       action (args, ctx) {
         const name = args[0].replace(/^minecraft:/, '')
-        const base = ctx.player ? ctx.player.position : new Vec3(0, -60, 0)
-        const at = (text, b) => (text.startsWith('~') ? b + Number(text.slice(1) || 0) : Number(text))
-        const position = args.length >= 4 ? new Vec3(at(args[1], base.x), at(args[2], base.y), at(args[3], base.z)) : base.clone()
-        if (position.toArray().some(Number.isNaN)) throw new UserError('Invalid position')
-        const world = ctx.player ? ctx.player.world : serv.overworld
         const data = registry.entitiesByName[name]
-        if (!data) throw new UserError(`Unknown entity '${name}'`)
-        if (name === 'item' || data.type === 'projectile' || data.type === 'other') throw new UserError(`Cannot summon ${name}`)
-        serv.mindpySpawnAnimal(name, world, position)
+        if (!data) throw new UserError(`Unknown entity '${args[0]}'`)
+        if (data.category !== 'Passive mobs') throw new UserError(`Cannot summon ${name}: only animals and other passive mobs are supported`)
+        const o = originOf(ctx)
+        const position = args.length === 4
+          ? new Vec3(coordinate(args[1], o.x, true), coordinate(args[2], o.y), coordinate(args[3], o.z, true))
+          : o.clone()
+        serv.mindpySpawnAnimal(name, worldOf(ctx), position)
         return `Summoned new ${data.displayName || name}`
       }
     })
@@ -113,9 +135,10 @@ module.exports.server = function (serv) {
 }
 
 module.exports.player = function (player) {
-  // hits do the damage of the weapon in hand (fist: 1)
+  // hits do the damage of the weapon in hand (fist: 1) and know who hit, for the knockback
   player.on('attack', (data) => {
     const held = player.inventory?.slots?.[36 + player.heldItemSlot]
     data.damage = (held && WEAPON_DAMAGE[held.name]) || 1
+    data.attacker = player
   })
 }

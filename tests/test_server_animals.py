@@ -1,0 +1,119 @@
+"""Animals on the embedded server: summoned, hunted with bot.attack for their loot, wandering on the ground."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import isolate, wait_until
+from mindpy.bridge import runtime
+
+HELPERS = Path(__file__).parent / "js" / "world_helpers.js"
+
+
+def js():
+    return runtime().require(HELPERS)
+
+
+def seen(bot, name, radius=32):
+    """The entities named `name` that the bot sees, nearest first."""
+    return [e for e in json.loads(js().entitiesJson(bot.js, radius)) if e["name"] == name]
+
+
+def summon(bot, name, x, y, z):
+    bot.chat(f"/summon {name} {x} {y} {z}")
+    return wait_until(lambda: seen(bot, name), message=f"a {name} in sight")[0]
+
+
+def attack(bot, entity_id, max_hits=20):
+    return json.loads(js().attackUntilDead(bot.js, entity_id, max_hits, 550, timeout=max_hits + 15))
+
+
+def give(bot, item, count=1):
+    bot.chat(f"/give {bot.name} {item} {count}")
+    wait_until(lambda: bot.inventory().get(item) == count, message=f"{count} {item}")
+
+
+# animal, its vanilla health, what minecraft-data's loot table (plus wool for sheep) drops
+ANIMALS = [
+    ("cow", 10, {"beef", "leather"}),
+    ("sheep", 8, {"mutton", "white_wool"}),
+    ("pig", 10, {"porkchop"}),
+    ("chicken", 4, {"chicken", "feather"}),
+    ("rabbit", 3, {"rabbit", "rabbit_hide"}),
+    ("mooshroom", 10, {"beef", "leather"}),
+]
+
+
+@pytest.mark.parametrize("animal, health, loot", ANIMALS, ids=[a[0] for a in ANIMALS])
+def test_hunting_an_animal_with_a_sword_drops_its_loot(make_bot, animal, health, loot):
+    bot = make_bot("hunter")
+    x, y, z = isolate(bot)
+    give(bot, "diamond_sword")  # 7 damage a hit
+    js().hold(bot.js, "diamond_sword", timeout=5)
+    target = summon(bot, animal, x + 2, y, z)
+    result = attack(bot, target["id"])
+    assert result["dead"], result
+    assert result["hits"] == math.ceil(health / 7), result  # the sword's damage against the animal's health
+    assert result["hurt"] >= result["hits"] - 1, result   # the client saw the hits land (damage events)
+    wait_until(lambda: not seen(bot, animal), message="the body to disappear")
+    left = js().collectDrops(bot.js, 8, 8000, timeout=12)
+    assert left == 0
+    inventory = wait_until(lambda: set(bot.inventory()) == loot | {"diamond_sword"} and bot.inventory(),
+                           message=f"the {animal}'s loot {sorted(loot)} picked up")
+    assert all(inventory[item] >= 1 for item in loot)
+
+
+def test_fists_do_one_damage_and_hits_land_only_after_the_invulnerability(make_bot):
+    bot = make_bot("boxer")
+    x, y, z = isolate(bot)
+    rabbit = summon(bot, "rabbit", x + 2, y, z)
+    fast = json.loads(js().attackUntilDead(bot.js, rabbit["id"], 3, 100, timeout=10))  # three hits in 0.3 s
+    assert not fast["dead"] and fast["hurt"] == 1, fast  # only the first one counts within 0.5 s
+    time.sleep(0.6)
+    slow = attack(bot, rabbit["id"])
+    assert slow["dead"] and slow["hits"] == 2, slow  # 3 health: 1 + 2 more hits by hand
+
+
+def test_a_hit_knocks_the_animal_back(make_bot):
+    bot = make_bot("pusher")
+    x, y, z = isolate(bot)
+    cow = summon(bot, "cow", x + 2, y, z)
+    before = (cow["x"], cow["z"])
+    away = (before[0] - bot.position[0], before[1] - bot.position[2])
+    norm = math.hypot(*away)
+    result = json.loads(js().attackUntilDead(bot.js, cow["id"], 1, 600, timeout=5))
+    assert result["hurt"] == 1 and not result["dead"]
+    now = seen(bot, "cow")[0]
+    pushed = ((now["x"] - before[0]) * away[0] + (now["z"] - before[1]) * away[1]) / norm
+    assert pushed > 0.4, f"the cow moved {pushed:.2f} blocks away from the hit"
+    assert abs(now["y"] - y) < 0.01, "back on the ground after the hop"
+
+
+def test_animals_wander_on_the_ground_and_walls_stop_them(make_bot):
+    bot = make_bot("shepherd")
+    x, y, z = isolate(bot)
+    # a pen with walls two blocks high (an animal can step up one block), 3x3 inside
+    bot.chat(f"/fill {x + 4} {y} {z - 2} {x + 8} {y + 1} {z + 2} stone")
+    bot.chat(f"/fill {x + 5} {y} {z - 1} {x + 7} {y + 1} {z + 1} air")
+    wait_until(lambda: json.loads(js().blockJson(bot.js, x + 6, y, z))["name"] == "air", message="the pen")
+    bot.chat(f"/summon sheep {x + 6} {y} {z}")
+    bot.chat(f"/summon cow {x - 4} {y} {z}")
+    wait_until(lambda: seen(bot, "sheep") and seen(bot, "cow"), message="a sheep and a cow")
+    start = seen(bot, "cow")[0]
+    heights, in_pen, moved = set(), [], 0.0
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not (moved > 1.0 and time.monotonic() > deadline - 10):
+        cow, sheep = seen(bot, "cow")[0], seen(bot, "sheep")[0]
+        moved = max(moved, math.hypot(cow["x"] - start["x"], cow["z"] - start["z"]))
+        heights.add(round(cow["y"], 3))
+        in_pen.append(x + 5 <= sheep["x"] <= x + 8 and z - 1 <= sheep["z"] <= z + 2)
+        time.sleep(0.2)
+    assert moved > 1.0, f"the cow moved only {moved:.2f} blocks"
+    assert moved < 12, "it wandered far from where it was summoned"
+    assert heights == {float(y)}, f"the cow left the ground: heights {sorted(heights)}"
+    assert all(in_pen), "the sheep got out of its pen"
