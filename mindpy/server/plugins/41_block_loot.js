@@ -45,7 +45,10 @@ module.exports.server = function (serv) {
     const drops = []
     for (const entry of entries) {
       if (entry.silkTouch || entry.blockAge !== undefined) continue
-      let chance = entry.dropChance ?? 1
+      // minecraft-data splits alternatives into chances of 0.5: "with silk touch: stone, else: cobblestone"
+      // is stone 0.5 and cobblestone 0.5, "with shears: cobweb, else: string" likewise.
+      let chance = entry.noSilkTouch ? 1 : (entry.dropChance ?? 1)
+      if (entry.item === block.name && chance === 0.5 && entries.length > 1) continue // the shears alternative
       if (block.name.endsWith('_leaves')) {
         if (entry.item === block.name) continue // leaves themselves need shears
         const kind = entry.item.endsWith('_sapling') ? 'sapling' : entry.item
