@@ -1,0 +1,105 @@
+"""People-readable descriptions of tasks (`mindpy tasks show`)."""
+
+from __future__ import annotations
+
+import textwrap
+from collections import Counter
+from typing import Mapping
+
+from .schema import Task
+
+
+def _items(inventory: Mapping[str, int]) -> str:
+    return ", ".join(f"{name} x{count}" for name, count in inventory.items()) or "nothing"
+
+
+def _indent(text: str, prefix: str = "    ", width: int = 110) -> str:
+    lines = []
+    for para in text.splitlines() or [""]:
+        wrapped = textwrap.wrap(para, width=width - len(prefix)) or [""]
+        lines += [prefix + line for line in wrapped]
+    return "\n".join(lines)
+
+
+def blueprint_summary(task: Task) -> str:
+    bp = task.blueprint
+    if bp is None:
+        return ""
+    sx, sy, sz = bp.size
+    (x0, y0, z0), (_, y1, _) = bp.bounds()
+    blocks = sum(bp.block_counts().values())
+    return (f"{len(bp.levels)} levels (y {y0} to {y1}), {sx} x {sz} blocks (x by z) from ({x0}, {y0}, {z0}), "
+            f"{blocks} blocks to place")
+
+
+def describe_task(task: Task) -> str:
+    """Everything about one task: agents, goals, targets, inventories, blueprint size."""
+    people = f"{task.agent_count} agent{'s' if task.agent_count != 1 else ''}"
+    if task.human_count:
+        people += f" + {task.human_count} human{'s' if task.human_count != 1 else ''}"
+    kind = task.type + (" (Hell's Kitchen)" if task.is_hells_kitchen else "")
+    lines = [f"{task.id}", f"  type: {kind}; {people}; timeout {task.timeout:g} s"]
+    targets = task.targets()
+    if targets:
+        lines.append(f"  targets: {_items(targets)}")
+    facts = []
+    if task.requires_crafting_table is not None:
+        facts.append(f"crafting table needed: {'yes' if task.requires_crafting_table else 'no'}")
+    if task.depth is not None or task.max_depth is not None:
+        facts.append(f"recipe depth {task.depth if task.depth is not None else '?'}"
+                     f" (tree depth {task.max_depth if task.max_depth is not None else '?'})")
+    if task.missing_items:
+        facts.append("missing (gather them): " + ", ".join(task.missing_items))
+    if task.difficulty_metrics.get("difficulty_category"):
+        facts.append(f"difficulty: {task.difficulty_metrics['difficulty_category']}")
+    if facts:
+        lines.append("  " + "; ".join(facts))
+    if task.blueprint is not None:
+        lines.append("  blueprint: " + blueprint_summary(task))
+        materials = task.blueprint.materials or task.blueprint.required_items()
+        lines.append("  materials: " + _items(materials))
+    if task.usernames:
+        lines.append("  human players: " + ", ".join(task.usernames))
+    shared_goal = isinstance(task.goal, str)
+    if shared_goal and task.goal:
+        lines.append("  goal (all agents):")
+        lines.append(_indent(task.goal))
+    for i in range(task.agent_count + task.human_count):
+        who = f"agent {i}" if i < task.agent_count else f"human {i - task.agent_count}"
+        lines.append(f"  {who}:")
+        lines.append(f"    inventory: {_items(task.inventory_for(i))}")
+        if task.is_hells_kitchen and i < task.agent_count:
+            lines.append(f"    must make: {_items(task.targets_for(i))}")
+        blocked = task.blocked_actions_for(i)
+        if blocked:
+            lines.append(f"    blocked commands: {', '.join(blocked)}")
+        if task.blocked_access_to_recipe and not task.has_recipe_access(i):
+            lines.append("    recipes: hidden from this agent")
+        if not shared_goal and task.goal_for(i):
+            lines.append("    goal:")
+            lines.append(_indent(task.goal_for(i), "      "))
+    if task.conversation:
+        lines.append("  agent 0 opens with: " + task.conversation)
+    if task.recipes and shared_goal:
+        for item, steps in task.recipes.items():
+            lines.append(f"  recipe for {item}:")
+            lines += [_indent(f"{n}. {step}", "    ") for n, step in enumerate(steps, 1)]
+    return "\n".join(lines)
+
+
+def describe_file(tasks: Mapping[str, Task], source: str = "") -> str:
+    """One line per task, with counts by type and agent number first."""
+    types = Counter(t.type for t in tasks.values())
+    agents = Counter(t.agent_count for t in tasks.values())
+    head = f"{source + ': ' if source else ''}{len(tasks)} tasks (" + ", ".join(
+        f"{n} {k}" for k, n in sorted(types.items())) + "); agents: " + ", ".join(
+        f"{n} x {k}" for k, n in sorted(agents.items()))
+    lines = [head]
+    width = min(max((len(i) for i in tasks), default=0), 72)
+    for task in tasks.values():
+        if task.blueprint is not None:
+            what = blueprint_summary(task)
+        else:
+            what = "targets " + _items(task.targets())
+        lines.append(f"  {task.id:<{width}}  {task.type:<12} {task.agent_count} agents  {what}")
+    return "\n".join(lines)

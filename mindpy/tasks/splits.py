@@ -1,0 +1,122 @@
+"""The MineCollab train/test splits at the paper's sizes (seed 004, Table 2), made by the generators.
+
+    tasks = generate("crafting", "test")                 # the committed tasks/crafting_test.json
+    text = dumps_tasks(generate("cooking", "train"))     # reproducible: same seed, same bytes
+    sha256_of("construction", "train")
+
+Test splits are committed under tasks/; train splits are made by command (`mindpy tasks generate ...`) and their
+hashes are checked by the tests. Train and test use different seeds, and
+- cooking dishes follow seed 004's item division (section 14.2);
+- crafting targets are divided by item family (generators/crafting.py), so no target is in both;
+- construction blueprints of the train split exclude every blueprint of the test split.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, Mapping
+
+from .loader import dumps_tasks
+from .schema import NameChecker, Task, parse_tasks
+
+FAMILIES = ("crafting", "cooking", "construction")
+SIZES = {
+    "cooking": {"train": 350, "test": 54},
+    "crafting": {"train": 1200, "test": 100},
+    "construction": {"train": 2000, "test": 30},
+}
+SEEDS = {"train": 1, "test": 2}
+TASKS_DIR = Path(__file__).resolve().parents[2] / "tasks"
+COMMITTED = {family: TASKS_DIR / f"{family}_test.json" for family in FAMILIES}
+EXAMPLES = TASKS_DIR / "example_tasks.json"
+
+
+def _generator(family: str):
+    if family == "crafting":
+        from .generators import crafting as module
+    elif family == "cooking":
+        from .generators import cooking as module
+    elif family == "construction":
+        from .generators import construction as module
+    else:
+        raise ValueError(f"unknown task family {family!r}: one of {', '.join(FAMILIES)}")
+    return module
+
+
+def generate_raw(family: str, split: str, seed: int | None = None, count: int | None = None,
+                 agents: Any = None) -> dict[str, dict[str, Any]]:
+    """Task id -> MINDcraft task dict, unvalidated."""
+    if split not in ("train", "test"):
+        raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+    module = _generator(family)
+    seed = SEEDS[split] if seed is None else seed
+    count = SIZES[family][split] if count is None else count
+    if count < 0:
+        raise ValueError("count must be >= 0")
+    kwargs: dict[str, Any] = {"agents": agents}
+    if family == "construction" and split == "train":
+        kwargs["exclude"] = fingerprints_of_test_split()
+    return module.generate(split, seed, count, **kwargs)
+
+
+def generate(family: str, split: str, seed: int | None = None, count: int | None = None, agents: Any = None,
+             *, validate: bool = True) -> dict[str, Task]:
+    """Task id -> Task for a family's split (defaults: the paper's size and the split's standard seed)."""
+    raw = generate_raw(family, split, seed, count, agents)
+    names = NameChecker.for_version() if validate else None
+    return parse_tasks(raw, source=f"<{family} {split} split>", names=names)
+
+
+def fingerprints_of_test_split() -> frozenset[str]:
+    from .generators import construction
+
+    tasks = construction.generate("test", SEEDS["test"], SIZES["construction"]["test"])
+    from .blueprint import Blueprint
+
+    return frozenset(Blueprint.from_dict(t["blueprint"]).fingerprint() for t in tasks.values())
+
+
+def sha256_of(family: str, split: str, seed: int | None = None, count: int | None = None) -> str:
+    """sha256 of the JSON text `mindpy tasks generate` writes for this split."""
+    return hashlib.sha256(dumps_tasks(generate(family, split, seed, count, validate=False)).encode()).hexdigest()
+
+
+def target_items(tasks: Mapping[str, Task]) -> set[str]:
+    return {item for task in tasks.values() for item in task.targets()}
+
+
+def blueprint_fingerprints(tasks: Mapping[str, Task]) -> set[str]:
+    return {task.blueprint.fingerprint() for task in tasks.values() if task.blueprint is not None}
+
+
+def example_tasks() -> dict[str, Task]:
+    """One small task per family, for demos (tasks/example_tasks.json)."""
+    import random
+
+    from .generators import construction, cooking
+
+    raw: dict[str, dict[str, Any]] = {
+        "example_crafting_wooden_pickaxe": {
+            "type": "techtree",
+            "goal": "Collaborate with the other agent to craft a wooden_pickaxe.",
+            "conversation": "Let's work together to craft a wooden_pickaxe.",
+            "agent_count": 2,
+            # 2 logs make 8 planks; the pickaxe takes 3 planks and 2 sticks (2 more planks): 5 planks,
+            # so neither agent's single log is enough.
+            "initial_inventory": {"0": {"oak_log": 1}, "1": {"crafting_table": 1, "oak_log": 1}},
+            "target": "wooden_pickaxe",
+            "number_of_target": 1,
+            "timeout": 300,
+            "blocked_actions": {"0": [], "1": []},
+            "missing_items": [],
+            "requires_ctable": True,
+            "max_depth": 2,
+            "depth": 2,
+        },
+    }
+    cid, ctask = cooking._hells_kitchen(["bread", "cooked_beef"], random.Random(0))
+    raw["example_cooking_bread_cooked_beef_hells_kitchen"] = ctask
+    blueprint = construction.house(0, 0, 1, 1, random.Random(0))
+    raw["example_construction_materials_0_rooms_0_window_1_carpet_1"] = construction._task(blueprint, 0)
+    return parse_tasks(raw, source="<examples>", names=NameChecker.for_version())
