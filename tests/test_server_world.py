@@ -55,3 +55,43 @@ def test_a_tree_set_up_by_commands_can_be_chopped_for_logs(make_bot):
     assert js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
     assert wait_until(lambda: bot.inventory() == {"oak_log": 2} and bot.inventory(), message="two logs") == {"oak_log": 2}
     assert block_name(bot, tx, y + 2, tz) == "oak_log"  # the rest of the trunk stays, as in vanilla
+
+
+def block_state(bot, x, y, z):
+    found = json.loads(js().blockJson(bot.js, x, y, z))
+    return (found["name"], found["properties"]) if found else (None, {})
+
+
+def test_doors_place_both_halves_open_and_break_as_one(make_bot):
+    bot = make_bot("carpenter")
+    x, y, z = isolate(bot)
+    bot.chat(f"/give {bot.name} oak_door 1")
+    wait_until(lambda: bot.inventory() == {"oak_door": 1}, message="a door")
+    js().placeOnTop(bot.js, "oak_door", x + 2, y - 1, z, timeout=10)
+    wait_until(lambda: block_state(bot, x + 2, y + 1, z)[0] == "oak_door", message="the upper half")
+    lower, upper = block_state(bot, x + 2, y, z), block_state(bot, x + 2, y + 1, z)
+    assert lower[0] == "oak_door" and lower[1]["half"] == "lower" and upper[1]["half"] == "upper"
+    assert lower[1]["facing"] == upper[1]["facing"] == "east"  # the way the bot faced when placing it
+    assert lower[1]["open"] is False and bot.inventory() == {}
+
+    bot.js.activateBlock(bot.js.blockAt(bot.js.entity.position.offset(2, 0, 0)), timeout=5)
+    wait_until(lambda: block_state(bot, x + 2, y + 1, z)[1].get("open") is True, message="the door open")
+    assert block_state(bot, x + 2, y, z)[1]["open"] is True
+
+    js().digAt(bot.js, x + 2, y + 1, z, timeout=15)  # the upper half takes the lower one with it
+    wait_until(lambda: block_state(bot, x + 2, y, z)[0] == "air", message="both halves gone")
+    assert js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
+    assert wait_until(lambda: bot.inventory() == {"oak_door": 1}, message="one door back")
+
+
+def test_beds_place_foot_and_head(make_bot):
+    bot = make_bot("bedmaker")
+    x, y, z = isolate(bot)
+    bot.chat(f"/give {bot.name} red_bed 1")
+    wait_until(lambda: bot.inventory() == {"red_bed": 1}, message="a bed")
+    js().placeOnTop(bot.js, "red_bed", x, y - 1, z + 2, timeout=10)
+    wait_until(lambda: block_state(bot, x, y, z + 3)[0] == "red_bed", message="the head")
+    foot, head = block_state(bot, x, y, z + 2), block_state(bot, x, y, z + 3)
+    assert foot[1]["part"] == "foot" and head[1]["part"] == "head"
+    assert foot[1]["facing"] == head[1]["facing"] == "south"  # head away from the bot, as in vanilla
+    assert bot.inventory() == {}

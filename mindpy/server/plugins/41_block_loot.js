@@ -39,8 +39,6 @@ module.exports.server = function (serv) {
     }
     const harvestTools = registry.blocks[block.type]?.harvestTools
     if (harvestTools && !(heldItem && harvestTools[heldItem.type])) return []
-    if (block.name.endsWith('_bed') && block.getProperties().part === 'head') return [] // the foot drops the bed
-    if (block.name.endsWith('_door') && block.getProperties().half === 'upper') return [] // the lower half drops it
     const entries = registry.blockLoot?.[block.name]?.drops || []
     const drops = []
     for (const entry of entries) {
