@@ -117,7 +117,8 @@ def _task(tree: RecipeTree, target: str, agents: int, depth: int, rng) -> tuple[
     inventories = split_units(resources, agents, rng)
     if plan.needs_table:
         holder = rng.randrange(agents)
-        inventories[holder] = dict(sorted({**inventories[holder], "crafting_table": 1}.items()))
+        table = {"crafting_table": inventories[holder].get("crafting_table", 0) + 1}  # it may be an ingredient too
+        inventories[holder] = dict(sorted({**inventories[holder], **table}.items()))
 
     task_id = (f"multiagent_crafting_{target}_{'partial' if hidden else 'full'}_plan"
                f"{'_missing_items' if missing else ''}{'_requires_ctable' if plan.needs_table else ''}"
