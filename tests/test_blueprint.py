@@ -165,3 +165,20 @@ def test_unknown_blocks_are_reported_with_a_suggestion():
     with pytest.raises(BlueprintError, match="unknown block 'stone_brick' \\(did you mean 'stone_bricks'\\?\\)"):
         Blueprint.from_dict({"levels": [{"level": 0, "coordinates": [0, 0, 0], "placement": [["stone_brick"]]}]},
                             block_check=names.block_problem)
+
+
+def test_command_answers_by_command_name():
+    from mindpy.tasks.blueprint import check_blueprint, check_blueprint_level, get_blueprint, get_blueprint_level
+
+    # the paper's example: one door missing on level 0
+    door = Blueprint.from_dict({"levels": [{"level": 0, "coordinates": [144, -60, -179],
+                                            "placement": [["oak_door", "stone"]]}]})
+    world = from_world_dict({(145, -60, -179): "stone"})
+    assert check_blueprint_level(door, 0, world) == ("Level 0 requires the following fixes:\n"
+                                                     "Place oak_door at coordinates X: 144, Y: -60, Z: -179\n")
+    assert check_blueprint(door, world) == check_blueprint_level(door, 0, world)
+    world = from_world_dict({(144, -60, -179): "oak_door", (145, -60, -179): "stone"})
+    assert check_blueprint_level(door, 0, world) == "Level 0 is complete"
+    assert check_blueprint(door, world) == "Blueprint is complete"
+    assert get_blueprint(door) == door.describe_text() and "Materials: oak_door: 1, stone: 1" in get_blueprint(door)
+    assert get_blueprint_level(door, 0).endswith("[oak_door, stone],\n]\n")

@@ -385,3 +385,24 @@ def score(blueprint: Blueprint, get_block: GetBlock) -> float:
 def from_world_dict(blocks: Mapping[tuple[int, int, int], str]) -> GetBlock:
     """A get_block over a {(x, y, z): name} mapping; positions not in it are air."""
     return lambda x, y, z: blocks.get((x, y, z), "air")
+
+
+# The four blueprint commands' answers, by command name.
+def check_blueprint_level(blueprint: Blueprint, level: int, get_block: GetBlock) -> str:
+    """`!checkBlueprintLevel(level)`."""
+    return blueprint.check_level_text(level, get_block)
+
+
+def check_blueprint(blueprint: Blueprint, get_block: GetBlock) -> str:
+    """`!checkBlueprint`."""
+    return blueprint.check_text(get_block)
+
+
+def get_blueprint(blueprint: Blueprint) -> str:
+    """`!getBlueprint`."""
+    return blueprint.describe_text()
+
+
+def get_blueprint_level(blueprint: Blueprint, level: int) -> str:
+    """`!getBlueprintLevel(level)`."""
+    return blueprint.level_text(level)
