@@ -1,0 +1,301 @@
+"""Static checks on generated code, before anything runs.
+
+The code must compile, import only allow-listed modules, stay away from the interpreter's internals (dunder
+names, private attributes, frame and code attributes, dynamic code and attribute access), and call only names
+that exist: the API (`skills.x`, `world.x`), the safe builtins, or what the code itself defines. Each refusal
+says where, what, and how to fix it, in words the model can act on.
+
+These checks are the first of the sandbox's layers, not the only one (see docs/sandbox.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from dataclasses import dataclass, field
+
+import functools
+
+from .api import EXTRA_GLOBALS, SAFE_BUILTINS, Member, allowed_modules, cached_members, plain_signature
+
+MAX_CODE_CHARS = 20_000
+MAX_PROBLEMS = 5
+NAMESPACES = ("skills", "world")
+
+# Names that are refused wherever they appear, with the advice given to the model.
+FORBIDDEN_NAMES: dict[str, str] = {
+    **dict.fromkeys(("exec", "eval", "compile"), "Running code built at runtime is not allowed; write the code directly."),
+    **dict.fromkeys(("getattr", "setattr", "delattr", "hasattr", "vars", "dir"),
+                    "Attribute access by name is not allowed; write obj.attribute directly."),
+    **dict.fromkeys(("globals", "locals", "type", "super", "object", "id", "memoryview", "bytearray",
+                     "classmethod", "staticmethod", "property"),
+                    "Interpreter internals are not available; use plain values, lists, dicts and functions."),
+    "open": "Files are not available; use the world.* queries and skills.* actions.",
+    **dict.fromkeys(("input", "breakpoint", "help", "exit", "quit"),
+                    "There is no console; use print() to report and return from functions to stop."),
+}
+
+# Attributes that lead from an ordinary object to frames, code and globals (escape routes out of the
+# restricted namespace), and string formatting that walks attributes by name.
+FORBIDDEN_ATTRS = {"format": "Use f-strings instead of str.format.",
+                   "format_map": "Use f-strings instead of str.format_map.",
+                   "mro": "Class internals are not available."}
+FORBIDDEN_ATTR_PREFIXES = ("f_", "gi_", "cr_", "ag_", "tb_", "co_", "func_", "im_")
+
+
+@dataclass
+class Problem:
+    line: int
+    what: str
+    fix: str = ""
+
+    def __str__(self) -> str:
+        return f"Line {self.line}: {self.what}" + (f" {self.fix}" if self.fix else "")
+
+
+@dataclass
+class CheckResult:
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def message(self) -> str:
+        """The refusal as the model reads it (empty when the code passed)."""
+        if self.ok:
+            return ""
+        lines = [f"- {p}" for p in self.problems[:MAX_PROBLEMS]]
+        more = len(self.problems) - MAX_PROBLEMS
+        if more > 0:
+            lines.append(f"- ...and {more} more.")
+        return "The code was not run because it failed the checks:\n" + "\n".join(lines)
+
+
+def _suggest(name: str, candidates) -> str:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f" Did you mean {close[0]}?" if close else ""
+
+
+def _is_dunder_like(name: str) -> bool:
+    return name.startswith("__")
+
+
+class _Checker(ast.NodeVisitor):
+    def __init__(self, members: dict[str, dict[str, Member]], modules: dict[str, tuple[str, ...]]):
+        self.members = members
+        self.modules = modules
+        self.problems: list[Problem] = []
+        self.defined: set[str] = set()
+        self.module_aliases: dict[str, str] = {}  # local name -> allowed module it refers to
+
+    def add(self, node: ast.AST, what: str, fix: str = "") -> None:
+        problem = Problem(getattr(node, "lineno", 0), what, fix)
+        if not any(str(p) == str(problem) for p in self.problems):
+            self.problems.append(problem)
+
+    # ---- pass 1: what the code defines -------------------------------------------------------------
+    def collect_definitions(self, tree: ast.AST) -> None:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                self.defined.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.defined.add(node.name)
+            elif isinstance(node, ast.arg):
+                self.defined.add(node.arg)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                self.defined.add(node.name)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.defined.update(node.names)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    self.defined.add(alias.asname or alias.name.split(".")[0])
+
+    def known_names(self) -> set[str]:
+        return set(SAFE_BUILTINS) | set(EXTRA_GLOBALS) | set(NAMESPACES) | self.defined
+
+    # ---- pass 2: the rules ----------------------------------------------------------------------------
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if self._check_module(node, alias.name):
+                self.module_aliases[alias.asname or alias.name] = alias.name
+            self._check_identifier(node, alias.asname)
+        self.generic_visit(node)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level:
+            self.add(node, "relative imports are not allowed.", self._allowed_modules_hint())
+            return
+        if not self._check_module(node, node.module or ""):
+            return
+        offered = self.modules[node.module]
+        for alias in node.names:
+            if alias.name == "*":
+                self.add(node, f"'from {node.module} import *' is not allowed.", "Import the names you use.")
+            elif alias.name not in offered:
+                self.add(node, f"{node.module}.{alias.name} is not available.",
+                         f"Available from {node.module}: {', '.join(offered)}.")
+            elif alias.name.startswith("_"):
+                self.add(node, f"{node.module}.{alias.name} is private.", "Use the public names.")
+            self._check_identifier(node, alias.asname)
+
+    def _allowed_modules_hint(self) -> str:
+        return f"Allowed modules: {', '.join(self.modules)}."
+
+    def _check_module(self, node: ast.AST, name: str) -> bool:
+        if name in self.modules:
+            return True
+        root = name.split(".")[0]
+        if root in self.modules:
+            self.add(node, f"importing {name} is not allowed (only the module {root} itself).",
+                     self._allowed_modules_hint())
+        else:
+            self.add(node, f"importing {name} is not allowed: generated code has no access to the system, files "
+                           f"or network.", self._allowed_modules_hint() + " Use skills.* and world.* for the game.")
+        return False
+
+    def _check_identifier(self, node: ast.AST, name: str | None) -> None:
+        if name and _is_dunder_like(name):
+            self.add(node, f"the name {name} is not allowed (names starting with '__' reach interpreter internals).",
+                     "Choose another name.")
+
+    def visit_Name(self, node: ast.Name) -> None:
+        name = node.id
+        if _is_dunder_like(name):
+            self._check_identifier(node, name)
+        elif name in FORBIDDEN_NAMES:
+            self.add(node, f"{name} is not available.", FORBIDDEN_NAMES[name])
+        elif isinstance(node.ctx, ast.Store) and name in NAMESPACES:
+            self.add(node, f"'{name}' is the API and cannot be reassigned.", "Use another variable name.")
+        elif isinstance(node.ctx, ast.Load) and name not in self.known_names():
+            self.add(node, f"the name {name} is not defined.", self._name_hint(name))
+
+    def _name_hint(self, name: str) -> str:
+        for ns in NAMESPACES:
+            if name in self.members[ns]:
+                return f"Did you mean {ns}.{name}?"
+        if name in self.modules:
+            return f"Add 'import {name}' first."
+        hint = _suggest(name, self.known_names() - set(NAMESPACES))
+        if hint:
+            return hint.strip()
+        return "Use skills.*, world.*, print, safe builtins, or names your code defines."
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        attr = node.attr
+        if attr.startswith("_"):
+            self.add(node, f"the attribute .{attr} is not allowed (private and internal attributes are off-limits).",
+                     "Use public attributes and functions only.")
+        elif attr in FORBIDDEN_ATTRS:
+            self.add(node, f"the attribute .{attr} is not allowed.", FORBIDDEN_ATTRS[attr])
+        elif attr.startswith(FORBIDDEN_ATTR_PREFIXES):
+            self.add(node, f"the attribute .{attr} is not allowed (frame, code and function internals are "
+                           f"off-limits).", "Use plain values and functions.")
+        elif isinstance(node.value, ast.Name) and node.value.id in self.module_aliases:
+            module = self.module_aliases[node.value.id]
+            offered = self.modules[module]
+            if attr not in offered:
+                self.add(node, f"{module}.{attr} is not available.",
+                         (_suggest(attr, offered).strip() + " " if _suggest(attr, offered) else "")
+                         + f"Available from {module}: {', '.join(offered)}.")
+        elif isinstance(node.value, ast.Name) and node.value.id in NAMESPACES:
+            ns = node.value.id
+            if attr not in self.members[ns]:
+                other = [o for o in NAMESPACES if o != ns and attr in self.members[o]]
+                hint = (f"Did you mean {other[0]}.{attr}?" if other
+                        else _suggest(attr, [f"{ns}.{m}" for m in self.members[ns]]).strip())
+                self.add(node, f"{ns}.{attr} does not exist.",
+                         hint or f"See the docs for the {ns}.* functions.")
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in NAMESPACES
+                and func.attr in self.members[func.value.id]):
+            self._check_arguments(node, self.members[func.value.id][func.attr])
+        for kw in node.keywords:
+            self._check_identifier(node, kw.arg)
+        self.generic_visit(node)
+
+    def _check_arguments(self, node: ast.Call, member: Member) -> None:
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return  # *args / **kwargs: the count is only known at run time
+        try:
+            member.signature.bind(*([None] * len(node.args)), **{k.arg: None for k in node.keywords})
+        except TypeError as exc:
+            self.add(node, f"wrong arguments for {member.qualname}: {exc}.",
+                     f"Call it as {member.qualname}{plain_signature(member)}.")
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self._check_identifier(node, node.name)
+        if node.name in NAMESPACES:
+            self.add(node, f"'{node.name}' is the API and cannot be redefined.", "Use another function name.")
+        self.generic_visit(node)
+
+    def visit_arg(self, node: ast.arg) -> None:
+        self._check_identifier(node, node.arg)
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        self._check_identifier(node, node.name)
+        self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.add(node, "class definitions are not supported.", "Use functions, dicts and lists instead.")
+
+    def _synchronous(self, node: ast.AST) -> None:
+        self.add(node, "async/await is not used here: the API is synchronous.",
+                 "Call skills.* and world.* functions directly, without await or async def.")
+
+    visit_AsyncFunctionDef = visit_Await = visit_AsyncFor = visit_AsyncWith = _synchronous
+
+
+@functools.lru_cache(maxsize=1)
+def _resolved_modules() -> dict[str, tuple[str, ...]]:
+    return {name: tuple(names) for name, names in allowed_modules().items()}
+
+
+def check_code(code: str, members: dict[str, dict[str, Member]] | None = None,
+               modules: dict[str, tuple[str, ...]] | None = None) -> CheckResult:
+    """Check `code` against the API; `members`/`modules` default to the real skills API and allow-list."""
+    members = members if members is not None else cached_members()
+    modules = modules if modules is not None else _resolved_modules()
+    result = CheckResult()
+    if not code.strip():
+        result.problems.append(Problem(1, "the code is empty.", "Write Python code in a ```python block."))
+        return result
+    if len(code) > MAX_CODE_CHARS:
+        result.problems.append(Problem(1, f"the code is {len(code)} characters long (limit {MAX_CODE_CHARS}).",
+                                       "Write shorter code: use loops and functions."))
+        return result
+    try:
+        tree = ast.parse(code, filename="<generated>")
+    except SyntaxError as exc:
+        result.problems.append(_syntax_problem(exc))
+        return result
+    except (RecursionError, MemoryError, ValueError) as exc:
+        result.problems.append(Problem(1, f"the code could not be parsed ({type(exc).__name__}).",
+                                       "Write simpler, less deeply nested code."))
+        return result
+    checker = _Checker(members, modules)
+    try:
+        checker.collect_definitions(tree)
+        checker.visit(tree)
+    except RecursionError:
+        checker.problems.append(Problem(1, "the code is too deeply nested to check.", "Write flatter code."))
+    result.problems = sorted(checker.problems, key=lambda p: p.line)
+    if result.ok:
+        try:  # the compiler finds what the parser lets through ('return' outside a function...)
+            compile(tree, "<generated>", "exec", dont_inherit=True)
+        except SyntaxError as exc:
+            result.problems.append(_syntax_problem(exc))
+        except (RecursionError, MemoryError, ValueError) as exc:
+            result.problems.append(Problem(1, f"the code could not be compiled ({type(exc).__name__}).",
+                                           "Write simpler code."))
+    return result
+
+
+def _syntax_problem(exc: SyntaxError) -> Problem:
+    text = (exc.text or "").strip()
+    where = f" near: {text}" if text else ""
+    return Problem(exc.lineno or 1, f"syntax error: {exc.msg}{where}.",
+                   "Fix the syntax; the code must be valid Python 3.")

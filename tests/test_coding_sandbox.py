@@ -1,0 +1,315 @@
+"""The code sandbox: static checks, the separate process and its limits, API calls over the pipe.
+
+Everything runs for real: each `run_code` starts a child Python process. The API behind `skills.*`/`world.*`
+here is plain Python functions (the real-bot runs are in test_coding_generator.py). Tests with `check=False`
+skip the static checker on purpose, to show that the runtime layers hold on their own.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from mindpy.coding import CodeApi, Limits, build_docs, check_code, relevant_docs, run_code
+from mindpy.coding.api import cached_members, skill_names
+from mindpy.coding.api_docs import api_index
+
+
+def assert_next_run_works():
+    """After any failure the parent goes on: a new run right after works."""
+    r = run_code("print('still fine', 6 * 7)", timeout=10)
+    assert r.ok and r.output == "still fine 42\n", (r.error, r.output)
+
+
+# ---- allowed code ---------------------------------------------------------------------------------------
+def test_allowed_code_prints_and_computes():
+    code = """
+import math
+import random
+from collections import Counter, defaultdict
+import re, json, itertools
+
+def area(r):
+    return round(math.pi * r ** 2, 2)
+
+random.seed(1)
+counts = Counter("oak_log oak_log stone".split())
+groups = defaultdict(list)
+for name in ["oak_log", "birch_log", "stone"]:
+    groups[name.endswith("_log")].append(name)
+try:
+    {}["missing"]
+except KeyError as e:
+    print("caught", repr(e))
+print(area(2), counts.most_common(1), dict(groups), re.findall(r"\\d+", "x1y22"))
+print(json.dumps({"n": sum(x * x for x in range(4))}), list(itertools.combinations("ab", 2)))
+log("log works too", sorted({3, 1, 2}), max(enumerate("abc"), key=lambda p: p[1]))
+"""
+    r = run_code(code, timeout=10)
+    assert r.ok, r.error
+    lines = r.output.splitlines()
+    assert lines[0] == "caught KeyError('missing')"
+    assert lines[1] == "12.57 [('oak_log', 2)] {True: ['oak_log', 'birch_log'], False: ['stone']} ['1', '22']"
+    assert lines[2] == '{"n": 14} [(\'a\', \'b\')]'
+    assert lines[3] == "log works too [1, 2, 3] (2, 'c')"
+    assert "The code finished." in r.report()
+
+
+def test_runtime_errors_come_back_with_the_generated_lines():
+    r = run_code("def half(x):\n    return x / 0\nprint('before')\nhalf(4)\n", timeout=10)
+    assert not r.ok and not r.timed_out and not r.refused
+    assert r.output == "before\n"
+    assert "line 4: half(4)" in r.error and "line 2, in half: return x / 0" in r.error
+    assert r.error.endswith("ZeroDivisionError: division by zero")
+    assert "child.py" not in r.error  # only the generated code's own frames
+    assert "The code stopped with an error" in r.report()
+
+
+# ---- refused by the checker ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("code, expected", [
+    ("import os\nos.system('id')", ["Line 1", "importing os is not allowed", "Allowed modules: math"]),
+    ("import subprocess\nsubprocess.run(['id'])", ["importing subprocess is not allowed"]),
+    ("from os import path", ["importing os is not allowed"]),
+    ("import socket\ns = socket.socket()\ns.connect(('example.com', 80))", ["importing socket is not allowed"]),
+    ("f = open('/etc/passwd')\nprint(f.read())", ["Line 1", "open is not available", "Files are not available"]),
+    ("print(__builtins__)", ["__builtins__ is not allowed"]),
+    ("print(__import__('os'))", ["__import__ is not allowed"]),
+    ("subs = ().__class__.__mro__[1].__subclasses__()", [".__class__ is not allowed", ".__mro__", ".__subclasses__"]),
+    ("getattr((), '__cl' + 'ass__')", ["getattr is not available", "write obj.attribute directly"]),
+    ("f = eval\nf('1')", ["eval is not available"]),
+    ("def g():\n    yield 1\nprint(g().gi_frame.f_back.f_globals)", ["Line 3", ".gi_frame is not allowed"]),
+    ("print('{0.__class__}'.format(1))", [".format is not allowed", "f-strings"]),
+    ("import random\nrandom._os.system('id')", ["._os is not allowed"]),
+    ("import re\nprint(re.enum)", ["re.enum is not available"]),
+    ("import collections.abc", ["only the module collections itself"]),
+    ("class A:\n    pass", ["class definitions are not supported"]),
+    ("await skills.collect_blocks('oak_log')", ["the API is synchronous"]),
+    ("print('x'", ["syntax error", "was never closed"]),
+    ("return 5", ["'return' outside function"]),
+])
+def test_dangerous_or_broken_code_is_refused_with_a_clear_message(code, expected):
+    r = run_code(code, timeout=10)
+    assert r.refused and not r.ok and r.output == ""
+    assert r.error.startswith("The code was not run because it failed the checks:")
+    for part in expected:
+        assert part in r.error, r.error
+    assert r.report() == r.error
+
+
+def test_unknown_api_names_get_a_did_you_mean():
+    assert "skills.colect_blocks does not exist. Did you mean skills.collect_blocks?" in \
+        check_code("skills.colect_blocks('oak_log')").message()
+    assert "skills.inventory does not exist. Did you mean world.inventory?" in \
+        check_code("print(skills.inventory())").message()
+    assert "the name collect_blocks is not defined. Did you mean skills.collect_blocks?" in \
+        check_code("collect_blocks('oak_log', 1)").message()
+    assert "the name mth is not defined. Did you mean math?" in check_code("import math\nprint(mth.pi)").message()
+    assert "wrong arguments for skills.collect_blocks: too many positional arguments" in \
+        check_code("skills.collect_blocks('oak_log', 1, 2)").message()
+    assert "Call it as skills.place_block(block, x, y, z)" in check_code("skills.place_block('dirt', 1, 2)").message()
+    assert "'skills' is the API and cannot be reassigned" in check_code("skills = 3").message()
+    assert check_code("n = 2\nskills.collect_blocks(block='oak_log', num=n)\nprint(world.nearby_blocks(8))").ok
+
+
+def test_checker_does_not_crash_on_huge_or_deep_code():
+    assert "characters long" in check_code("x = 1\n" * 5000).message()
+    assert not check_code("x = " + "(" * 500 + "1" + ")" * 500).ok
+    assert not check_code("x = " + "-" * 100_000 + "1").ok
+
+
+# ---- stopped at run time ---------------------------------------------------------------------------------------
+def test_infinite_loop_is_stopped_by_the_timeout():
+    start = time.monotonic()
+    r = run_code("print('started')\nwhile True:\n    pass\n", timeout=2)
+    assert time.monotonic() - start < 6
+    assert r.timed_out and not r.ok
+    assert r.output == "started\n"
+    assert "stopped after 2 s (its time limit)" in r.error and r.error in r.report()
+    assert_next_run_works()
+
+
+def test_memory_bomb_is_stopped():
+    r = run_code("chunks = []\nwhile True:\n    chunks.append('x' * 10_000_000)\n", timeout=20,
+                 limits=Limits(memory_mb=200))
+    assert not r.ok and not r.timed_out
+    assert "MemoryError" in r.error and "200 MB" in r.error
+    assert r.duration < 10
+    assert_next_run_works()
+
+
+def test_printing_without_end_is_stopped():
+    r = run_code("while True:\n    print('spam' * 100)\n", timeout=20, limits=Limits(max_output_chars=200_000))
+    assert not r.ok and "printed more than 200000 characters" in r.error
+    assert "characters of output left out" in r.output and len(r.output) < 7_000
+    assert_next_run_works()
+
+
+def test_cancel_stops_a_running_run():
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    start = time.monotonic()
+    r = run_code("import time\nwhile True:\n    time.sleep(0.05)\n", timeout=30, cancel=cancel)
+    assert time.monotonic() - start < 3
+    assert r.stopped and not r.ok and not r.timed_out
+    assert "stopped before it finished" in r.report()
+
+
+# ---- the runtime layers without the checker ---------------------------------------------------------------
+ESCAPE = "os_module = print.__globals__['os']\n"  # print is the child's own function: its globals hold os
+
+
+def test_restricted_builtins_and_imports_hold_without_the_checker():
+    r = run_code("open('/etc/passwd')", timeout=10, check=False)
+    assert "NameError: name 'open' is not defined" in r.error
+    r = run_code("os = __import__('os')", timeout=10, check=False)
+    assert "ImportError: import of os is not allowed" in r.error
+    r = run_code("import socket", timeout=10, check=False)
+    assert "ImportError: import of socket is not allowed" in r.error
+    r = run_code("import random\nprint(random._os)", timeout=10, check=False)
+    assert "AttributeError" in r.error  # the module the code sees has only the allowed public names
+
+
+def test_audit_hook_blocks_object_walks_and_frames_without_the_checker():
+    walk = ("subs = ().__class__.__mro__[1].__subclasses__()\n"
+            "wrap = [c for c in subs if c.__name__ == '_wrap_close'][0]\n"
+            "wrap.__init__.__globals__['system']('touch /tmp/mindpy_sandbox_pwned')\n")
+    r = run_code(walk, timeout=10, check=False)
+    assert "RuntimeError: blocked by the sandbox: os.system" in r.error
+    assert not Path("/tmp/mindpy_sandbox_pwned").exists()
+    r = run_code(ESCAPE + "print(os_module.listdir('/'))", timeout=10, check=False)
+    assert "blocked by the sandbox: os.listdir" in r.error
+    r = run_code("try:\n    1/0\nexcept Exception as e:\n    print(e.__traceback__.tb_frame.f_back)", timeout=10,
+                 check=False)
+    assert "blocked by the sandbox: object.__getattr__" in r.error
+    r = run_code(ESCAPE + "import socket", timeout=10, check=False)
+    assert "ImportError" in r.error
+    r = run_code("bi = print.__globals__['__builtins__']\nbi.__import__('socket')", timeout=10, check=False)
+    assert "blocked by the sandbox: import" in r.error
+    assert_next_run_works()
+
+
+def test_kernel_limits_hold_even_past_the_audit_hook(tmp_path):
+    """With the audit hook told to let file events through, the kernel still says no."""
+    opened = run_code(ESCAPE + "print(os_module.open('/etc/hostname', 0))", timeout=10, check=False,
+                      limits=Limits(seccomp=False, extra_audit_events=("open",)))
+    assert "Too many open files" in opened.error  # RLIMIT_NOFILE: no new descriptor at all
+    filtered = run_code(ESCAPE + "print(os_module.open('/etc/hostname', 0))", timeout=10, check=False,
+                        limits=Limits(extra_audit_events=("open",)))
+    if not filtered.seccomp:
+        pytest.fail("libseccomp is expected on this machine (the system-call filter was not installed)")
+    assert "PermissionError: [Errno 1] Operation not permitted" in filtered.error
+    target = tmp_path / "made_by_generated_code"
+    r = run_code(ESCAPE + f"os_module.mkdir({str(target)!r})", timeout=10, check=False,
+                 limits=Limits(extra_audit_events=("os.mkdir",)))
+    assert "Operation not permitted" in r.error and not target.exists()
+    r = run_code(ESCAPE + "print(os_module.fork())", timeout=10, check=False,
+                 limits=Limits(extra_audit_events=("os.fork",)))
+    assert "Operation not permitted" in r.error
+
+
+def test_child_sees_no_environment_of_the_parent(monkeypatch):
+    monkeypatch.setenv("MINDPY_TEST_SECRET", "hunter2")
+    r = run_code(ESCAPE + "print(dict(os_module.environ))", timeout=10, check=False)
+    assert r.ok, r.error
+    assert "hunter2" not in r.output and "LC_ALL" in r.output
+
+
+# ---- API calls over the pipe -----------------------------------------------------------------------------------
+class FakeBotApi:
+    """Plain Python functions standing in for one bot's skills (the real ones need a server)."""
+
+    def __init__(self):
+        self.calls = []
+        self.messages = []
+        self.interrupted = threading.Event()
+
+    def collect_blocks(self, block, num=1):
+        self.calls.append(("collect_blocks", block, num))
+        self.messages.append(f"Collected {num} {block}.")
+        return True
+
+    def stay(self, seconds=-1):
+        self.interrupted.wait(seconds if seconds >= 0 else None)
+        self.messages.append("Stopped staying." if self.interrupted.is_set() else "Stayed.")
+        return not self.interrupted.is_set()
+
+    def inventory(self):
+        return {"items": {"oak_log": 3}, "freeSlots": 33}
+
+    def take_log(self):
+        text = "\n".join(self.messages)
+        self.messages.clear()
+        return text
+
+    def api(self):
+        return CodeApi({"skills": {"collect_blocks": self.collect_blocks, "stay": self.stay},
+                        "world": {"inventory": self.inventory}},
+                       interrupt=self.interrupted.set, take_log=self.take_log, members=cached_members())
+
+
+def test_api_calls_are_forwarded_and_answered():
+    bot = FakeBotApi()
+    code = ("ok = skills.collect_blocks('oak_log', num=2)\n"
+            "print('ok:', ok)\n"
+            "print('logs:', world.inventory()['items']['oak_log'])\n")
+    r = run_code(code, bot.api(), timeout=10)
+    assert r.ok, r.error
+    assert bot.calls == [("collect_blocks", "oak_log", 2)]
+    assert r.output == "Collected 2 oak_log.\nok: True\nlogs: 3\n"  # the skill's messages, in order
+    assert r.calls == 2
+
+
+def test_bad_api_calls_raise_in_the_generated_code():
+    bot = FakeBotApi()
+    r = run_code("args = ['oak_log', 1, 2, 3]\nskills.collect_blocks(*args)", bot.api(), timeout=10)
+    assert "TypeError: skills.collect_blocks(block, num=1): too many positional arguments" in r.error
+    r = run_code("skills.collect_blocks({1, 2})", bot.api(), timeout=10)
+    assert "arguments must be plain values" in r.error
+    r = run_code("skills.go_to_player('steve')", bot.api(), timeout=10)  # in the docs, not bound here
+    assert "LookupError: skills.go_to_player is not part of the API" in r.error
+    assert bot.calls == []
+
+
+def test_timeout_during_a_skill_interrupts_the_skill():
+    bot = FakeBotApi()
+    start = time.monotonic()
+    r = run_code("print('waiting')\nskills.stay(60)\nprint('never')", bot.api(), timeout=1.5)
+    assert time.monotonic() - start < 8
+    assert r.timed_out and bot.interrupted.is_set()
+    assert "never" not in r.output
+
+
+def test_rpc_and_start_overhead_are_small():
+    bot = FakeBotApi()
+    r0 = run_code("print(1)", timeout=10)
+    r = run_code("for i in range(300):\n    world.inventory()\n", bot.api(), timeout=30)
+    assert r.ok and r.calls == 300
+    per_call = (r.duration - r0.duration) / 300
+    assert r0.duration < 1.0, f"process start took {r0.duration:.3f} s"
+    assert per_call < 0.01, f"{per_call * 1000:.2f} ms per call"
+
+
+# ---- docs ------------------------------------------------------------------------------------------------------------
+def test_docs_cover_the_whole_api_and_only_it():
+    docs = build_docs()
+    names = [d.name for d in docs]
+    assert names[:len(skill_names())] == [f"skills.{n}" for n in skill_names()]
+    assert {"world.stats", "world.inventory", "world.nearby_blocks", "world.entities", "world.craftable"} <= set(names)
+    assert not any(n.split(".")[1] in ("interrupt", "take_log", "bot", "runner", "log") or "._" in n for n in names)
+    collect = next(d for d in docs if d.name == "skills.collect_blocks")
+    assert collect.text.startswith("skills.collect_blocks(block: str, num: int = 1) -> bool\n    Dig `num` blocks")
+    nearby = next(d for d in docs if d.name == "world.nearby_blocks")
+    assert nearby.text.startswith("world.nearby_blocks(search_range: int = 16) -> list[dict]")
+    assert "place_block" in api_index() and "modules you may import: math" in api_index()
+
+
+def test_relevant_docs_uses_the_given_ranking_or_word_overlap():
+    docs = build_docs()
+    assert relevant_docs("collect some oak logs", 1)[0].name == "skills.collect_blocks"
+    chosen = relevant_docs("anything", 3, rank=lambda q, texts: [len(texts) - 1, 0, 0, 99, 1])
+    assert [d.name for d in chosen] == [docs[-1].name, docs[0].name, docs[1].name]
+    assert len(relevant_docs("smelt iron", 5)) == 5
