@@ -7,7 +7,6 @@ skip the static checker on purpose, to show that the runtime layers hold on thei
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from pathlib import Path

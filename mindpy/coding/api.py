@@ -6,6 +6,7 @@ and the sandbox (which calls the parent answers). `CodeApi` binds it to one bot'
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import threading
@@ -116,8 +117,10 @@ def api_members() -> dict[str, dict[str, Member]]:
     return {"skills": skills, "world": world}
 
 
+@functools.lru_cache(maxsize=1)
 def allowed_modules() -> dict[str, list[str]]:
-    """The import allow-list with each module's public names resolved (what the sandboxed child builds)."""
+    """The import allow-list with each module's public names resolved (what the sandboxed child builds).
+    Cached: do not modify the result."""
     import importlib
 
     resolved = {}

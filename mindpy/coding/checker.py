@@ -24,7 +24,8 @@ NAMESPACES = ("skills", "world")
 
 # Names that are refused wherever they appear, with the advice given to the model.
 FORBIDDEN_NAMES: dict[str, str] = {
-    **dict.fromkeys(("exec", "eval", "compile"), "Running code built at runtime is not allowed; write the code directly."),
+    **dict.fromkeys(("exec", "eval", "compile"),
+                    "Running code built at runtime is not allowed; write the code directly."),
     **dict.fromkeys(("getattr", "setattr", "delattr", "hasattr", "vars", "dir"),
                     "Attribute access by name is not allowed; write obj.attribute directly."),
     **dict.fromkeys(("globals", "locals", "type", "super", "object", "id", "memoryview", "bytearray",

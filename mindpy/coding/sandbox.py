@@ -18,7 +18,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from .api import PRELOAD, SAFE_BUILTINS, CodeApi, allowed_modules, cached_members, jsonable
