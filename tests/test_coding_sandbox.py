@@ -68,6 +68,14 @@ def test_runtime_errors_come_back_with_the_generated_lines():
     assert "The code stopped with an error" in r.report()
 
 
+def test_deep_recursion_reports_a_short_error():
+    r = run_code("def down(n):\n    return down(n + 1)\ndown(0)\n", timeout=10)
+    assert not r.ok and r.error.endswith("RecursionError: maximum recursion depth exceeded")
+    assert "line 2, in down: return down(n + 1)\n  [the line above repeated" in r.error
+    assert len(r.error) < 400
+    assert_next_run_works()
+
+
 # ---- refused by the checker ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("code, expected", [
     ("import os\nos.system('id')", ["Line 1", "importing os is not allowed", "Allowed modules: math"]),

@@ -170,6 +170,24 @@ def install_audit_hook(code, allowed_events: set, trusted: list) -> None:
     sys.addaudithook(hook)
 
 
+def _compress(lines: list, keep: int = 8) -> list:
+    """Collapse repeats (deep recursion) and keep the outermost and innermost frames only."""
+    out = []
+    for line in lines:
+        if out and out[-1][0] == line:
+            out[-1][1] += 1
+        else:
+            out.append([line, 1])
+    text = []
+    for line, count in out:
+        text.append(line)
+        if count > 1:
+            text.append(f"  [the line above repeated {count - 1} more times]")
+    if len(text) > keep + 1:
+        text = text[:2] + [f"  ... {len(text) - keep} more lines ..."] + text[-(keep - 2):]
+    return text
+
+
 def describe_error(exc: BaseException, lines: list, memory_mb: int) -> str:
     """The error with the generated code's own frames only (line numbers and source lines)."""
     where = []
@@ -182,6 +200,7 @@ def describe_error(exc: BaseException, lines: list, memory_mb: int) -> str:
             name = frame.f_code.co_name
             where.append(f"  line {n}{'' if name == '<module>' else f', in {name}'}: {src}")
         tb = tb.tb_next
+    where = _compress(where)
     if isinstance(exc, MemoryError):
         text = f"MemoryError: the code needed more than the {memory_mb} MB of memory it may use"
     elif isinstance(exc, SyntaxError):
