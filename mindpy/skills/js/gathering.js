@@ -94,6 +94,7 @@ async function collectBlocks (bot, type, num = 1) {
   const types = blockTypesFor(bot, type)
   move.ensurePathfinder(bot)
   let collected = 0
+  let misses = 0
   const unreachable = new Set()
   const countDrops = () => bot.inventory.items().reduce((n, item) => n + item.count, 0)
   while (collected < num) {
@@ -125,11 +126,16 @@ async function collectBlocks (bot, type, num = 1) {
     const fresh = bot.blockAt(block.position)
     if (!fresh || !types.includes(fresh.name)) continue
     await digBlock(bot, fresh)
-    collected += 1
-    if (!(await collectDrops(bot, fresh.position, before, countDrops))) c.say(bot, `Dug ${fresh.name} but picked up nothing from it.`)
+    if (await collectDrops(bot, fresh.position, before, countDrops)) {
+      collected += 1
+    } else {
+      c.say(bot, `Dug ${fresh.name} but picked up nothing from it.`)
+      if (++misses >= 3) break
+    }
   }
   c.say(bot, `Collected ${collected} ${type}.`)
-  return collected > 0
+  if (collected === 0) c.fail(`Could not collect any ${type}.`)
+  return true
 }
 
 async function breakBlockAt (bot, x, y, z) {
