@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from conftest import isolate, wait_until
@@ -74,6 +75,17 @@ def test_fill_plain_replace_hollow_keep_and_the_volume_limit(make_bot):
     assert all(block(bot, x + dx, y + dy, z + dz)[0] == "air"
                for dx in range(2, 5) for dy in range(3) for dz in range(2, 5))
 
+    # the largest fill allowed is quick (one packet per chunk section) and the client sees all of it
+    started = time.monotonic()
+    assert reply(bot, f"/fill {x + 2} {y} {z + 10} {x + 33} {y + 31} {z + 41} glass", "filled") == \
+        "Successfully filled 32768 block(s)"
+    assert time.monotonic() - started < 5
+    wait_until(lambda: block(bot, x + 33, y + 31, z + 41)[0] == "glass", message="the far corner")
+    assert block(bot, x + 2, y, z + 10)[0] == "glass" and block(bot, x + 17, y + 16, z + 25)[0] == "glass"
+    reply(bot, f"/fill {x + 2} {y} {z + 10} {x + 33} {y + 31} {z + 41} air", "filled")
+    wait_until(lambda: block(bot, x + 17, y + 16, z + 25)[0] == "air", message="the glass cleared")
+
+    assert reply(bot, f"/fill {x} 400 {z} {x} 401 {z} stone", "out of") == "That position is out of this world!"
     refusal = reply(bot, f"/fill {x} {y} {z} {x + 100} {y + 10} {z + 100} stone", "Too many blocks")
     assert refusal == "Too many blocks in the specified area (maximum 32768, specified 112211)"
     assert block(bot, x + 10, y + 5, z + 10)[0] == "air"

@@ -1,136 +1,149 @@
-"""Inventory mechanics of the embedded server, played through real mineflayer bots."""
+"""The player inventory on the embedded server: clicks, /give, dropping, always in step with the server.
+
+Every check compares the bot's own inventory with the server's view of it (`/mindpy_inv`), read after the
+bot's last packet, so a difference cannot hide behind timing.
+"""
 
 from __future__ import annotations
 
 import json
 import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
 
 from conftest import isolate, teleport, wait_until
 from mindpy.bridge import runtime
-from mindpy.server.probe import status
 
-HELPERS = """
-module.exports = {
-  slots: bot => JSON.stringify(bot.inventory.slots.map(s => s ? [s.name, s.count] : null)),
-  // ask the server for the whole inventory (a click with an impossible state id) and wait for it
-  resync: async bot => { await bot._syncWindow(bot.inventory); return true }
-}
-"""
+HELPERS = Path(__file__).parent / "js" / "inventory_helpers.js"
 
 
-def helpers(tmp_path_factory=None):
-    import tempfile
-    from pathlib import Path
-
-    path = Path(tempfile.gettempdir()) / "mindpy_inventory_helpers.js"
-    path.write_text(HELPERS)
-    return runtime().require(path)
+def helpers():
+    return runtime().require(HELPERS)
 
 
-def give(bot, name, count):
-    bot.chat(f"/give {bot.name} {name} {count}")
+def views(bot) -> tuple[dict, dict]:
+    """(client view, server view); the server's is asked first, so its reply comes after every update it sent."""
+    js = helpers()
+    server = json.loads(js.serverView(bot.js, timeout=10))
+    client = json.loads(js.clientView(bot.js))
+    return client, server
+
+
+def assert_in_sync(bot) -> dict:
+    client, server = views(bot)
+    differ = [(i, c, s) for i, (c, s) in enumerate(zip(client["slots"], server["slots"])) if c != s]
+    assert not differ and client["cursor"] == server["cursor"], f"client and server differ (slot, client, server): {differ}"
+    return server
+
+
+def totals(view: dict) -> Counter:
+    """Item counts over every slot and the cursor."""
+    counts = Counter()
+    for entry in view["slots"] + [view["cursor"]]:
+        if entry:
+            counts[entry[0]] += entry[1]
+    return counts
+
+
+def give(bot, items: dict) -> None:
+    for name, count in items.items():
+        bot.chat(f"/give {bot.name} {name} {count}")
+    wait_until(lambda: all(bot.inventory().get(n, 0) >= c for n, c in items.items()), message=f"{items} given")
+
+
+def slot_of(bot, name: str) -> int:
+    return json.loads(helpers().slotsOf(bot.js, name))[0]
 
 
 def test_give_adds_numbers_not_strings(make_bot):
     bot = make_bot("giver")
-    give(bot, "dirt", 2)
+    bot.chat(f"/give {bot.name} dirt 2")
     wait_until(lambda: bot.inventory().get("dirt") == 2, message="2 dirt")
-    give(bot, "dirt", 5)
+    bot.chat(f"/give {bot.name} dirt 5")
     wait_until(lambda: bot.inventory().get("dirt") == 7, message="7 dirt (5 onto 2)")
-    give(bot, "dirt", 64)
-    assert wait_until(lambda: bot.inventory().get("dirt") == 71, message="71 dirt over two stacks")
+    bot.chat(f"/give {bot.name} dirt 64")
+    wait_until(lambda: bot.inventory().get("dirt") == 71, message="71 dirt over two stacks")
+    server = assert_in_sync(bot)
+    assert sorted(entry[1] for entry in server["slots"] if entry) == [7, 64]
 
 
-def test_client_and_server_agree_after_a_sequence_of_clicks(make_bot):
+# Items with no 2x2 recipe among them, so random clicks on the crafting grid craft nothing and every item
+# must still be somewhere afterwards.
+CLICK_ITEMS = {"dirt": 94, "cobblestone": 10, "stick": 3, "bread": 5, "iron_helmet": 1, "iron_boots": 1, "shield": 1}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_clicks_leave_client_and_server_equal(make_bot, seed):
     bot = make_bot("clicker")
-    js = helpers()
-    give(bot, "oak_planks", 40)
-    give(bot, "cobblestone", 10)
-    give(bot, "stick", 3)
-    wait_until(lambda: bot.inventory().get("stick") == 3, message="items")
-    slot = lambda name: next(i for i, s in enumerate(json.loads(js.slots(bot.js))) if s and s[0] == name)
+    give(bot, CLICK_ITEMS)
+    clicks = json.loads(helpers().randomClicks(bot.js, seed, 60, timeout=60))
+    assert len(clicks) >= 60
+    server = assert_in_sync(bot)
+    assert totals(server) == Counter(CLICK_ITEMS), f"items appeared or vanished after clicks {clicks}"
+
+
+def test_clicks_moves_and_equipping_stay_in_sync(make_bot):
+    bot = make_bot("mover")
+    give(bot, {"oak_planks": 40, "cobblestone": 10, "stick": 3, "iron_helmet": 1})
     b = bot.js
-    b.clickWindow(slot("oak_planks"), 1, 0, timeout=10)   # right click: pick up half
-    b.clickWindow(20, 0, 0, timeout=10)                     # put them in an empty slot
-    b.clickWindow(slot("cobblestone"), 0, 0, timeout=10)   # pick up cobblestone
-    b.clickWindow(21, 1, 0, timeout=10)                     # place one
-    b.clickWindow(22, 1, 0, timeout=10)                     # and one more
-    b.clickWindow(slot("stick"), 0, 0, timeout=10)         # swap with the sticks
-    b.clickWindow(23, 0, 0, timeout=10)                     # put the sticks... (cursor held cobblestone)
-    b.clickWindow(24, 0, 0, timeout=10)
-    b.clickWindow(30, 0, 2, timeout=10)                     # number key 0: swap slot 30 with hotbar 0
-    b.clickWindow(20, 0, 1, timeout=10)                     # shift-click planks to the hotbar
+    b.clickWindow(slot_of(bot, "oak_planks"), 1, 0)   # right click: pick up half
+    b.clickWindow(20, 0, 0)                            # put them into an empty slot
+    b.clickWindow(slot_of(bot, "cobblestone"), 0, 0)   # pick up the cobblestone
+    b.clickWindow(21, 1, 0)                            # place one
+    b.clickWindow(22, 1, 0)                            # and another
+    b.clickWindow(slot_of(bot, "stick"), 0, 0)         # swap the rest for the sticks
+    b.clickWindow(23, 0, 0)                            # put the sticks down
+    b.clickWindow(30, 0, 2)                            # number key 1: swap slot 30 with hotbar slot 0
+    b.clickWindow(20, 0, 1)                            # shift-click the planks to the hotbar
     b.moveSlotItem(21, 25, timeout=10)
-    time.sleep(0.5)
-    before = js.slots(b)
-    js.resync(b, timeout=10)
-    assert js.slots(b) == before, "the client's inventory differs from the server's"
-    assert bot.inventory() == {"oak_planks": 40, "cobblestone": 10, "stick": 3}
+    b.equip(b.registry.itemsByName["iron_helmet"].id, "head", timeout=10)
+    b.equip(b.registry.itemsByName["stick"].id, "hand", timeout=10)
+    server = assert_in_sync(bot)
+    assert server["slots"][5] == ["iron_helmet", 1]
+    assert totals(server) == Counter({"oak_planks": 40, "cobblestone": 10, "stick": 3, "iron_helmet": 1})
+    b.unequip("head", timeout=10)
+    server = assert_in_sync(bot)
+    assert server["slots"][5] is None and totals(server)["iron_helmet"] == 1
 
 
-def test_toss_gives_items_to_a_nearby_player(make_bot):
-    giver, taker = make_bot("tosser"), make_bot("catcher")
-    x, y, z = isolate(giver)
-    teleport(taker, x + 3, y, z)
-    give(giver, "bread", 5)
-    wait_until(lambda: giver.inventory().get("bread") == 5, message="bread")
-    giver.js.lookAt(taker.js.entity.position.offset(0, 1, 0), True, timeout=5)
-    giver.js.toss(giver.js.registry.itemsByName["bread"].id, None, 3, timeout=10)
-    wait_until(lambda: taker.inventory().get("bread") == 3, timeout=8, message="the catcher to pick up 3 bread")
-    assert giver.inventory() == {"bread": 2}
-    js = helpers()
-    for bot in (giver, taker):  # both in sync with the server
-        before = js.slots(bot.js)
-        js.resync(bot.js, timeout=10)
-        assert js.slots(bot.js) == before
+def test_shift_click_puts_armour_on(make_bot):
+    bot = make_bot("wearer")
+    give(bot, {"iron_boots": 1, "shield": 1})
+    bot.js.clickWindow(slot_of(bot, "iron_boots"), 0, 1)
+    bot.js.clickWindow(slot_of(bot, "shield"), 0, 1)
+    server = assert_in_sync(bot)
+    assert server["slots"][8] == ["iron_boots", 1]   # feet
+    assert server["slots"][45] == ["shield", 1]      # off hand
 
 
-def test_whole_stacks_are_picked_up(make_bot):
-    giver, taker = make_bot("stacker"), make_bot("picker")
-    x, y, z = isolate(giver)
-    teleport(taker, x + 3, y, z)
-    give(giver, "cobblestone", 64)
-    wait_until(lambda: giver.inventory().get("cobblestone") == 64, message="cobblestone")
-    giver.js.lookAt(taker.js.entity.position.offset(0, 1, 0), True, timeout=5)
-    giver.js.tossStack(giver.js.inventory.items()[0], timeout=10)
-    assert wait_until(lambda: taker.inventory().get("cobblestone") == 64, timeout=8, message="a whole stack")
+def test_closing_the_inventory_returns_the_crafting_grid(make_bot):
+    bot = make_bot("closer")
+    give(bot, {"dirt": 5})
+    bot.js.clickWindow(slot_of(bot, "dirt"), 0, 0)
+    bot.js.clickWindow(1, 1, 0)   # one dirt into the 2x2 grid
+    bot.js.clickWindow(4, 0, 0)   # the other four too
+    server = assert_in_sync(bot)
+    assert server["slots"][1] == ["dirt", 1] and server["slots"][4] == ["dirt", 4]
+    bot.js.closeWindow(bot.js.inventory)
+    wait_until(lambda: bot.inventory().get("dirt") == 5, message="the grid emptied into the inventory")
+    server = assert_in_sync(bot)
+    assert server["slots"][1:5] == [None] * 4
 
 
-def test_other_players_are_players(make_bot):
-    a, b = make_bot("seer"), make_bot("seen")
-    x, y, z = isolate(a)
-    teleport(b, x + 4, y, z)
-    wait_until(lambda: a.js.players[b.name] is not None and a.js.players[b.name].entity is not None,
-               message="a to see b as a player entity")
-    assert a.js.players[b.name].entity.type == "player"
-    assert b.js.players[a.name].entity is not None
-
-
-def test_respawn_after_death(make_bot):
-    bot = make_bot("mortal")
-    isolate(bot)
-    died = []
-    bot.on("death", lambda *args: died.append(True))
-    bot.chat(f"/kill {bot.name}")
-    wait_until(lambda: died, timeout=5, message="death")
-    wait_until(lambda: bot.js.health == 20, timeout=10, message="respawn with full health")
-    assert bot.position[1] == -60
-
-
-def test_teleport_right_after_login_is_not_undone(make_bot):
-    bot = make_bot("jumper")
-    bot.chat(f"/tp {bot.name} 777 -60 777")  # no look first: the server must not send the bot back
-    wait_until(lambda: abs(bot.position[0] - 777) < 1.5, timeout=5, message="the teleport")
-    time.sleep(2.0)
-    assert abs(bot.position[0] - 777) < 1.5 and abs(bot.position[2] - 777) < 1.5
-
-
-def test_server_keeps_running_when_a_plugin_throws(make_bot, server):
-    bot = make_bot("breaker")
-    bot.chat("/mindpy_fail")
-    time.sleep(1.0)
-    assert server.is_running()
-    assert status(server.host, server.port)["version"]["name"] == "1.21.1"
-    assert "deliberate plugin error" in server.log_path.read_text()
-    give(bot, "apple", 1)
-    assert wait_until(lambda: bot.inventory().get("apple") == 1, message="the server still answering")
+def test_q_drops_the_held_item_with_its_count(make_bot):
+    dropper, catcher = make_bot("dropper"), make_bot("catcher")
+    x, y, z = isolate(dropper)
+    teleport(catcher, x + 2, y, z)
+    give(dropper, {"dirt": 10})
+    dropper.js.setQuickBarSlot(slot_of(dropper, "dirt") - 36)
+    dropper.js.lookAt(catcher.js.entity.position.offset(0, 1.6, 0), True, timeout=5)
+    time.sleep(0.2)  # the look reaches the server with the next movement packet
+    helpers().dropHeld(dropper.js, False)   # Q: one item
+    wait_until(lambda: dropper.inventory().get("dirt") == 9, message="one dirt dropped")
+    helpers().dropHeld(dropper.js, True)    # Ctrl+Q: the rest of the stack
+    wait_until(lambda: catcher.inventory().get("dirt") == 10, timeout=8, message="the catcher to pick up all 10 dirt")
+    assert dropper.inventory() == {}
+    assert_in_sync(dropper)
+    assert_in_sync(catcher)

@@ -7,7 +7,10 @@
 // applies every click itself (lib/clicks.js) and sends the whole window back after it, so the client
 // always ends up with the server's truth.
 //
-// Other plugins open container windows with player.mindpyOpenWindow(spec) (crafting table, furnaces, chests).
+// Other plugins open container windows with player.mindpyOpenWindow(spec) (crafting table, furnaces, chests):
+// spec = {type, title, size, get(i), set(i, item), isResult(i), takeResult(i), mayPlace(i, item),
+// quickMoveInto(item) -> ranges of the window a shift-click from the player's slots fills, craftingSlots,
+// after(), onOpen(windowId), onClose()}.
 
 const path = require('path')
 const { Vec3 } = require('vec3')
@@ -15,8 +18,11 @@ const { applyClick, insert } = require(path.join(__dirname, '..', 'js', 'lib', '
 
 const PLAYER_WINDOW_SIZE = 46
 const HOTBAR_START = 36
-const TOSS_PICKUP_DELAY_MS = 1000
-const THROWER_PICKUP_DELAY_MS = 3000
+// Who may pick up a thrown item when: other players after half a second (giving items between players),
+// the thrower only after 2 s (vanilla's 40-tick delay), so a toss is not caught again at once.
+const TOSS_PICKUP_DELAY_MS = 500
+const THROWER_PICKUP_DELAY_MS = 2000
+const PICKUP_RADIUS = 1.75
 const ITEM_LIFETIME_MS = 5 * 60 * 1000
 
 module.exports.server = function (serv) {
@@ -70,6 +76,31 @@ module.exports.server = function (serv) {
         return `Gave ${count} [${item}] to ${who}`
       }
     })
+
+    // The server's own view of a player's inventory, so tests (and operators) can check that a client's
+    // inventory matches it. Replies "mindpy_inv {json}" with the 46 player-window slots and the cursor.
+    serv.commands.add({
+      base: 'mindpy_inv',
+      info: "Show the server's view of a player's inventory as JSON",
+      usage: '/mindpy_inv [player]',
+      op: true,
+      parse (args, ctx) {
+        const name = args.trim() || ctx.player?.username
+        const target = serv.players.find(p => p.username === name)
+        if (!target) throw new UserError(`No player was found named ${name}`)
+        return { target }
+      },
+      action ({ target }, ctx) {
+        const describe = item => (item ? [registry.items[item.type].name, item.count] : null)
+        const view = {
+          slots: target.inventory.slots.slice(0, 46).map(describe),
+          cursor: describe(target.mindpyWindowState?.cursor)
+        }
+        const text = 'mindpy_inv ' + JSON.stringify(view)
+        if (ctx.player) ctx.player.chat(text)
+        else serv.info(text)
+      }
+    })
   })
 }
 
@@ -109,20 +140,29 @@ function setUp (player, serv) {
   function playerView () {
     return {
       size: PLAYER_WINDOW_SIZE,
+      craftingSlots: 5,
       get,
       set,
       isResult: i => i === 0,
       takeResult: () => player.mindpyCraftGrid ? player.mindpyCraftGrid.take(playerGrid()) : null,
       mayPlace: (i, item) => mayPlaceInPlayerSlot(i, item),
-      quickMoveTargets: (i) => {
-        if (i >= 36 && i < 45) return [playerRanges.main]
-        if (i >= 9 && i < 36) return [playerRanges.hotbar]
-        return [[9, 45]]
-      },
+      quickMoveTargets: (i, item) => quickMoveInPlayerWindow(i, item),
       hotbarSlot: n => HOTBAR_START + n,
       offhandSlot: 45,
       after: () => refreshPlayerGrid()
     }
+  }
+
+  // Where a shift-click sends an item in the player window (vanilla's order): crafted results to the
+  // hotbar end first; armour and shields to their empty slot; main <-> hotbar; the rest to main+hotbar.
+  function quickMoveInPlayerWindow (i, item) {
+    if (i === 0) return [[44, 8, -1]]
+    if (i < 9 || i === 45) return [playerRanges.all]
+    const rest = i >= 36 ? playerRanges.main : playerRanges.hotbar
+    const armor = { head: 5, torso: 6, legs: 7, feet: 8 }[armorSlotOf(item)]
+    if (armor && !get(armor)) return [[armor, armor + 1], rest]
+    if (registry.items[item.type]?.name === 'shield' && !get(45)) return [[45, 46], rest]
+    return [rest]
   }
 
   function mayPlaceInPlayerSlot (i, item) {
@@ -158,15 +198,21 @@ function setUp (player, serv) {
     const toPlayer = i => (i < n + 27 ? 9 + (i - n) : 36 + (i - n - 27))
     return {
       size: n + 36,
+      craftingSlots: spec.craftingSlots || 0,
       get: i => (i < n ? spec.get(i) : get(toPlayer(i))),
       set: (i, item) => (i < n ? spec.set(i, item && item.count > 0 ? item : null) : set(toPlayer(i), item)),
       isResult: i => i < n && !!spec.isResult && spec.isResult(i),
       takeResult: i => spec.takeResult(i),
       mayPlace: (i, item) => (i < n ? (spec.mayPlace ? spec.mayPlace(i, item) : true) : true),
       slotLimit: (i, item) => (i < n && spec.slotLimit ? spec.slotLimit(i, item) : item.count),
-      quickMoveTargets: (i, item) => (i < n
-        ? [[n + 36 - 1, n - 1, -1]] // container -> player inventory, hotbar end first (as vanilla)
-        : (spec.quickMoveInto ? spec.quickMoveInto(item) : [[0, n]])),
+      // container -> player inventory, hotbar end first (as vanilla); player -> where the window says
+      // ('swap' = between main inventory and hotbar)
+      quickMoveTargets: (i, item) => {
+        if (i < n) return [[n + 36 - 1, n - 1, -1]]
+        const swap = i < n + 27 ? [n + 27, n + 36] : [n, n + 27]
+        const into = spec.quickMoveInto ? spec.quickMoveInto(item) : [[0, n]]
+        return into.map(range => (range === 'swap' ? swap : range))
+      },
       hotbarSlot: k => n + 27 + k,
       after: () => spec.after && spec.after()
     }
@@ -205,9 +251,12 @@ function setUp (player, serv) {
     player._client.write('set_slot', { windowId, stateId: nextStateId(), slot, item: Item.toNotch(item) })
   }
 
-  // After a click: take in the client's prediction, then correct what differs (result slots always).
+  // After a click: take in the client's prediction, then correct what differs.
   function reconcile (windowId, view, click) {
     const mine = believed[windowId] || (believed[windowId] = [])
+    // vanilla sends the crafting result after every change of the grid; mineflayer waits for it after
+    // any click on the grid or the result
+    const touchedGrid = click.slot >= 0 && click.slot < (view.craftingSlots || 0)
     for (const changed of click.changedSlots || []) {
       const item = changed.item ? Item.fromNotch(changed.item) : null
       mine[changed.location] = sig(item)
@@ -218,10 +267,16 @@ function setUp (player, serv) {
       sendWindow(windowId, view)
       return
     }
+    // The result slot goes last: mineflayer carries on once it sees it, and a click sent before the
+    // other corrections arrived would be stale.
+    const results = []
     for (let i = 0; i < view.size; i++) {
       const truth = view.get(i)
-      if (view.isResult(i) || mine[i] !== sig(truth)) sendSlot(windowId, i, truth)
+      if (view.isResult(i)) {
+        if (mine[i] !== sig(truth) || touchedGrid) results.push(i)
+      } else if (mine[i] !== sig(truth)) sendSlot(windowId, i, truth)
     }
+    for (const i of results) sendSlot(windowId, i, view.get(i))
   }
 
   // Give the client a valid state id at once: a client that has never had one clicks with -1, which asks
@@ -232,15 +287,26 @@ function setUp (player, serv) {
     if (state.window) sendWindow(state.window.id, containerView(state.window.spec))
     sendWindow(0, playerView())
   }
-  player.mindpySyncWindow = () => {
-    if (state.window) sendWindow(state.window.id, containerView(state.window.spec))
+  // Something other than this player's clicks changed the open window (a furnace cooked, another player
+  // took from the same chest): send the slots that changed, as vanilla does every tick.
+  player.mindpyRefreshWindow = () => {
+    const open = state.window
+    if (!open) return
+    const view = containerView(open.spec)
+    const mine = believed[open.id] || []
+    for (let i = 0; i < view.size; i++) {
+      if (mine[i] !== sig(view.get(i))) sendSlot(open.id, i, view.get(i))
+    }
   }
 
   // Keep flying-squid's per-slot updates (give, pickup, digging, block placing) but stamp them with a
-  // state id, which 1.17+ clients track.
+  // state id, which 1.17+ clients track. While a container is open, its copy of the player's slots is
+  // the one the client shows (and copies back into its inventory on closing): update that one.
   inv.removeAllListeners('updateSlot')
   inv.on('updateSlot', (slot, oldItem, newItem) => {
-    sendSlot(0, slot, newItem)
+    const open = state.window
+    if (open && slot >= 9 && slot < 45) sendSlot(open.id, open.spec.size + slot - 9, newItem)
+    else sendSlot(0, slot, newItem)
     updateEquipment(slot)
   })
 
@@ -254,9 +320,10 @@ function setUp (player, serv) {
   // ---- dropping -----------------------------------------------------------------------------------
   function throwFromPlayer (item) {
     if (!item || item.count <= 0) return
-    const yaw = player.yaw * Math.PI / 180 || 0
-    const pitch = player.pitch * Math.PI / 180 || 0
-    // flying-squid stores yaw/pitch in degrees; the look direction in Minecraft is (-sin yaw, -sin pitch, cos yaw)
+    // flying-squid keeps yaw and pitch as signed bytes (1/256 of a turn); the look direction in Minecraft
+    // is (-sin yaw cos pitch, -sin pitch, cos yaw cos pitch)
+    const yaw = (player.yaw || 0) * 2 * Math.PI / 256
+    const pitch = (player.pitch || 0) * 2 * Math.PI / 256
     const direction = new Vec3(-Math.sin(yaw) * Math.cos(pitch), -Math.sin(pitch), Math.cos(yaw) * Math.cos(pitch))
     const velocity = direction.scaled(3.5).offset(0, 2.5, 0)
     serv.mindpyDropItem(player.world, player.position.offset(0, 1.3, 0), item, {
@@ -280,7 +347,9 @@ function setUp (player, serv) {
       applyClick(Item, view, state, click, throwFromPlayer)
       view.after()
       for (const i of [5, 6, 7, 8, 45, HOTBAR_START + player.heldItemSlot]) updateEquipment(i)
-      if (click.stateId === -1 || click.stateId === undefined) sendWindow(click.windowId, view)
+      // A click made before the client saw our last update was predicted on an old state: as vanilla
+      // does, answer it with the whole window (the last click of a burst then leaves the client right).
+      if (click.stateId !== state.stateId) sendWindow(click.windowId, view)
       else reconcile(click.windowId, view, click)
     } catch (err) {
       serv.err?.(`[mindpy] window click failed for ${player.username}: ${err.stack}`)
@@ -288,16 +357,26 @@ function setUp (player, serv) {
     }
   })
 
-  // Q / Ctrl+Q with the held item (block_dig status 4 = drop one, 3 = drop stack).
-  player._client.on('block_dig', ({ status }) => {
+  // Q / Ctrl+Q with the held item (block_dig status 4 = drop one, 3 = drop stack). flying-squid answers
+  // these packets too (dropping a second time): our first listener throws the items and hides the held
+  // slot from flying-squid's listener, which runs next; our last listener puts what is left back.
+  let heldWhileDropping = null
+  player._client.prependListener('block_dig', ({ status }) => {
     if (status !== 3 && status !== 4) return
     const slot = HOTBAR_START + player.heldItemSlot
     const item = get(slot)
     if (!item) return
     const count = status === 4 ? 1 : item.count
     throwFromPlayer(new Item(item.type, count, item.metadata))
-    set(slot, item.count - count > 0 ? new Item(item.type, item.count - count, item.metadata) : null)
-    inv.emit('updateSlot', slot, item, get(slot))
+    heldWhileDropping = { slot, item, rest: item.count > count ? new Item(item.type, item.count - count, item.metadata) : null }
+    inv.slots[slot] = null
+  })
+  player._client.on('block_dig', () => {
+    if (!heldWhileDropping) return
+    const { slot, item, rest } = heldWhileDropping
+    heldWhileDropping = null
+    set(slot, rest)
+    inv.emit('updateSlot', slot, item, rest)
   })
 
   // ---- opening and closing container windows --------------------------------------------------------
@@ -351,6 +430,15 @@ function setUp (player, serv) {
     else if (windowId === 0) closeWindow(true)
   })
 
+  // Leaving with a window open: let the window go (a chest forgets its viewer) and keep what was held.
+  player.once('disconnected', () => {
+    const open = state.window
+    state.window = null
+    if (open && open.spec.onClose) open.spec.onClose()
+    if (state.cursor) insert(Item, playerView(), state.cursor, [[36, 45], [9, 36]]) // no packets: the client is gone
+    state.cursor = null
+  })
+
   // ---- giving and picking up -------------------------------------------------------------------------
   // Add an item to the inventory like vanilla (existing stacks first, then empty slots, hotbar first).
   player.mindpyGive = (item) => {
@@ -363,9 +451,16 @@ function setUp (player, serv) {
     return left
   }
 
+  // flying-squid offers an item only to the nearest player: while that is the thrower, still waiting,
+  // the next nearest may take it.
   player.collect = (entity) => {
     if (entity.itemId === undefined) return
-    if (entity.mindpyThrower === player && Date.now() - entity.bornTime < THROWER_PICKUP_DELAY_MS) return
+    if (entity.mindpyThrower === player && Date.now() - entity.bornTime < THROWER_PICKUP_DELAY_MS) {
+      const other = serv.getNearby({ world: entity.world, position: entity.position, radius: PICKUP_RADIUS })
+        .find(p => p !== player && p.collect)
+      if (other) other.collect(entity)
+      return
+    }
     const item = new Item(entity.itemId, entity.itemCount || 1, entity.itemDamage)
     const before = item.count
     const left = player.mindpyGive(item)

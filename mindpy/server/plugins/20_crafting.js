@@ -73,12 +73,13 @@ module.exports.server = function (serv) {
       type: 'minecraft:crafting',
       title: 'Crafting',
       size: 10,
+      craftingSlots: 10,
       get: i => slots[i],
       set: (i, item) => { slots[i] = item },
       isResult: i => i === 0,
       takeResult: () => crafting.take(grid),
       mayPlace: i => i !== 0,
-      quickMoveInto: () => [[10, 46]], // from the player's slots: stay in the player's slots
+      quickMoveInto: () => [[1, 10], 'swap'], // into the grid, else between main inventory and hotbar
       after: () => crafting.refresh(grid),
       onClose: () => {
         // what is left in the grid goes back to the player (or drops if there is no room)

@@ -161,7 +161,8 @@ function fits (view, item, ranges) {
 }
 
 function swapHotbar (Item, view, slot, button, inRange, state) {
-  if (!inRange || !view.hotbarSlot) return false
+  // a vanilla client does not send number-key swaps while the cursor holds an item
+  if (!inRange || !view.hotbarSlot || state.cursor) return false
   const other = button === 40 ? view.offhandSlot : view.hotbarSlot(button)
   if (other === undefined || other === null || other === slot) return false
   const a = view.get(slot)

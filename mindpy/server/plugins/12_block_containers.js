@@ -1,0 +1,152 @@
+'use strict'
+// Blocks that hold items (chests, barrels, furnaces...): their contents by position while the server runs,
+// thrown on the ground when the block is broken or replaced (as in vanilla), and the vanilla set-up commands
+//   /data merge block X Y Z {Items:[{Slot:0b,id:"minecraft:coal",count:8}]}   (replaces the contents)
+//   /data get block X Y Z                                                   (shows them)
+//
+// Plugins declare their kinds: serv.mindpyBlockContainers.define(blockName, size), then
+// containerAt(world, position, blockName) gives the container there ({kind, slots, viewers, ...}), and
+// changed(container) updates the windows of the players looking into it.
+
+const { Vec3 } = require('vec3')
+
+module.exports.server = function (serv) {
+  const registry = serv.registry
+  const Item = require('prismarine-item')(registry)
+  const sizes = new Map() // block name -> number of slots
+  const byWorld = new Map() // world -> Map("x,y,z" -> container)
+
+  const key = pos => `${pos.x},${pos.y},${pos.z}`
+  const containersOf = world => byWorld.get(world) || byWorld.set(world, new Map()).get(world)
+
+  function containerAt (world, position, blockName) {
+    const here = containersOf(world)
+    const pos = new Vec3(Math.floor(position.x), Math.floor(position.y), Math.floor(position.z))
+    let container = here.get(key(pos))
+    if (!container || container.kind !== blockName) {
+      if (container) spill(container)
+      container = { kind: blockName, world, position: pos, slots: new Array(sizes.get(blockName)).fill(null), viewers: new Set() }
+      here.set(key(pos), container)
+    }
+    return container
+  }
+
+  function changed (container, exceptPlayer = null) {
+    for (const player of container.viewers) if (player !== exceptPlayer) player.mindpyRefreshWindow()
+  }
+
+  // The block is gone: its items fall out and whoever was looking into it sees the window close.
+  function spill (container) {
+    containersOf(container.world).delete(key(container.position))
+    for (const player of [...container.viewers]) player.mindpyCloseWindow()
+    const centre = container.position.offset(0.5, 0.5, 0.5)
+    for (const item of container.slots) {
+      if (!item) continue
+      const velocity = new Vec3(Math.random() - 0.5, 2, Math.random() - 0.5)
+      serv.mindpyDropItem(container.world, centre, item, { velocity, pickupDelay: 500 })
+    }
+    container.slots.fill(null)
+  }
+
+  serv.mindpyBlockContainers = {
+    define: (blockName, size) => { if (registry.blocksByName[blockName]) sizes.set(blockName, size) },
+    defines: blockName => sizes.has(blockName),
+    containerAt,
+    changed,
+    all: function * () { for (const here of byWorld.values()) yield * here.values() }
+  }
+
+  // Every block change goes through the world's setters (digging, /setblock, /fill, placing): watch them
+  // for the positions that hold a container.
+  function watch (world) {
+    for (const setter of ['setBlockStateId', 'setBlockType', 'setBlock']) {
+      const original = world[setter].bind(world)
+      world[setter] = async (position, value) => {
+        const result = await original(position, value)
+        const container = byWorld.get(world)?.get(key(position))
+        if (container) {
+          const block = await world.getBlock(position)
+          if (!block || block.name !== container.kind) spill(container)
+        }
+        return result
+      }
+    }
+  }
+
+  serv.once('pluginsReady', () => {
+    for (const world of [serv.overworld, serv.netherworld].filter(Boolean)) watch(world)
+    registerDataCommand()
+  })
+
+  // ---- /data ----------------------------------------------------------------------------------------
+  function registerDataCommand () {
+    const UserError = require('flying-squid').UserError
+    serv.commands.add({
+      base: 'data',
+      info: 'Set or show the items of a container block (chest, barrel, furnace, smoker, blast furnace)',
+      usage: '/data merge block <x> <y> <z> {Items:[{Slot:0b,id:"minecraft:coal",count:8}]} | /data get block <x> <y> <z>',
+      op: true,
+      parse (args) {
+        const merge = args.match(/^merge\s+block\s+(\S+)\s+(\S+)\s+(\S+)\s+(\{.*\})\s*$/s)
+        if (merge) return { action: 'merge', coords: merge.slice(1, 4), nbt: merge[4] }
+        const get = args.match(/^get\s+block\s+(\S+)\s+(\S+)\s+(\S+)(\s+Items)?\s*$/)
+        if (get) return { action: 'get', coords: get.slice(1, 4) }
+        return false
+      },
+      async action ({ action, coords, nbt }, ctx) {
+        const pos = parsePosition(coords, ctx.player ? ctx.player.position : new Vec3(0, 0, 0))
+        if (!pos) throw new UserError(`Invalid position ${coords.join(' ')}`)
+        const world = ctx.player ? ctx.player.world : serv.overworld
+        const block = await world.getBlock(pos)
+        if (!block || !sizes.has(block.name)) {
+          throw new UserError(`The target block is not a block entity: ${block ? block.name : 'nothing'} at ${pos.x}, ${pos.y}, ${pos.z}`)
+        }
+        const container = containerAt(world, pos, block.name)
+        if (action === 'get') {
+          return `${pos.x}, ${pos.y}, ${pos.z} has the following block data: {Items:[${describeItems(container)}]}`
+        }
+        const entries = parseItems(nbt)
+        const slots = new Array(container.slots.length).fill(null)
+        for (const entry of entries) {
+          const item = registry.itemsByName[entry.id.replace(/^minecraft:/, '')]
+          if (!item) throw new UserError(`Unknown item '${entry.id}'`)
+          if (entry.slot < 0 || entry.slot >= slots.length) throw new UserError(`Slot ${entry.slot} does not exist in a ${block.name}`)
+          slots[entry.slot] = entry.count > 0 ? new Item(item.id, Math.min(entry.count, item.stackSize)) : null
+        }
+        // as in vanilla, merging an Items list replaces the whole list
+        slots.forEach((item, i) => { container.slots[i] = item })
+        changed(container)
+        return `Modified block data of ${pos.x}, ${pos.y}, ${pos.z}`
+      }
+    })
+  }
+
+  function describeItems (container) {
+    return container.slots.map((item, slot) => item && `{Slot:${slot}b,id:"minecraft:${registry.items[item.type].name}",count:${item.count}}`)
+      .filter(Boolean).join(',')
+  }
+}
+
+// Block coordinates, absolute or relative to `base` (~, ~1, ~-2).
+function parsePosition (coords, base) {
+  const values = coords.map((c, i) => {
+    const origin = [base.x, base.y, base.z][i]
+    return c.startsWith('~') ? Math.floor(origin + Number(c.slice(1) || 0)) : Number(c)
+  })
+  return values.every(Number.isFinite) ? new Vec3(...values.map(Math.floor)) : null
+}
+
+// The Items list of a (relaxed) SNBT compound: [{Slot:1b,id:"minecraft:coal",count:8}, ...]
+// (Count:8b, the pre-1.20.5 spelling, is read too).
+function parseItems (nbt) {
+  const list = nbt.match(/Items\s*:\s*\[(.*)\]/s)
+  if (!list) return []
+  const items = []
+  for (const compound of list[1].match(/\{[^{}]*\}/g) || []) {
+    const slot = compound.match(/Slot\s*:\s*(-?\d+)/i)
+    const id = compound.match(/id\s*:\s*"?([a-z0-9_:]+)"?/i)
+    const count = compound.match(/count\s*:\s*(\d+)/i)
+    if (slot && id) items.push({ slot: Number(slot[1]), id: id[1], count: count ? Number(count[1]) : 1 })
+  }
+  return items
+}

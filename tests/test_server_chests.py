@@ -1,0 +1,165 @@
+"""Chests and barrels on the embedded server, through mineflayer's bot.openContainer / openChest.
+
+Set-up fills a container with the vanilla command `/data merge block X Y Z {Items:[...]}` (it replaces the
+whole item list) and reads it with `/data get block X Y Z`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from conftest import isolate, teleport, wait_until
+from mindpy.bridge import runtime
+
+HELPERS = Path(__file__).parent / "js" / "inventory_helpers.js"
+
+
+def helpers():
+    return runtime().require(HELPERS)
+
+
+def place(bot, name: str, dx: int = 2, dz: int = 0):
+    x, y, z = (int(v // 1) for v in bot.position)
+    bot.chat(f"/setblock {x + dx} {y} {z + dz} {name}")
+    return wait_until(lambda: (b := bot.js.blockAt(bot.js.entity.position.offset(dx, 0, dz))) and b.name == name and b,
+                      message=f"a {name}")
+
+
+def give(bot, items: dict) -> None:
+    for name, count in items.items():
+        bot.chat(f"/give {bot.name} {name} {count}")
+    wait_until(lambda: all(bot.inventory().get(n, 0) >= c for n, c in items.items()), message=f"{items} given")
+
+
+def item_id(bot, name: str) -> int:
+    return bot.js.registry.itemsByName[name].id
+
+
+def contents(window) -> dict:
+    return json.loads(helpers().containerCounts(window))
+
+
+def assert_in_sync(bot) -> None:
+    js = helpers()
+    server = json.loads(js.serverView(bot.js, timeout=10))
+    client = json.loads(js.clientView(bot.js))
+    assert client == server, f"{bot.name}: client {client} differs from server {server}"
+
+
+def test_chest_keeps_what_is_put_in(make_bot):
+    bot = make_bot("hoarder")
+    isolate(bot)
+    block = place(bot, "chest")
+    give(bot, {"oak_log": 10, "apple": 3})
+    chest = bot.js.openContainer(block, timeout=10)
+    assert contents(chest) == {}
+    chest.deposit(item_id(bot, "oak_log"), None, 6, timeout=10)
+    chest.deposit(item_id(bot, "apple"), None, 3, timeout=10)
+    chest.close()
+    wait_until(lambda: bot.inventory() == {"oak_log": 4}, message="items moved into the chest")
+    chest = bot.js.openChest(block, timeout=10)  # still there after closing
+    assert contents(chest) == {"oak_log": 6, "apple": 3}
+    chest.withdraw(item_id(bot, "oak_log"), None, 2, timeout=10)
+    chest.close()
+    assert wait_until(lambda: bot.inventory() == {"oak_log": 6}, message="2 logs taken back")
+    assert_in_sync(bot)
+
+
+def test_another_player_finds_what_was_stored(make_bot):
+    a, b = make_bot("storer"), make_bot("finder")
+    x, y, z = isolate(a)
+    teleport(b, x, y, z + 2)
+    block = place(a, "barrel", dx=2, dz=1)
+    give(a, {"bread": 7})
+    barrel = a.js.openContainer(block, timeout=10)
+    barrel.deposit(item_id(a, "bread"), None, 7, timeout=10)
+    barrel.close()
+    seen = b.js.openContainer(b.js.blockAt(block.position), timeout=10)
+    assert contents(seen) == {"bread": 7}
+    seen.withdraw(item_id(b, "bread"), None, 7, timeout=10)
+    seen.close()
+    wait_until(lambda: b.inventory() == {"bread": 7}, message="the bread with the second player")
+    assert a.inventory() == {}
+    assert_in_sync(a)
+    assert_in_sync(b)
+
+
+def test_two_players_looking_in_see_each_others_changes(make_bot):
+    a, b = make_bot("looker"), make_bot("taker")
+    x, y, z = isolate(a)
+    teleport(b, x, y, z + 2)
+    block = place(a, "chest", dx=2, dz=1)
+    give(a, {"cobblestone": 20})
+    mine = a.js.openContainer(block, timeout=10)
+    theirs = b.js.openContainer(b.js.blockAt(block.position), timeout=10)
+    mine.deposit(item_id(a, "cobblestone"), None, 20, timeout=10)
+    wait_until(lambda: contents(theirs) == {"cobblestone": 20}, message="the other window to show the deposit")
+    theirs.withdraw(item_id(b, "cobblestone"), None, 5, timeout=10)
+    wait_until(lambda: contents(mine) == {"cobblestone": 15}, message="the first window to show the withdrawal")
+    mine.close()
+    theirs.close()
+    wait_until(lambda: b.inventory() == {"cobblestone": 5}, message="5 cobblestone with the taker")
+    assert_in_sync(a)
+    assert_in_sync(b)
+
+
+def test_shift_clicks_move_stacks_in_and_out(make_bot):
+    bot = make_bot("shifter")
+    isolate(bot)
+    block = place(bot, "chest")
+    give(bot, {"dirt": 64, "stick": 10})
+    chest = bot.js.openContainer(block, timeout=10)
+    dirt = next(item.slot for item in chest.items() if item.name == "dirt")
+    bot.js.clickWindow(dirt, 0, 1, timeout=10)
+    wait_until(lambda: contents(chest) == {"dirt": 64}, message="the dirt in the chest")
+    bot.js.clickWindow(next(item.slot for item in chest.containerItems()), 0, 1, timeout=10)
+    wait_until(lambda: contents(chest) == {}, message="the dirt back out")
+    chest.close()
+    wait_until(lambda: bot.inventory() == {"dirt": 64, "stick": 10}, message="everything back")
+    assert_in_sync(bot)
+
+
+def test_data_merge_block_fills_a_chest_and_data_get_shows_it(make_bot, server):
+    bot = make_bot("setup")
+    x, y, z = isolate(bot)
+    block = place(bot, "chest")
+    bot.chat(f'/data merge block {x + 2} {y} {z} {{Items:[{{Slot:0b,id:"minecraft:bread",count:5}},'
+             f'{{Slot:4b,id:"minecraft:egg",Count:2b}}]}}')
+    replies = []
+    bot.on("messagestr", lambda text, *rest: replies.append(text))
+    time.sleep(0.3)
+    bot.chat(f"/data get block {x + 2} {y} {z}")
+    wait_until(lambda: any("has the following block data" in r for r in replies), message="the /data get reply")
+    reply = next(r for r in replies if "has the following block data" in r)
+    assert 'id:"minecraft:bread",count:5' in reply and 'Slot:4b,id:"minecraft:egg",count:2' in reply
+    chest = bot.js.openContainer(block, timeout=10)
+    assert contents(chest) == {"bread": 5, "egg": 2}
+    chest.withdraw(item_id(bot, "egg"), None, 2, timeout=10)
+    chest.close()
+    wait_until(lambda: bot.inventory() == {"egg": 2}, message="the eggs")
+    # merging an Items list replaces the contents, as in vanilla
+    bot.chat(f'/data merge block {x + 2} {y} {z} {{Items:[{{Slot:26b,id:"minecraft:apple",count:1}}]}}')
+    time.sleep(0.3)
+    chest = bot.js.openContainer(block, timeout=10)
+    assert contents(chest) == {"apple": 1}
+    chest.close()
+
+
+def test_breaking_a_chest_spills_its_items_and_a_new_one_is_empty(make_bot):
+    bot = make_bot("breaker")
+    x, y, z = isolate(bot)
+    block = place(bot, "chest", dx=1)
+    give(bot, {"emerald": 9, "diamond_axe": 1})
+    chest = bot.js.openContainer(block, timeout=10)
+    chest.deposit(item_id(bot, "emerald"), None, 9, timeout=10)
+    chest.close()
+    bot.js.equip(item_id(bot, "diamond_axe"), "hand", timeout=10)
+    bot.js.dig(bot.js.blockAt(block.position), True, timeout=15)
+    wait_until(lambda: bot.inventory().get("emerald") == 9, timeout=8, message="the emeralds picked up from the ground")
+    wait_until(lambda: bot.inventory().get("chest") == 1, timeout=8, message="the chest itself")
+    block = place(bot, "chest", dx=1)
+    chest = bot.js.openContainer(block, timeout=10)
+    assert contents(chest) == {}
+    chest.close()
