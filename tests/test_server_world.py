@@ -95,3 +95,32 @@ def test_beds_place_foot_and_head(make_bot):
     assert foot[1]["part"] == "foot" and head[1]["part"] == "head"
     assert foot[1]["facing"] == head[1]["facing"] == "south"  # head away from the bot, as in vanilla
     assert bot.inventory() == {}
+
+
+def test_sleeping_in_a_bed_skips_the_night(make_bot):
+    bot = make_bot("sleeper")
+    x, y, z = isolate(bot)
+    bot.chat(f"/setblock {x} {y} {z + 2} red_bed[facing=south,part=foot]")
+    bot.chat(f"/setblock {x} {y} {z + 3} red_bed[facing=south,part=head]")
+    wait_until(lambda: block_state(bot, x, y, z + 3)[0] == "red_bed", message="the bed")
+    bed = bot.js.blockAt(bot.js.entity.position.offset(0, 0, 2))
+    said = []
+    bot.on("messagestr", lambda text, *rest: said.append(text))
+    bot.chat("/time set 1000")
+    bot.js.activateBlock(bed, timeout=5)  # by day: the server says no (mineflayer's bot.sleep would refuse itself)
+    wait_until(lambda: "You can sleep only at night or during thunderstorms" in said, message="the refusal")
+
+    bot.chat("/time set 13000")
+    wait_until(lambda: bot.js.time.timeOfDay >= 13000, message="night")
+    bot.js.sleep(bed, timeout=10)
+    assert bot.js.isSleeping
+    wait_until(lambda: block_state(bot, x, y, z + 2)[1].get("occupied") is True, message="the bed occupied")
+    bot.js.wake(timeout=5)
+    wait_until(lambda: not bot.js.isSleeping, message="awake after leaving the bed")
+    wait_until(lambda: block_state(bot, x, y, z + 3)[1].get("occupied") is False, message="the bed free")
+
+    woke = []
+    bot.on("wake", lambda *args: woke.append(True))
+    bot.js.sleep(bed, timeout=10)
+    wait_until(lambda: woke, timeout=10, message="morning (everyone on the server asleep for 5 s)")
+    assert bot.js.time.timeOfDay < 1000 and not bot.js.isSleeping

@@ -13,6 +13,8 @@ const WORLD_MAX_Y = 319
 const CONSOLE_ORIGIN = new Vec3(0.5, -60, 0.5) // vanilla's console runs commands from the world spawn
 
 module.exports.server = function (serv) {
+  // every mindpy plugin registers its commands on 'pluginsReady': more than Node's default warning limit
+  serv.setMaxListeners(Math.max(serv.getMaxListeners(), 50))
   const registry = serv.registry
   const Block = require('prismarine-block')(registry)
   const UserError = require('flying-squid').UserError
