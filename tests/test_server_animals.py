@@ -117,3 +117,50 @@ def test_animals_wander_on_the_ground_and_walls_stop_them(make_bot):
     assert moved < 12, "it wandered far from where it was summoned"
     assert heights == {float(y)}, f"the cow left the ground: heights {sorted(heights)}"
     assert all(in_pen), "the sheep got out of its pen"
+
+
+def test_milking_cows_and_mooshrooms(make_bot):
+    bot = make_bot("milker")
+    x, y, z = isolate(bot)
+    give(bot, "bucket", 2)
+    cow = summon(bot, "cow", x + 2, y, z)
+    js().useOn(bot.js, cow["id"], "bucket", timeout=5)
+    wait_until(lambda: bot.inventory() == {"bucket": 1, "milk_bucket": 1}, message="one bucket of milk")
+    js().useOn(bot.js, cow["id"], "bucket", timeout=5)
+    wait_until(lambda: bot.inventory() == {"milk_bucket": 2}, message="two buckets of milk")
+    give(bot, "bowl", 1)
+    mooshroom = summon(bot, "mooshroom", x, y, z + 2)
+    js().useOn(bot.js, mooshroom["id"], "bowl", timeout=5)
+    wait_until(lambda: bot.inventory() == {"milk_bucket": 2, "mushroom_stew": 1}, message="a mushroom stew")
+
+
+def test_shearing_a_sheep_gives_wool_once(make_bot):
+    bot = make_bot("shearer")
+    x, y, z = isolate(bot)
+    give(bot, "shears", 1)
+    sheep = summon(bot, "sheep", x + 2, y, z)
+    js().useOn(bot.js, sheep["id"], "shears", timeout=5)
+    wait_until(lambda: seen(bot, "item", 8), message="wool on the ground")
+    assert js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
+    wool = wait_until(lambda: bot.inventory().get("white_wool"), message="wool picked up")
+    assert 1 <= wool <= 3
+    js().useOn(bot.js, sheep["id"], "shears", timeout=5)  # already sheared: nothing
+    time.sleep(1.0)
+    assert not seen(bot, "item", 8)
+    assert seen(bot, "sheep"), "the sheep lives on"
+
+
+def test_chickens_lay_eggs(tmp_path):
+    from mindpy.bridge import create_bot
+    from mindpy.server import EmbeddedServer
+
+    with EmbeddedServer(run_dir=tmp_path, options={"eggIntervalSeconds": [1, 2]}) as server:
+        bot = create_bot("farmhand", server.host, server.port)
+        try:
+            x, y, z = isolate(bot)
+            summon(bot, "chicken", x + 2, y, z)
+            wait_until(lambda: seen(bot, "item", 8), timeout=5, message="an egg")
+            assert js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
+            assert wait_until(lambda: bot.inventory().get("egg", 0) >= 1, message="the egg picked up")
+        finally:
+            bot.close()

@@ -79,6 +79,14 @@ async function attackUntilDead (bot, entityId, maxHits = 20, intervalMs = 550) {
   return JSON.stringify({ hits, dead, hurt })
 }
 
+// Use the held `itemName` on an entity (bot.activateEntity: milking, shearing...).
+async function useOn (bot, entityId, itemName) {
+  await hold(bot, itemName)
+  const target = bot.entities[entityId]
+  if (!target) throw new Error(`no entity ${entityId} in sight`)
+  await bot.activateEntity(target)
+}
+
 // Walk (control states, no pathfinder: the world is flat) until within `near` blocks of x z.
 async function walkTo (bot, x, z, near = 0.5, timeoutMs = 5000) {
   const deadline = Date.now() + timeoutMs
@@ -137,4 +145,4 @@ function commandReply (bot, command, pattern, timeoutMs = 5000) {
   })
 }
 
-module.exports = { blockJson, entitiesJson, digAt, hold, placeOnTop, attackUntilDead, walkTo, collectDrops, eat, commandReply }
+module.exports = { blockJson, entitiesJson, digAt, hold, placeOnTop, attackUntilDead, useOn, walkTo, collectDrops, eat, commandReply }
