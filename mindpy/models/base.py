@@ -1,0 +1,110 @@
+"""The chat model interface shared by every provider, and the record of one call's cost."""
+
+from __future__ import annotations
+
+import threading
+import time
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+
+from ..errors import MindpyError
+
+THINK_END = "</think>"
+
+
+class ModelError(MindpyError):
+    """A model call failed for good (after retries). The agent reports it and carries on."""
+
+
+@dataclass
+class Usage:
+    """What one call cost. `stable_prefix_tokens` comes from the prompter: the prompt tokens laid out to stay
+    the same from call to call (what a provider's prompt cache can reuse)."""
+
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    stable_prefix_tokens: int = 0
+    model: str = ""
+    attempts: int = 1
+    estimated: bool = False  # True when the provider reported nothing and we counted ourselves
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Reply:
+    text: str
+    usage: Usage = field(default_factory=Usage)
+    raw_text: str = ""  # the reply as the model wrote it, reasoning included
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def strip_thinking(text: str) -> str:
+    """Drop everything up to the last `</think>`: reasoning models' scratchpad is not the answer."""
+    if THINK_END in text:
+        text = text.rsplit(THINK_END, 1)[1]
+    return text.strip()
+
+
+Message = dict  # {"role": "system" | "user" | "assistant", "content": str}
+
+
+class ChatModel(ABC):
+    """A chat model. Subclasses implement `_complete`; `send` adds timing, thinking removal and the usage log."""
+
+    api: str = ""
+
+    def __init__(self, model: str):
+        self.model = model
+        self.usage_log: list[Usage] = []
+        self._lock = threading.Lock()
+
+    @abstractmethod
+    def _complete(self, messages: list[Message], system: str) -> tuple[str, Usage]:
+        """Return the raw reply text and the usage reported for it (latency is filled in by `send`)."""
+
+    def send(self, messages: list[Message], system: str = "") -> Reply:
+        """One chat completion. Raises `ModelError` when the call failed for good."""
+        start = time.perf_counter()
+        raw, usage = self._complete(list(messages), system)
+        usage.latency_s = round(time.perf_counter() - start, 4)
+        usage.model = usage.model or self.describe()
+        usage.stable_prefix_tokens = int(getattr(system, "stable_prefix_tokens", 0) or usage.stable_prefix_tokens)
+        with self._lock:
+            self.usage_log.append(usage)
+        return Reply(text=strip_thinking(raw or ""), usage=usage, raw_text=raw or "")
+
+    def describe(self) -> str:
+        return f"{self.api}/{self.model}" if self.api else self.model
+
+    def total_usage(self) -> Usage:
+        """Sum of every call so far (latency summed too)."""
+        with self._lock:
+            log = list(self.usage_log)
+        total = Usage(model=self.describe(), attempts=0)
+        for u in log:
+            total.prompt_tokens += u.prompt_tokens
+            total.cached_tokens += u.cached_tokens
+            total.completion_tokens += u.completion_tokens
+            total.latency_s += u.latency_s
+            total.stable_prefix_tokens += u.stable_prefix_tokens
+            total.attempts += u.attempts
+        return total
+
+    def close(self) -> None:
+        """Release connections (nothing to do for most providers)."""
+
+    def __repr__(self) -> str:  # never shows keys: providers keep only the name of the variable holding one
+        return f"<{type(self).__name__} {self.describe()}>"
+
+
+def with_system(messages: list[Message], system: str) -> list[Message]:
+    """The message list a chat-completions API expects: the system prompt first (when there is one)."""
+    out = [{"role": "system", "content": str(system)}] if system else []
+    out.extend({"role": m["role"], "content": str(m["content"])} for m in messages)
+    return out

@@ -1,0 +1,159 @@
+"""OpenAI and OpenAI-compatible servers (vLLM, Ollama, LM Studio, llama.cpp, OpenRouter, ...) by base URL.
+
+Keys come from environment variables only; this module keeps the variable's name, and the key itself lives
+only inside the openai client object. Error texts are scrubbed of it before they go anywhere.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from .base import ChatModel, ModelError, Usage, with_system
+from .retry import RetryPolicy, Transient, call_with_retries
+from .tokens import count_messages, count_tokens
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Preset:
+    url: str | None      # None: the client's default (api.openai.com)
+    key_env: str | None  # variable holding the key
+    key_required: bool   # hosted services need one; local servers accept anything
+
+
+PRESETS: dict[str, Preset] = {
+    "openai": Preset(None, "OPENAI_API_KEY", True),
+    "vllm": Preset("http://localhost:8000/v1", "VLLM_API_KEY", False),
+    "ollama": Preset("http://localhost:11434/v1", "OLLAMA_API_KEY", False),
+    "lmstudio": Preset("http://localhost:1234/v1", "LMSTUDIO_API_KEY", False),
+    "llamacpp": Preset("http://localhost:8080/v1", "LLAMACPP_API_KEY", False),
+    "openrouter": Preset("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", True),
+    "deepseek": Preset("https://api.deepseek.com/v1", "DEEPSEEK_API_KEY", True),
+    "groq": Preset("https://api.groq.com/openai/v1", "GROQ_API_KEY", True),
+    "together": Preset("https://api.together.xyz/v1", "TOGETHER_API_KEY", True),
+    "mistral": Preset("https://api.mistral.ai/v1", "MISTRAL_API_KEY", True),
+    "xai": Preset("https://api.x.ai/v1", "XAI_API_KEY", True),
+}
+LOCAL_KEY = "not-needed"  # local servers ignore the key, but the client insists on one
+
+# Chat-completions arguments the openai client takes by name; anything else goes in the request body as is.
+_CLIENT_PARAMS = {"temperature", "top_p", "max_tokens", "max_completion_tokens", "stop", "seed", "n",
+                  "presence_penalty", "frequency_penalty", "logit_bias", "response_format", "reasoning_effort",
+                  "logprobs", "top_logprobs", "user"}
+
+
+class OpenAICompatModel(ChatModel):
+    def __init__(self, model: str, api: str = "openai", url: str | None = None, key_env: str | None = None,
+                 params: dict | None = None, attempts: int = 4, timeout: float = 60.0, base_delay: float = 1.0,
+                 max_delay: float = 30.0):
+        super().__init__(model)
+        preset = PRESETS.get(api, PRESETS["openai"])
+        self.api = api
+        self.url = url or preset.url
+        self.key_env = key_env or preset.key_env
+        self.params = dict(params or {})
+        self.timeout = float(timeout)
+        self.policy = RetryPolicy(attempts=int(attempts), base_delay=float(base_delay), max_delay=float(max_delay))
+        key = os.environ.get(self.key_env or "", "")
+        if not key:
+            if preset.key_required and not url:
+                raise ModelError(f"model '{model}' ({api}) needs an API key: set the environment variable "
+                                 f"{self.key_env}")
+            key = LOCAL_KEY
+        self._secret = key  # kept only to scrub it from error texts
+        import openai  # imported here: it takes a while and many runs never need it
+
+        self._openai = openai
+        # max_retries=0: retries are ours (backoff with jitter, one policy for every provider)
+        self._client = openai.OpenAI(api_key=key, base_url=self.url, timeout=self.timeout, max_retries=0)
+
+    @classmethod
+    def from_spec(cls, spec) -> "OpenAICompatModel":
+        return cls(spec.model, api=spec.api, url=spec.url, key_env=spec.key_env, params=spec.params,
+                   **spec.options)
+
+    def describe(self) -> str:
+        return f"{self.api}/{self.model}"
+
+    def _scrub(self, text: str) -> str:
+        if self._secret and self._secret != LOCAL_KEY:
+            text = text.replace(self._secret, "***")
+        return text
+
+    def _request_args(self, messages: list[dict], system: str) -> dict[str, Any]:
+        args: dict[str, Any] = {"model": self.model, "messages": with_system(messages, system)}
+        extra = {}
+        for k, v in self.params.items():
+            (args if k in _CLIENT_PARAMS else extra)[k] = v
+        if extra:
+            args["extra_body"] = extra
+        return args
+
+    def _once(self, args: dict[str, Any]):
+        oa = self._openai
+        try:
+            return self._client.chat.completions.create(**args)
+        except oa.RateLimitError as exc:
+            raise Transient(self._scrub(f"HTTP 429 (rate limited): {_message(exc)}"), _retry_after(exc)) from None
+        except oa.InternalServerError as exc:
+            raise Transient(self._scrub(f"HTTP {exc.status_code}: {_message(exc)}"), _retry_after(exc)) from None
+        except oa.APITimeoutError:
+            raise Transient(f"no answer within {self.timeout:g} s") from None
+        except oa.APIConnectionError as exc:
+            raise Transient(self._scrub(f"cannot connect to {self.url or 'api.openai.com'}: {exc}")) from None
+        except oa.APIStatusError as exc:  # 400, 401, 404...: trying again will not help
+            raise ModelError(self._scrub(f"{self.describe()} refused the request: HTTP {exc.status_code}: "
+                                         f"{_message(exc)}")) from None
+
+    def _complete(self, messages: list[dict], system: str) -> tuple[str, Usage]:
+        args = self._request_args(messages, system)
+        try:
+            response, attempts = call_with_retries(lambda: self._once(args), self.policy, what=self.describe())
+        except Transient as exc:
+            raise ModelError(f"{self.describe()} failed after {self.policy.attempts} attempt(s): {exc}") from None
+        if not response.choices:
+            raise ModelError(f"{self.describe()} returned no choices")
+        text = response.choices[0].message.content or ""
+        usage = _usage(response, attempts)
+        if usage is None:  # some servers report nothing: count ourselves so budgets still work
+            usage = Usage(prompt_tokens=count_messages(messages, system), completion_tokens=count_tokens(text),
+                          attempts=attempts, estimated=True)
+        return text, usage
+
+
+def _usage(response, attempts: int) -> Usage | None:
+    u = getattr(response, "usage", None)
+    if u is None:
+        return None
+    cached = 0
+    details = getattr(u, "prompt_tokens_details", None)
+    if details is not None:
+        cached = getattr(details, "cached_tokens", None) or 0
+    if not cached:  # DeepSeek reports cache hits under its own name
+        extra = getattr(u, "model_extra", None) or {}
+        cached = extra.get("prompt_cache_hit_tokens") or 0
+    return Usage(prompt_tokens=u.prompt_tokens or 0, cached_tokens=int(cached),
+                 completion_tokens=u.completion_tokens or 0, attempts=attempts)
+
+
+def _message(exc) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict) and err.get("message"):
+            return str(err["message"])[:300]
+        return str(err)[:300]
+    return str(getattr(exc, "message", exc))[:300]
+
+
+def _retry_after(exc) -> float | None:
+    response = getattr(exc, "response", None)
+    value = response.headers.get("retry-after") if response is not None else None
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None

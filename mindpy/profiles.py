@@ -1,0 +1,297 @@
+"""Agent profiles: who a bot is, which model it uses, its prompts, examples and modes.
+
+Profiles are YAML (MINDcraft's JSON profiles load unchanged) and merge in order:
+    built-in defaults  ->  base profile (survival, creative, god_mode, task, or a path)  ->  the bot's own file
+Mappings (prompts, modes) merge key by key; everything else is replaced. Example lists may be given inline or
+as a file name, looked up next to the profile, then in the profiles folder.
+Errors name the file and the field.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import MindpyError
+
+log = logging.getLogger(__name__)
+
+PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
+BASE_PROFILES = ("survival", "creative", "god_mode", "task")
+PROMPT_FIELDS = ("conversing", "coding", "saving_memory", "bot_responder")
+MODES = ("self_preservation", "unstuck", "cowardice", "self_defense", "hunting", "item_collecting",
+         "torch_placing", "elbow_room", "idle_staring", "cheat")
+LOCAL_EMBEDDINGS = (None, "", "local", "minilm", "all-minilm-l6-v2", "sentence-transformers")
+NO_EMBEDDINGS = ("none", "off", "word_overlap", "words")
+# Fields MINDcraft profiles may carry that mindpy does not use (speech, vision...): accepted and kept.
+_IGNORED_FIELDS = ("speak", "speak_model", "vision_model", "image_analysis", "max_tokens", "task_goal")
+
+DEFAULTS: dict[str, Any] = {
+    "model": None,  # none: the caller's default policy decides
+    "code_model": None,
+    "embedding": "local",
+    "cooldown": 3.0,
+    "conversation_examples": "conversation_examples.yaml",
+    "coding_examples": "coding_examples.yaml",
+    "modes": {"self_preservation": True, "unstuck": True, "cowardice": False, "self_defense": True,
+              "hunting": True, "item_collecting": True, "torch_placing": True, "elbow_room": True,
+              "idle_staring": True, "cheat": False},
+    "blocked_actions": [],
+}
+_FIELDS = {"name", "model", "code_model", "embedding", "cooldown", "prompts", "conversation_examples",
+           "coding_examples", "modes", "blocked_actions", "base_profile", *PROMPT_FIELDS}
+_NAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")
+
+
+class ProfileError(MindpyError):
+    """A profile file mindpy cannot use; the message names the file and the field."""
+
+
+@dataclass
+class Profile:
+    name: str
+    model: Any = None
+    code_model: Any = None
+    embedding: str = "local"        # "local" (all-MiniLM-L6-v2) or "none" (word overlap)
+    cooldown: float = 3.0           # seconds between model calls
+    prompts: dict[str, Any] = field(default_factory=dict)  # only the prompts the files set
+    conversation_examples: list[list[dict]] = field(default_factory=list)
+    coding_examples: list[list[dict]] = field(default_factory=list)
+    modes: dict[str, bool] = field(default_factory=dict)
+    blocked_actions: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)  # the files merged, in order
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def model_spec(self):
+        """The chat model's spec, or None when the profile names none."""
+        from .models import parse_model_spec
+
+        return None if self.model is None else parse_model_spec(self.model)
+
+    def code_model_spec(self):
+        from .models import parse_model_spec
+
+        spec = self.code_model if self.code_model is not None else self.model
+        return None if spec is None else parse_model_spec(spec)
+
+
+def read_profile_file(path: str | Path) -> dict[str, Any]:
+    """The raw mapping in a YAML or JSON profile file."""
+    import yaml
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProfileError(f"{path}: cannot read the profile ({exc.strerror})") from None
+    try:
+        data = yaml.safe_load(text)  # JSON is valid YAML, so MINDcraft's files load through the same path
+    except yaml.YAMLError as exc:
+        raise ProfileError(f"{path}: not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProfileError(f"{path}: a profile must be a mapping of field: value")
+    return data
+
+
+def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """`over` on top of `base`: mappings merge key by key, other values are replaced."""
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def resolve_base(base: str | Path, profiles_dir: Path = PROFILES_DIR) -> Path:
+    """A base profile name (survival, creative, god_mode, task) or a path to a profile file."""
+    text = str(base)
+    candidates = [Path(text)]
+    if "/" not in text and not text.endswith((".yaml", ".yml", ".json")):
+        candidates = [profiles_dir / f"{text}.yaml", profiles_dir / f"{text}.json", Path(text)]
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise ProfileError(f"base profile '{text}' not found (looked for {', '.join(map(str, candidates))}; "
+                       f"built-in bases: {', '.join(BASE_PROFILES)})")
+
+
+def load_profile(path: str | Path, base: str | Path | None = None, settings=None,
+                 profiles_dir: str | Path | None = None) -> Profile:
+    """Load a bot's profile merged over its base and the built-in defaults.
+
+    The base is, in order: `base`, the profile's own `base_profile` field, `settings.base_profile`."""
+    path = Path(path)
+    profiles_dir = Path(profiles_dir) if profiles_dir else PROFILES_DIR
+    own = _normalize(read_profile_file(path), path)
+    base_name = base or own.pop("base_profile", None) or getattr(settings, "base_profile", None)
+    own.pop("base_profile", None)
+    layers: list[tuple[str, dict, Path | None]] = [("built-in defaults", copy.deepcopy(DEFAULTS), None)]
+    if base_name:
+        base_path = resolve_base(base_name, profiles_dir)
+        if base_path.resolve() != path.resolve():
+            base_data = _normalize(read_profile_file(base_path), base_path)
+            base_data.pop("base_profile", None)
+            layers.append((str(base_path), base_data, base_path.parent))
+    layers.append((str(path), own, path.parent))
+    merged: dict[str, Any] = {}
+    example_dirs: dict[str, Path | None] = {}
+    for _, data, folder in layers:
+        for key in ("conversation_examples", "coding_examples"):
+            if key in data:
+                example_dirs[key] = folder
+        merged = merge(merged, data)
+    return _build(merged, path, [src for src, _, _ in layers], example_dirs, profiles_dir)
+
+
+def load_profiles(settings, profiles_dir: str | Path | None = None) -> list[Profile]:
+    """Every profile the settings list, checked for duplicate names."""
+    profiles = [load_profile(p, settings=settings, profiles_dir=profiles_dir) for p in settings.profiles]
+    seen: dict[str, str] = {}
+    for prof in profiles:
+        if prof.name in seen:
+            raise ProfileError(f"{prof.sources[-1]}: field 'name': '{prof.name}' is already used by {seen[prof.name]}")
+        seen[prof.name] = prof.sources[-1]
+    return profiles
+
+
+def _normalize(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    """Check the fields one file sets and bring prompts under `prompts`."""
+    out: dict[str, Any] = {}
+    prompts: dict[str, Any] = {}
+    for key, value in data.items():
+        where = f"{path}: field '{key}'"
+        if key in PROMPT_FIELDS:
+            prompts[key] = _prompt(value, where)
+        elif key == "prompts":
+            if not isinstance(value, dict):
+                raise ProfileError(f"{where}: must map prompt names ({', '.join(PROMPT_FIELDS)}) to texts")
+            for k, v in value.items():
+                if k not in PROMPT_FIELDS:
+                    raise ProfileError(f"{path}: field 'prompts.{k}': unknown prompt (known: {', '.join(PROMPT_FIELDS)})")
+                prompts[k] = _prompt(v, f"{path}: field 'prompts.{k}'")
+        elif key in _FIELDS:
+            out[key] = _check_field(key, value, where)
+        elif key in _IGNORED_FIELDS:
+            out.setdefault("extra", {})[key] = value
+        else:
+            log.warning("%s: unknown field '%s' ignored", path, key)
+            out.setdefault("extra", {})[key] = value
+    if prompts:
+        out["prompts"] = prompts
+    return out
+
+
+def _prompt(value: Any, where: str) -> Any:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "\n".join(value)
+    if isinstance(value, dict) and set(value) <= {"system", "state"} and all(isinstance(v, str) for v in value.values()):
+        return dict(value)
+    raise ProfileError(f"{where}: a prompt must be a string or a mapping with 'system' and 'state' strings")
+
+
+def _check_field(key: str, value: Any, where: str) -> Any:
+    if key == "name":
+        if not isinstance(value, str) or not _NAME.match(value):
+            raise ProfileError(f"{where}: a Minecraft name is 3-16 letters, digits or '_', got {value!r}")
+    elif key in ("model", "code_model"):
+        if value is not None:
+            from .models import parse_model_spec
+
+            try:
+                parse_model_spec(value)
+            except ValueError as exc:
+                raise ProfileError(f"{where}: {exc}") from None
+    elif key == "cooldown":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ProfileError(f"{where}: expected a number of seconds >= 0, got {value!r}")
+        if value > 60:  # MINDcraft's profiles give milliseconds
+            value = value / 1000.0
+    elif key == "modes":
+        if not isinstance(value, dict):
+            raise ProfileError(f"{where}: must map mode names to true/false")
+        for mode, on in value.items():
+            if mode not in MODES:
+                raise ProfileError(f"{where}: unknown mode '{mode}' (known: {', '.join(MODES)})")
+            if not isinstance(on, bool):
+                raise ProfileError(f"{where}: mode '{mode}' must be true or false, got {on!r}")
+    elif key == "blocked_actions":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ProfileError(f"{where}: must be a list of command names")
+        value = [v if v.startswith("!") else f"!{v}" for v in value]
+    elif key in ("conversation_examples", "coding_examples"):
+        if not isinstance(value, (str, list)):
+            raise ProfileError(f"{where}: must be a list of examples or the name of a file holding them")
+        if isinstance(value, list):
+            from .rag.examples import validate_examples
+
+            try:
+                validate_examples(value, where)
+            except ValueError as exc:
+                raise ProfileError(str(exc)) from None
+    elif key == "embedding":
+        if value is not None and not isinstance(value, (str, dict)):
+            raise ProfileError(f"{where}: must be 'local', 'none', or a model spec")
+    return value
+
+
+def _embedding(value: Any, where: str) -> str:
+    if isinstance(value, str) and value.lower() in NO_EMBEDDINGS:
+        return "none"
+    if value is None or (isinstance(value, str) and value.lower() in LOCAL_EMBEDDINGS):
+        return "local"
+    # Remote embedding APIs cost money and hit rate limits at start-up; the local model does the same job.
+    log.info("%s: embedding %r is not used; examples are matched with the local %s", where, value,
+             "all-MiniLM-L6-v2")
+    return "local"
+
+
+def _examples(value: Any, key: str, folder: Path | None, profiles_dir: Path, where: str) -> list[list[dict]]:
+    from .rag.examples import load_examples
+
+    if isinstance(value, list):
+        return [[dict(t) for t in ex] for ex in value]
+    candidates = [Path(value)] if Path(value).is_absolute() else \
+        [p for p in ((folder / value) if folder else None, profiles_dir / value, Path(value)) if p is not None]
+    for c in candidates:
+        if c.is_file():
+            try:
+                return load_examples(c)
+            except ValueError as exc:
+                raise ProfileError(f"{where}: field '{key}': {exc}") from None
+    if folder is None:  # the built-in default file is missing (e.g. installed without the profiles folder)
+        log.warning("no %s file found (looked for %s); the prompt will have no examples", key,
+                    ", ".join(map(str, candidates)))
+        return []
+    raise ProfileError(f"{where}: field '{key}': file '{value}' not found (looked in "
+                       f"{', '.join(str(c.parent) for c in candidates)})")
+
+
+def _build(merged: dict[str, Any], path: Path, sources: list[str], example_dirs: dict[str, Path | None],
+           profiles_dir: Path) -> Profile:
+    if "name" not in merged:
+        raise ProfileError(f"{path}: field 'name' is missing (every bot needs a name)")
+    where = str(path)
+    return Profile(
+        name=merged["name"],
+        model=merged.get("model"),
+        code_model=merged.get("code_model"),
+        embedding=_embedding(merged.get("embedding"), where),
+        cooldown=float(merged.get("cooldown", 3.0)),
+        prompts=dict(merged.get("prompts", {})),
+        conversation_examples=_examples(merged.get("conversation_examples", []), "conversation_examples",
+                                        example_dirs.get("conversation_examples"), profiles_dir, where),
+        coding_examples=_examples(merged.get("coding_examples", []), "coding_examples",
+                                  example_dirs.get("coding_examples"), profiles_dir, where),
+        modes=dict(merged.get("modes", {})),
+        blocked_actions=list(merged.get("blocked_actions", [])),
+        sources=sources,
+        extra=dict(merged.get("extra", {})),
+    )

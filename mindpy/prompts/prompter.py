@@ -1,0 +1,304 @@
+"""Fill prompt templates from the agent's state, laid out so the unchanging part comes first.
+
+A prompt is sent as:  system = the stable part (rules, command docs, examples),  messages = the history turns,
+then one last system message with the changing state (memory, stats, inventory, action, goal). Turns only grow
+between memory summaries, so from one call to the next everything but that last message is a shared prefix
+that providers' prompt caches reuse. MINDcraft-style single-string prompts are split the same way
+(`split_template`).
+
+Placeholder values come from, in order: `extra` values given to a call, the `providers` given to the Prompter
+(values, or callables taking the agent or nothing), then what the agent object itself offers.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import logging
+import re
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from ..models.tokens import MESSAGE_OVERHEAD, common_prefix_tokens, count_tokens, encode
+
+log = logging.getLogger(__name__)
+
+PLACEHOLDERS = ("NAME", "STATS", "INVENTORY", "ACTION", "COMMAND_DOCS", "CODE_DOCS", "EXAMPLES", "MEMORY",
+                "TO_SUMMARIZE", "CONVO", "SELF_PROMPT", "LAST_GOALS", "BLUEPRINTS", "TASK_GOAL", "TASK_INVENTORY")
+# Values that change from call to call; lines holding them belong after the conversation.
+VOLATILE = frozenset({"STATS", "INVENTORY", "ACTION", "MEMORY", "TO_SUMMARIZE", "CONVO", "SELF_PROMPT",
+                      "LAST_GOALS"})
+PROMPT_KINDS = ("conversing", "coding", "saving_memory", "bot_responder")
+_TOKEN = re.compile(r"\$([A-Z][A-Z_]*)")
+MEMORY_LIMIT = 500
+
+
+@functools.lru_cache(maxsize=1)
+def default_prompts() -> dict[str, Any]:
+    import yaml
+
+    return yaml.safe_load((Path(__file__).parent / "defaults.yaml").read_text(encoding="utf-8"))
+
+
+class SystemPrompt(str):
+    """The system text, carrying how many prompt tokens of the whole request are the stable prefix
+    (models copy it into `Usage.stable_prefix_tokens`)."""
+
+    stable_prefix_tokens: int = 0
+    prompt_tokens: int = 0
+
+
+@dataclass
+class Prompt:
+    kind: str
+    system: SystemPrompt
+    messages: list[dict]
+    prompt_tokens: int          # estimate of the whole request (cl100k)
+    stable_prefix_tokens: int   # system + turns: what comes before anything that changes per call
+    shared_prefix_tokens: int   # measured: leading tokens identical to the previous prompt of this kind
+
+    def as_pair(self) -> tuple[SystemPrompt, list[dict]]:
+        return self.system, self.messages
+
+
+def split_template(template: Any) -> tuple[str, str]:
+    """(stable part, changing part) of a template: a {system, state} mapping, or a single string whose lines
+    holding a changing placeholder are moved, in order, to the changing part."""
+    if isinstance(template, dict):
+        return str(template.get("system") or ""), str(template.get("state") or "")
+    stable, state = [], []
+    for line in str(template).split("\n"):
+        m = re.match(r"\s*\$([A-Z_]+)\s+(\S.*)$", line)
+        if m and m.group(1) in VOLATILE:  # "$SELF_PROMPT Act human-like...": the rule text stays stable
+            state.append(f"${m.group(1)}")
+            stable.append(m.group(2))
+        elif any(name in VOLATILE for name in _TOKEN.findall(line)):
+            state.append(line)
+        else:
+            stable.append(line)
+    return "\n".join(stable).strip(), "\n".join(state).strip()
+
+
+def fill(template: str, values: Mapping[str, str]) -> str:
+    """Replace known `$PLACEHOLDERS`; unknown `$WORDS` are left as written."""
+    return _TOKEN.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template)
+
+
+def format_turns(turns: list[dict], name: str = "") -> str:
+    """Turns as plain text for summaries and the respond-or-ignore prompt."""
+    lines = []
+    for t in turns:
+        role, content = t.get("role"), str(t.get("content", ""))
+        if role == "assistant":
+            lines.append(f"{name or 'You'} (you): {content}")
+        elif role == "system":
+            lines.append(f"System: {content}")
+        else:
+            lines.append(content)
+    return "\n".join(lines)
+
+
+def _call(provider: Any, agent: Any) -> Any:
+    if not callable(provider):
+        return provider
+    try:
+        wants_agent = len(inspect.signature(provider).parameters) >= 1
+    except (TypeError, ValueError):
+        wants_agent = False
+    return provider(agent) if wants_agent else provider()
+
+
+def _placeholders(*texts: str) -> set[str]:
+    return {n for t in texts for n in _TOKEN.findall(t) if n in PLACEHOLDERS}
+
+
+class Prompter:
+    """Builds the prompts of one bot.
+
+    prompts:   kind -> template (defaults.yaml's are used for kinds not given)
+    providers: placeholder name (e.g. "STATS") -> value or callable(agent) / callable()
+    examples, coding_examples: objects with `render(turns, k, name) -> str` (mindpy.rag.ExampleSelector)
+    """
+
+    def __init__(self, name: str = "", prompts: Mapping[str, Any] | None = None,
+                 providers: Mapping[str, Any] | None = None, examples=None, coding_examples=None,
+                 num_examples: int = 2, model=None, prompt_log: str | Path | None = None):
+        self.name = name
+        self.prompts = {**default_prompts(), **{k: v for k, v in (prompts or {}).items() if v}}
+        self.providers: dict[str, Any] = dict(providers or {})
+        self.examples = examples
+        self.coding_examples = coding_examples
+        self.num_examples = num_examples
+        self.model = model  # for the respond-or-ignore decision when the agent has none
+        self.prompt_log = Path(prompt_log) if prompt_log else None
+        self._last_tokens: dict[str, list[int]] = {}
+        self.last: dict[str, Prompt] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_profile(cls, profile, settings=None, providers=None, examples=None, coding_examples=None,
+                     model=None) -> "Prompter":
+        """A prompter with a profile's prompts and the settings' `num_examples` / `log_all_prompts`."""
+        log_path = None
+        if settings is not None and settings.log_all_prompts:
+            log_path = Path(settings.bots_dir) / profile.name / "logs" / "prompts.jsonl"
+        return cls(name=profile.name, prompts=profile.prompts, providers=providers, examples=examples,
+                   coding_examples=coding_examples, model=model, prompt_log=log_path,
+                   num_examples=settings.num_examples if settings is not None else 2)
+
+    # ---- values ---------------------------------------------------------------------------------------
+    def _value(self, key: str, agent: Any, turns: list[dict], kind: str) -> str:
+        if key in self.providers:
+            value = _call(self.providers[key], agent)
+        else:
+            value = self._from_agent(key, agent, turns, kind)
+        if value is None:
+            return ""
+        return value if isinstance(value, str) else json.dumps(value) if isinstance(value, (dict, list)) \
+            else str(value)
+
+    def _from_agent(self, key: str, agent: Any, turns: list[dict], kind: str) -> Any:
+        name = getattr(agent, "name", None) or self.name
+        if key == "NAME":
+            return name
+        if key == "EXAMPLES":
+            selector = self.coding_examples if kind == "coding" else self.examples
+            if selector is None or self.num_examples <= 0:
+                return ""
+            return selector.render(turns, self.num_examples, name=name)
+        if agent is None:
+            return ""
+        history = getattr(agent, "history", None)
+        commands = getattr(agent, "commands", None)
+        if key == "MEMORY":
+            return getattr(history, "memory", "")
+        if key == "COMMAND_DOCS" and commands is not None and hasattr(commands, "docs"):
+            return commands.docs(agent)
+        if key in ("STATS", "INVENTORY") and commands is not None:
+            try:  # the same text the !stats / !inventory queries give the model
+                return commands.run(agent, key.lower(), [])
+            except Exception as exc:  # a world query failing must not stop the prompt
+                log.debug("%s query for the prompt failed: %s", key, exc)
+                return ""
+        if key == "ACTION":
+            actions = getattr(agent, "actions", None)
+            return getattr(actions, "current_label", None) or "none"
+        if key == "SELF_PROMPT":
+            sp = getattr(agent, "self_prompter", None)
+            state = getattr(getattr(sp, "state", None), "value", getattr(sp, "state", None))
+            if sp is not None and state in ("active", "paused") and getattr(sp, "goal", ""):
+                return f"Your current goal, which you set yourself: \"{sp.goal}\""
+            return ""
+        if key == "CONVO":
+            return format_turns(turns[-8:], name)
+        return ""
+
+    # ---- building ---------------------------------------------------------------------------------------
+    def build(self, kind: str, agent: Any = None, turns: list[dict] | None = None,
+              extra: Mapping[str, Any] | None = None, include_turns: bool = True) -> Prompt:
+        """Render the `kind` prompt. `turns` defaults to the agent's history; `extra` overrides values."""
+        if kind not in self.prompts:
+            raise KeyError(f"no prompt named '{kind}' (have: {', '.join(self.prompts)})")
+        if turns is None:
+            turns = list(getattr(getattr(agent, "history", None), "turns", []) or [])
+        stable_t, state_t = split_template(self.prompts[kind])
+        extra = dict(extra or {})
+        values = {}
+        for key in _placeholders(stable_t, state_t):
+            values[key] = str(extra[key]) if key in extra else self._value(key, agent, turns, kind)
+        system = _tidy(fill(stable_t, values))
+        state = _tidy(fill(state_t, values))
+        messages = [{"role": t["role"], "content": str(t["content"])} for t in turns] if include_turns else []
+        if state:
+            messages.append({"role": "system" if messages else "user", "content": state})
+        return self._account(kind, system, messages, n_stable_messages=len(messages) - (1 if state else 0))
+
+    def _account(self, kind: str, system: str, messages: list[dict], n_stable_messages: int) -> Prompt:
+        sys_tokens = count_tokens(system) + MESSAGE_OVERHEAD
+        msg_tokens = [count_tokens(m["content"]) + MESSAGE_OVERHEAD for m in messages]
+        stable = sys_tokens + sum(msg_tokens[:n_stable_messages])
+        total = sys_tokens + sum(msg_tokens) + 3
+        # measured reuse: the request serialized as one token stream, compared with the previous one
+        stream = encode(system + "".join(f"\x00{m['role']}\x00{m['content']}" for m in messages))
+        with self._lock:
+            shared = common_prefix_tokens(self._last_tokens.get(kind, []), stream)
+            self._last_tokens[kind] = stream
+        sp = SystemPrompt(system)
+        sp.stable_prefix_tokens, sp.prompt_tokens = stable, total
+        prompt = Prompt(kind, sp, messages, total, stable, shared)
+        self.last[kind] = prompt
+        self._log(prompt)
+        return prompt
+
+    def _log(self, prompt: Prompt) -> None:
+        if self.prompt_log is None:
+            return
+        try:
+            self.prompt_log.parent.mkdir(parents=True, exist_ok=True)
+            with self.prompt_log.open("a", encoding="utf-8") as f:
+                f.write(json.dumps({"time": time.time(), "kind": prompt.kind, "system": str(prompt.system),
+                                    "messages": prompt.messages, "prompt_tokens": prompt.prompt_tokens,
+                                    "stable_prefix_tokens": prompt.stable_prefix_tokens}) + "\n")
+        except OSError as exc:
+            log.warning("could not log the prompt to %s: %s", self.prompt_log, exc)
+
+    # ---- the prompts the agent uses ---------------------------------------------------------------------
+    def conversing(self, agent: Any = None, **extra) -> tuple[SystemPrompt, list[dict]]:
+        return self.build("conversing", agent, extra=extra).as_pair()
+
+    def coding(self, agent: Any = None, **extra) -> tuple[SystemPrompt, list[dict]]:
+        """`extra` usually carries CODE_DOCS (the docs relevant to the request)."""
+        return self.build("coding", agent, extra=extra).as_pair()
+
+    def memory_prompt(self, old_memory: str, to_summarize: list[dict], agent: Any = None) -> Prompt:
+        return self.build("saving_memory", agent, turns=to_summarize, include_turns=False,
+                          extra={"MEMORY": old_memory, "TO_SUMMARIZE": format_turns(to_summarize, self._name(agent))})
+
+    def summarize(self, model, old_memory: str, to_summarize: list[dict], agent: Any = None,
+                  limit: int = MEMORY_LIMIT) -> str:
+        """A new memory from the old one and the turns; at most `limit` characters. Raises ModelError."""
+        prompt = self.memory_prompt(old_memory, to_summarize, agent)
+        reply = model.send(prompt.messages, prompt.system)
+        return clip_memory(getattr(reply, "text", str(reply)), limit)
+
+    def should_respond(self, agent: Any, message: str) -> bool:
+        """Respond-or-ignore for a bot message that arrives while busy. Defaults to respond on any doubt."""
+        model = getattr(agent, "model", None) or self.model
+        if model is None:
+            return True
+        turns = list(getattr(getattr(agent, "history", None), "turns", []) or [])
+        convo = format_turns(turns[-6:], self._name(agent))
+        if message and message not in convo:
+            convo = f"{convo}\n{message}".strip()
+        prompt = self.build("bot_responder", agent, turns=[], include_turns=False, extra={"CONVO": convo})
+        messages = prompt.messages or [{"role": "user", "content": "Decide now: respond or ignore?"}]
+        try:
+            text = model.send(messages, prompt.system).text.lower()
+        except Exception as exc:
+            log.info("respond-or-ignore failed (%s); responding", exc)
+            return True
+        return not ("ignore" in text and "respond" not in text)
+
+    def _name(self, agent: Any) -> str:
+        return getattr(agent, "name", None) or self.name
+
+
+def clip_memory(text: str, limit: int = MEMORY_LIMIT) -> str:
+    """Trim a memory to `limit` characters, at a word boundary when one is near the end."""
+    text = text.strip().strip("'\"").strip()
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit * 0.8 else cut).rstrip()
+
+
+def _tidy(text: str) -> str:
+    """Drop the blank lines left by empty values (at most one blank line in a row)."""
+    text = re.sub(r"[ \t]+\n", "\n", text)
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip()

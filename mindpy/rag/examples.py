@@ -1,0 +1,114 @@
+"""Few-shot examples picked by similarity between the current conversation and each example.
+
+An example is a short conversation: a list of {role, content} turns (MINDcraft's JSON examples have the same
+shape). An example is matched on its non-assistant text, what the bot would be reacting to.
+Examples are embedded once (cached on disk), held in a faiss index, and searched per prompt.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from .embeddings import CachedEmbedder, SentenceEmbedder, VectorIndex, WordOverlap, _embed_query
+
+log = logging.getLogger(__name__)
+
+ROLES = ("user", "assistant", "system")
+QUERY_TURNS = 6  # the latest non-assistant turns make the query: what the bot must react to now
+
+
+def validate_examples(data: Any, where: str) -> list[list[dict]]:
+    """Check the shape of a list of examples; errors name `where` and the example number."""
+    if not isinstance(data, list):
+        raise ValueError(f"{where}: examples must be a list of conversations")
+    out = []
+    for i, example in enumerate(data, 1):
+        if not isinstance(example, list) or not example:
+            raise ValueError(f"{where}: example {i} must be a non-empty list of {{role, content}} turns")
+        turns = []
+        for j, turn in enumerate(example, 1):
+            if not isinstance(turn, dict) or turn.get("role") not in ROLES or not isinstance(turn.get("content"), str):
+                raise ValueError(f"{where}: example {i}, turn {j}: needs 'role' (one of {', '.join(ROLES)}) and "
+                                 f"'content' (a string), got {turn!r}")
+            turns.append({"role": turn["role"], "content": turn["content"]})
+        out.append(turns)
+    return out
+
+
+def load_examples(path: str | Path) -> list[list[dict]]:
+    """Examples from a YAML or JSON file (a list of conversations)."""
+    import yaml
+
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))  # JSON is YAML too
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the examples ({exc.strerror})") from None
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{path}: not valid YAML/JSON: {exc}") from None
+    return validate_examples(data, str(path))
+
+
+def example_key(example: list[dict]) -> str:
+    return "\n".join(t["content"] for t in example if t["role"] != "assistant")
+
+
+def conversation_query(turns: Sequence[dict]) -> str:
+    return "\n".join(t["content"] for t in [t for t in turns if t.get("role") != "assistant"][-QUERY_TURNS:])
+
+
+def render_example(example: list[dict], name: str = "") -> str:
+    lines = []
+    for t in example:
+        content = t["content"].replace("$NAME", name) if name else t["content"]
+        if t["role"] == "user":
+            lines.append(f"Player says: {content}")
+        elif t["role"] == "assistant":
+            lines.append(f"You reply: {content}")
+        else:
+            lines.append(f"System: {content}")
+    return "\n".join(lines)
+
+
+class ExampleSelector:
+    """Chooses the examples most like the conversation. `embedder=None` uses word overlap."""
+
+    def __init__(self, examples: list[list[dict]], embedder: CachedEmbedder | SentenceEmbedder | None = None,
+                 title: str = "Examples of how to respond:"):
+        self.examples = examples
+        self.keys = [example_key(e) for e in examples]
+        self.embedder = embedder
+        self.title = title
+        self.index: VectorIndex | None = None
+        if embedder is not None and examples:
+            try:
+                self.index = VectorIndex(embedder.embed(self.keys))
+            except Exception as exc:  # e.g. the model failed to load after all
+                log.warning("embedding the examples failed (%s); using word overlap", exc)
+                self.embedder = None
+
+    def select(self, turns: Sequence[dict], k: int = 2) -> list[list[dict]]:
+        """The `k` examples nearest the conversation, best first."""
+        return [self.examples[i] for i, _ in self.scored(conversation_query(turns), k)]
+
+    def scored(self, query: str, k: int) -> list[tuple[int, float]]:
+        if not self.examples or k <= 0:
+            return []
+        if self.index is not None and self.embedder is not None and query.strip():
+            return self.index.search(_embed_query(self.embedder, query), k)
+        scores = WordOverlap.scores(query, self.keys)
+        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+        return [(i, scores[i]) for i in order[:k]]
+
+    def render(self, turns: Sequence[dict], k: int = 2, name: str = "") -> str:
+        chosen = self.select(turns, k)
+        if not chosen:
+            return ""
+        parts = [self.title]
+        for n, example in enumerate(chosen, 1):
+            parts.append(f"Example {n}:\n{render_example(example, name)}")
+        return "\n\n".join(parts)

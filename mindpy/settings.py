@@ -1,0 +1,179 @@
+"""Run settings: defaults, then a YAML settings file, then environment variables (MINDPY_<NAME>).
+
+    settings = load_settings("settings.yaml")      # MINDPY_MAX_MESSAGES=20 overrides max_messages
+Errors name the file (or the variable) and the field.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Mapping
+
+from . import DEFAULT_MINECRAFT_VERSION
+from .errors import MindpyError
+
+ENV_PREFIX = "MINDPY_"
+
+
+class SettingsError(MindpyError):
+    """A settings file or variable holds something mindpy cannot use."""
+
+
+@dataclass
+class Settings:
+    # where to play
+    host: str = "localhost"
+    port: int = 25565
+    auth: str = "offline"                     # offline | microsoft
+    minecraft_version: str = DEFAULT_MINECRAFT_VERSION
+    # who plays
+    base_profile: str = "survival"            # survival | creative | god_mode | task, or a path
+    profiles: list[str] = field(default_factory=lambda: ["profiles/andy.yaml"])
+    load_memory: bool = False                 # restore each bot's saved memory and turns on start
+    init_message: str = ""                    # sent to every bot once it joins
+    only_chat_with: list[str] = field(default_factory=list)  # empty: listen to everyone
+    # what bots may do
+    allow_insecure_coding: bool = False       # !newAction runs model-written code: off unless trusted
+    blocked_actions: list[str] = field(default_factory=list)
+    code_timeout_mins: float = -1.0           # -1: no limit
+    max_commands: int = -1                    # commands per loop, -1: no cap
+    # prompts and memory
+    relevant_docs_count: int = 5
+    max_messages: int = 15
+    num_examples: int = 2
+    narrate_behavior: bool = True             # say mode actions ("Picking up item!") in chat
+    chat_bot_messages: bool = True            # echo bot-to-bot messages to public chat
+    log_all_prompts: bool = False
+    # models
+    model_attempts: int = 4                   # calls per prompt before giving up (429, 5xx, timeouts)
+    model_timeout_s: float = 60.0
+    # files
+    bots_dir: str = "bots"                    # per-bot state and archives
+    cache_dir: str = ".cache"                 # embedding cache
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+_AUTH = ("offline", "microsoft")
+
+
+def _field_types() -> dict[str, type]:
+    out = {}
+    for f in fields(Settings):
+        default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+        out[f.name] = type(default)
+    return out
+
+
+def _convert(name: str, value: Any, kind: type, where: str) -> Any:
+    """Coerce `value` (from YAML or a variable's text) to the setting's type, or fail naming `where`."""
+    def bad(expected: str):
+        return SettingsError(f"{where}: setting '{name}' expects {expected}, got {value!r}")
+
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise bad("true or false")
+    if kind is int:
+        if isinstance(value, bool):
+            raise bad("an integer")
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            raise bad("an integer") from None
+    if kind is float:
+        if isinstance(value, bool):
+            raise bad("a number")
+        try:
+            return float(str(value).strip())
+        except ValueError:
+            raise bad("a number") from None
+    if kind is list:
+        if isinstance(value, list):
+            return [str(v) for v in value]
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):  # JSON list
+                try:
+                    return [str(v) for v in json.loads(text)]
+                except json.JSONDecodeError:
+                    raise bad("a list (JSON or comma-separated)") from None
+            return [part.strip() for part in text.split(",") if part.strip()]
+        raise bad("a list")
+    if isinstance(value, (dict, list)):
+        raise bad("a string")
+    return str(value)
+
+
+def _suggest(name: str) -> str:
+    close = difflib.get_close_matches(name, [f.name for f in fields(Settings)], n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def load_settings(path: str | Path | None = None, env: Mapping[str, str] | None = None,
+                  **overrides: Any) -> Settings:
+    """Defaults <- settings file (YAML mapping) <- MINDPY_* variables <- keyword overrides."""
+    env = os.environ if env is None else env
+    types = _field_types()
+    values: dict[str, Any] = {}
+    if path is not None:
+        values.update(_read_file(Path(path), types))
+    for name, kind in types.items():
+        var = ENV_PREFIX + name.upper()
+        if var in env:
+            values[name] = _convert(name, env[var], kind, f"environment variable {var}")
+    for name, value in overrides.items():
+        if name not in types:
+            raise SettingsError(f"unknown setting '{name}'{_suggest(name)}")
+        values[name] = _convert(name, value, types[name], "override")
+    settings = Settings(**values)
+    _check(settings, str(path) if path else "settings")
+    return settings
+
+
+def _read_file(path: Path, types: dict[str, type]) -> dict[str, Any]:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot read the settings file ({exc.strerror})") from None
+    except yaml.YAMLError as exc:
+        raise SettingsError(f"{path}: not valid YAML: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise SettingsError(f"{path}: a settings file must be a mapping of setting: value")
+    out = {}
+    for name, value in data.items():
+        if name not in types:
+            raise SettingsError(f"{path}: unknown setting '{name}'{_suggest(str(name))}")
+        out[name] = _convert(name, value, types[name], str(path))
+    return out
+
+
+def _check(s: Settings, where: str) -> None:
+    def fail(name: str, why: str):
+        raise SettingsError(f"{where}: setting '{name}' {why}")
+
+    if not 0 < s.port < 65536:
+        fail("port", f"must be between 1 and 65535, got {s.port}")
+    if s.auth not in _AUTH:
+        fail("auth", f"must be one of {', '.join(_AUTH)}, got {s.auth!r}")
+    if s.max_messages < 6:
+        fail("max_messages", f"must be at least 6 (5 turns are summarized at a time), got {s.max_messages}")
+    for name in ("num_examples", "relevant_docs_count"):
+        if getattr(s, name) < 0:
+            fail(name, "must not be negative")
+    if s.model_attempts < 1:
+        fail("model_attempts", "must be at least 1")

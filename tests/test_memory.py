@@ -1,0 +1,158 @@
+"""History, memory summaries through a (replay) model, per-bot state files and their crash safety."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from mindpy.memory import BotState, History, atomic_write_json, summarize_span
+from mindpy.models.replay import ReplayModel
+from mindpy.prompts import Prompter
+
+ROOT = Path(__file__).resolve().parent.parent
+LONG_SUMMARY = ("Goal from steve: build a wooden house near spawn. Agreed: I gather logs, jill crafts planks. "
+                "Learned: oak forest lies 40 blocks east of spawn, river to the north. ") * 6  # ~900 chars
+
+
+def make_history(tmp_path, replies=None, **kw):
+    model = ReplayModel({"replies": [{"match": ".", "reply": r} for r in (replies or [LONG_SUMMARY])],
+                         "default": "fallback memory"})
+    prompter = Prompter(name="andy")
+    state = BotState("andy", tmp_path)
+    history = History("andy", summarizer=lambda memory, turns: prompter.summarize(model, memory, turns),
+                      state=state, **kw)
+    return history, model, state
+
+
+def test_roles_and_speaker_names(tmp_path):
+    history, _, _ = make_history(tmp_path)
+    history.add("steve", "hi andy")
+    history.add("andy", "hey!")
+    history.add("system", "Arrived.")
+    history.add("jill", "(FROM OTHER BOT)need logs?")
+    assert history.turns == [
+        {"role": "user", "content": "steve: hi andy"},
+        {"role": "assistant", "content": "hey!"},
+        {"role": "system", "content": "Arrived."},
+        {"role": "user", "content": "jill: (FROM OTHER BOT)need logs?"},
+    ]
+
+
+def test_summary_at_max_messages(tmp_path):
+    history, model, state = make_history(tmp_path)
+    for i in range(14):
+        history.add("steve" if i % 2 == 0 else "system", f"message {i}")
+    assert len(history.turns) == 14 and history.memory == "" and not model.calls
+    history.add("steve", "message 14")  # the 15th turn triggers the summary
+    assert len(model.calls) == 1
+    assert 0 < len(history.memory) <= 500
+    assert history.memory.startswith("Goal from steve")
+    assert len(history.turns) == 10  # the oldest 5 went into the memory
+    assert history.turns[0] == {"role": "system", "content": "message 5"}
+    # the memory prompt got the old memory and exactly the folded turns
+    sent = model.calls[0]["messages"][-1]["content"]
+    assert "message 4" in sent and "message 5" not in sent
+    assert "500 characters" in model.calls[0]["system"]
+    archive = state.read_archive()
+    assert len(archive) == 1 and [t["content"] for t in archive[0]["turns"]][0] == "steve: message 0"
+    assert archive[0]["memory_after"] == history.memory
+
+
+def test_summary_takes_following_assistant_turns(tmp_path):
+    history, _, _ = make_history(tmp_path, replies=["short note"])
+    roles = ["user", "assistant", "system", "user", "user", "assistant", "assistant", "user"] + ["user"] * 7
+    for i, role in enumerate(roles):
+        history.add({"user": "steve", "assistant": "andy", "system": "system"}[role], f"t{i}")
+    # 5 oldest + the two assistant replies right after them: 15 - 7 = 8 remain, starting with a user turn
+    assert len(history.turns) == 8 and history.turns[0]["role"] == "user"
+    assert history.memory == "short note"
+    assert summarize_span([{"role": "assistant"}] * 3, 5) == 3
+
+
+def test_memory_carries_over_between_summaries(tmp_path):
+    history, model, _ = make_history(tmp_path, replies=["first note", "second note"])
+    for i in range(20):  # summaries at the 15th and the 20th turn
+        history.add("steve", f"m{i}")
+    assert history.memory == "second note"
+    assert "first note" in model.calls[1]["messages"][-1]["content"]  # the old memory is folded in
+
+
+def test_model_failure_keeps_old_memory(tmp_path):
+    model = ReplayModel([])  # no replies: every call fails
+
+    def summarizer(memory, turns):
+        return Prompter(name="andy").summarize(model, memory, turns)
+
+    history = History("andy", summarizer=summarizer, state=BotState("andy", tmp_path))
+    history.memory = "keep me"
+    for i in range(15):
+        history.add("steve", f"m{i}")
+    assert history.memory == "keep me" and len(history.turns) == 10
+    assert len(BotState("andy", tmp_path).read_archive()) == 1
+
+
+def test_state_saved_and_restored(tmp_path):
+    extra = {"self_prompt": {"state": "active", "goal": "build a house"}, "task_start": 1234.5,
+             "last_sender": "steve"}
+    history, _, state = make_history(tmp_path, extra_state=lambda: extra)
+    history.add("steve", "build a house")
+    history.add("andy", "On it! !goal(\"build a house\")")
+    saved = json.loads((tmp_path / "andy" / "state.json").read_text())
+    assert saved["turns"][0]["content"] == "steve: build a house"
+    assert saved["self_prompt"]["goal"] == "build a house" and saved["last_sender"] == "steve"
+
+    restored = History("andy", state=BotState("andy", tmp_path))
+    data = restored.load()
+    assert restored.turns == history.turns and restored.memory == history.memory
+    assert restored.restored["task_start"] == 1234.5 and data["self_prompt"]["state"] == "active"
+    restored.clear()
+    assert History("andy", state=BotState("andy", tmp_path)).load()["turns"] == []
+
+
+_WRITER = textwrap.dedent("""
+    import sys, itertools
+    sys.path.insert(0, {root!r})
+    from mindpy.memory.state import atomic_write_json
+    path = sys.argv[1]
+    print("ready", flush=True)
+    for i in itertools.count():
+        atomic_write_json(path, {{"i": i, "turns": [{{"role": "user", "content": "x" * 200}}] * 400}})
+""")
+
+
+def test_kill_during_write_never_leaves_a_broken_file(tmp_path):
+    """Kill a writer process at random moments, many times: the file always parses."""
+    path = tmp_path / "state.json"
+    atomic_write_json(path, {"i": -1})
+    script = _WRITER.format(root=str(ROOT))
+    rng = random.Random(7)
+    seen = set()
+    for _ in range(20):
+        proc = subprocess.Popen([sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE)
+        assert proc.stdout.readline().strip() == b"ready"
+        time.sleep(rng.uniform(0.0, 0.08))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        data = json.loads(path.read_text())  # never a torn file
+        seen.add(data["i"])
+        assert data["i"] == -1 or len(data["turns"]) == 400
+    assert len(seen) > 1, "the writer never got to write: the test proved nothing"
+    leftovers = [p for p in tmp_path.iterdir() if p.name != "state.json"]
+    assert all(p.name.endswith(".tmp") for p in leftovers)  # only orphaned temp files, never read
+
+
+def test_archive_skips_a_torn_last_line(tmp_path):
+    state = BotState("andy", tmp_path)
+    state.append_archive({"turns": [{"role": "user", "content": "a"}]})
+    with state.archive_path.open("a") as f:
+        f.write('{"turns": [{"role": "us')
+    assert len(state.read_archive()) == 1
