@@ -112,3 +112,46 @@ def test_pickaxe_blocks_drop_nothing_by_hand(make_bot):
     js().hold(bot.js, "wooden_pickaxe", timeout=5)
     setblock(bot, x + 2, y, z, "stone")
     assert dig_and_collect(bot, x + 2, y, z) == {"wooden_pickaxe": 1, "cobblestone": 1}
+
+
+def block_age(bot, x, y, z):
+    found = json.loads(js().blockJson(bot.js, x, y, z))
+    return found and int(found["properties"].get("age", -1))
+
+
+def test_tilling_planting_and_bone_meal(make_bot):
+    bot = make_bot("planter")
+    x, y, z = isolate(bot)
+    for item, count in {"wooden_hoe": 1, "wheat_seeds": 2, "bone_meal": 3}.items():
+        bot.chat(f"/give {bot.name} {item} {count}")
+    wait_until(lambda: len(bot.inventory()) == 3, message="the tools")
+    js().useOnBlock(bot.js, "wheat_seeds", x + 3, y - 1, z, timeout=5)  # seeds do not grow on grass
+    js().useOnBlock(bot.js, "wooden_hoe", x + 2, y - 1, z, timeout=5)
+    wait_until(lambda: block_name(bot, x + 2, y - 1, z) == "farmland", message="farmland")
+    assert block_name(bot, x + 3, y, z) == "air" and bot.inventory()["wheat_seeds"] == 2
+
+    js().placeOnTop(bot.js, "wheat_seeds", x + 2, y - 1, z, timeout=10)
+    wait_until(lambda: block_name(bot, x + 2, y, z) == "wheat", message="wheat planted")
+    assert block_age(bot, x + 2, y, z) == 0
+    wait_until(lambda: bot.inventory().get("wheat_seeds") == 1, message="one seed used")
+
+    js().useOnBlock(bot.js, "bone_meal", x + 2, y, z, timeout=5)
+    wait_until(lambda: block_age(bot, x + 2, y, z) >= 2, message="the wheat grown by bone meal")
+    wait_until(lambda: bot.inventory().get("bone_meal") == 2, message="one bone meal used")
+
+
+def test_crops_grow_by_themselves(tmp_path):
+    from mindpy.bridge import create_bot
+    from mindpy.server import EmbeddedServer
+
+    with EmbeddedServer(run_dir=tmp_path, options={"cropGrowthSpeed": 60}) as server:  # a stage a second
+        bot = create_bot("waiter", server.host, server.port)
+        try:
+            x, y, z = isolate(bot)
+            setblock(bot, x + 2, y - 1, z, "farmland")
+            setblock(bot, x + 2, y, z, "carrots[age=0]")
+            setblock(bot, x + 3, y, z, "carrots[age=0]")  # not on farmland: does not grow
+            wait_until(lambda: block_age(bot, x + 2, y, z) == 7, timeout=20, message="ripe carrots")
+            assert block_age(bot, x + 3, y, z) == 0
+        finally:
+            bot.close()

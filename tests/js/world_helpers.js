@@ -79,6 +79,12 @@ async function attackUntilDead (bot, entityId, maxHits = 20, intervalMs = 550) {
   return JSON.stringify({ hits, dead, hurt })
 }
 
+// Use `itemName` on the block at x y z (bot.activateBlock on its top face: tilling, bone meal, doors...).
+async function useOnBlock (bot, itemName, x, y, z) {
+  if (itemName) await hold(bot, itemName)
+  await bot.activateBlock(bot.blockAt(new Vec3(x, y, z)))
+}
+
 // Use the held `itemName` on an entity (bot.activateEntity: milking, shearing...).
 async function useOn (bot, entityId, itemName) {
   await hold(bot, itemName)
@@ -145,4 +151,4 @@ function commandReply (bot, command, pattern, timeoutMs = 5000) {
   })
 }
 
-module.exports = { blockJson, entitiesJson, digAt, hold, placeOnTop, attackUntilDead, useOn, walkTo, collectDrops, eat, commandReply }
+module.exports = { blockJson, entitiesJson, digAt, hold, placeOnTop, attackUntilDead, useOn, useOnBlock, walkTo, collectDrops, eat, commandReply }
