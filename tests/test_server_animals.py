@@ -164,3 +164,15 @@ def test_chickens_lay_eggs(tmp_path):
             assert wait_until(lambda: bot.inventory().get("egg", 0) >= 1, message="the egg picked up")
         finally:
             bot.close()
+
+
+def test_kill_works_right_after_a_hit(make_bot):
+    bot = make_bot("finisher")
+    x, y, z = isolate(bot)
+    give(bot, "diamond_sword")
+    js().hold(bot.js, "diamond_sword", timeout=5)
+    cow = summon(bot, "cow", x + 2, y, z)
+    hit = json.loads(js().attackUntilDead(bot.js, cow["id"], 1, 50, timeout=5))
+    assert hit["hurt"] == 1 and not hit["dead"]
+    bot.chat("/kill @e[type=cow]")  # within the cow's half second of invulnerability
+    wait_until(lambda: not seen(bot, "cow"), message="the cow killed")

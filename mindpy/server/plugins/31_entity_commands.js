@@ -102,7 +102,7 @@ module.exports.server = function (serv) {
         if (!targets.length) throw new UserError('No entity was found')
         for (const entity of targets) {
           if (entity.itemId !== undefined && entity.type !== 'player') entity.destroy()
-          else entity.takeDamage({ damage: Math.max(entity.health, 1), animation: true })
+          else entity.takeDamage({ damage: Math.max(entity.health, 1), animation: true, unblockable: true })
         }
         return targets.length === 1 ? `Killed ${displayName(targets[0])}` : `Killed ${targets.length} entities`
       }

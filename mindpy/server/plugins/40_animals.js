@@ -23,8 +23,9 @@ const BODY_MS = 1000 // the death animation plays before the body is removed
 const KNOCKBACK = 5 // blocks per second, away from the attacker, and a small hop
 const ENTITY_STATUS_DEATH = 3
 
-module.exports.server = function (serv) {
+module.exports.server = function (serv, settings) {
   const registry = serv.registry
+  const maxEntities = settings?.['max-entities'] || 200
   const Item = require('prismarine-item')(registry)
   const UserError = require('flying-squid').UserError
   serv.mindpyAnimals = new Set()
@@ -53,12 +54,15 @@ module.exports.server = function (serv) {
     return entity
   }
 
-  function takeDamage (entity, { damage = 1, attacker = null } = {}) {
+  // `unblockable` (as /kill): no invulnerability after a recent hit
+  function takeDamage (entity, { damage = 1, attacker = null, unblockable = false } = {}) {
     const state = entity.mindpyAnimal
     if (entity.health <= 0) return
     const now = Date.now()
     let dealt = damage
-    if (now - state.lastHurt < INVULNERABLE_MS) {
+    if (unblockable) {
+      state.lastHurt = now
+    } else if (now - state.lastHurt < INVULNERABLE_MS) {
       if (damage <= state.lastDamage) return
       dealt = damage - state.lastDamage
     } else {
@@ -123,6 +127,7 @@ module.exports.server = function (serv) {
         const data = registry.entitiesByName[name]
         if (!data) throw new UserError(`Unknown entity '${args[0]}'`)
         if (data.category !== 'Passive mobs') throw new UserError(`Cannot summon ${name}: only animals and other passive mobs are supported`)
+        if (Object.keys(serv.entities).length >= maxEntities) throw new UserError(`Too many entities (at most ${maxEntities}): /kill some first`)
         const o = originOf(ctx)
         const position = args.length === 4
           ? new Vec3(coordinate(args[1], o.x, true), coordinate(args[2], o.y), coordinate(args[3], o.z, true))
