@@ -54,3 +54,46 @@ def test_server_keeps_running_when_a_plugin_throws(make_bot, server):
     assert status(server.host, server.port)["version"]["name"] == "1.21.1"
     bot.chat(f"/give {bot.name} apple 1")
     assert wait_until(lambda: bot.inventory().get("apple") == 1, message="the server still answering")
+
+
+def test_death_drops_the_inventory_where_the_player_died(make_bot):
+    victim, finder = make_bot("victim"), make_bot("finder")
+    x, y, z = isolate(victim)
+    teleport(finder, x + 6, y, z)
+    victim.chat(f"/give {victim.name} cobblestone 20")
+    victim.chat(f"/give {victim.name} iron_helmet 1")
+    wait_until(lambda: victim.inventory() == {"cobblestone": 20, "iron_helmet": 1}, message="items to lose")
+    victim.js.equip(victim.js.registry.itemsByName["iron_helmet"].id, "head", timeout=10)
+    died = []
+    victim.on("death", lambda *args: died.append(True))
+    victim.chat(f"/kill {victim.name}")
+    wait_until(lambda: died, timeout=5, message="death")
+    wait_until(lambda: victim.js.health == 20, timeout=10, message="the respawn")
+    assert victim.inventory() == {} and victim.js.inventory.slots[5] is None
+    finder.chat(f"/tp {finder.name} {x + 0.5} {y} {z + 0.5}")
+    wait_until(lambda: finder.inventory() == {"cobblestone": 20, "iron_helmet": 1}, timeout=8,
+               message="the finder to pick up what the victim dropped")
+
+
+def test_a_player_who_comes_back_finds_its_inventory_and_place(make_bot, server):
+    from mindpy.bridge import create_bot
+
+    bot = make_bot("leaver")
+    x, y, z = isolate(bot)
+    bot.chat(f"/give {bot.name} bread 7")
+    bot.chat(f"/give {bot.name} iron_boots 1")
+    wait_until(lambda: bot.inventory() == {"bread": 7, "iron_boots": 1}, message="items")
+    bot.js.equip(bot.js.registry.itemsByName["iron_boots"].id, "feet", timeout=10)
+    bot.js.clickWindow(next(i.slot for i in bot.js.inventory.items() if i.name == "bread"), 1, 0)
+    bot.js.clickWindow(2, 0, 0)  # 4 bread left in the crafting grid: vanilla gives them back on leaving
+    name = bot.name
+    time.sleep(0.3)
+    bot.close()
+    time.sleep(0.5)
+    again = create_bot(name, server.host, server.port)
+    try:
+        wait_until(lambda: again.inventory() == {"bread": 7}, message="the bread back")
+        assert again.js.inventory.slots[8].name == "iron_boots"
+        assert abs(again.position[0] - x - 0.5) < 1 and abs(again.position[2] - z - 0.5) < 1, again.position
+    finally:
+        again.close()

@@ -430,13 +430,21 @@ function setUp (player, serv) {
     else if (windowId === 0) closeWindow(true)
   })
 
-  // Leaving with a window open: let the window go (a chest forgets its viewer) and keep what was held.
+  // Leaving: let an open window go (a crafting table gives its grid back, a chest forgets its viewer), and
+  // put what was held and what lay in the 2x2 grid back into the inventory, as vanilla does (without
+  // packets: the client is gone).
   player.once('disconnected', () => {
     const open = state.window
     state.window = null
-    if (open && open.spec.onClose) open.spec.onClose()
-    if (state.cursor) insert(Item, playerView(), state.cursor, [[36, 45], [9, 36]]) // no packets: the client is gone
+    const giveBack = item => (item ? insert(Item, playerView(), item, [[36, 45], [9, 36]]) : null)
+    if (open && open.spec.onClose) {
+      player.mindpyGive = giveBack
+      open.spec.onClose()
+    }
+    throwFromPlayer(giveBack(state.cursor))
     state.cursor = null
+    for (let k = 1; k <= 4; k++) { const item = get(k); set(k, null); throwFromPlayer(giveBack(item)) }
+    set(0, null)
   })
 
   // ---- giving and picking up -------------------------------------------------------------------------

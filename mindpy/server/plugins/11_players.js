@@ -9,8 +9,14 @@
 //   after another never learns the other's name. Send it to the joining player too.
 // - After login, the first look/position packet makes flying-squid send the player back to where it logged
 //   in, undoing any teleport made in between. Send the player's current position instead.
+// - flying-squid keeps the inventory of a dead player; vanilla drops it where the player died.
 
-module.exports.server = function (serv) {
+module.exports.server = function (serv, settings) {
+  const options = settings?.mindpy?.pluginOptions || {}
+  serv.mindpyGameRules = Object.assign(serv.mindpyGameRules || {}, {
+    keepInventory: options.keepInventory === true || options.keepInventory === 'true'
+  })
+
   // login.js assigns serv._sendPlayerList again for every joining player: wrap whatever it assigns
   let sendPlayerList
   Object.defineProperty(serv, '_sendPlayerList', {
@@ -44,6 +50,7 @@ module.exports.player = function (player, serv) {
   player.entityType = registry.entitiesByName.player.id
 
   player.once('asap', () => {
+    dropInventoryOnDeath(player, serv)
     const waitPlayerLogin = player.waitPlayerLogin
     player.waitPlayerLogin = async () => {
       await waitPlayerLogin()
@@ -60,6 +67,29 @@ module.exports.player = function (player, serv) {
     const action = data.actionId ?? data.payload
     if (action === 'perform_respawn' || action === 0) respawn(player, serv)
   })
+}
+
+// A player who dies drops everything it carries around where it died, as in vanilla, unless the game rule
+// keepInventory is on (serv.mindpyGameRules, set from the plugin option keepInventory).
+function dropInventoryOnDeath (player, serv) {
+  const updateHealth = player.updateHealth
+  player.updateHealth = (health) => {
+    const dying = player.health > 0 && health <= 0
+    updateHealth(health)
+    if (!dying) return
+    if (serv.mindpyGameRules.keepInventory) return
+    const { Vec3 } = require('vec3')
+    const items = player.inventory.slots.map((item, slot) => (slot > 0 && item ? item : null)).filter(Boolean)
+    const cursor = player.mindpyWindowState?.cursor
+    if (cursor) items.push(cursor)
+    if (player.mindpyWindowState) player.mindpyWindowState.cursor = null
+    for (let slot = 0; slot < player.inventory.slots.length; slot++) player.inventory.slots[slot] = null
+    for (const item of items) {
+      const velocity = new Vec3((Math.random() - 0.5) * 4, 2, (Math.random() - 0.5) * 4)
+      serv.mindpyDropItem(player.world, player.position.offset(0, 1, 0), item, { velocity, pickupDelay: 2000 })
+    }
+    if (items.length && player.mindpySyncInventory) player.mindpySyncInventory()
+  }
 }
 
 async function respawn (player, serv) {
