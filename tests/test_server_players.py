@@ -97,3 +97,23 @@ def test_a_player_who_comes_back_finds_its_inventory_and_place(make_bot, server)
         assert abs(again.position[0] - x - 0.5) < 1 and abs(again.position[2] - z - 0.5) < 1, again.position
     finally:
         again.close()
+
+
+def test_others_see_what_a_player_holds_and_wears(make_bot):
+    a, b = make_bot("watcher"), make_bot("wearer")
+    x, y, z = isolate(a)
+    teleport(b, x + 3, y, z)
+    b.chat(f"/give {b.name} stick 1")
+    b.chat(f"/give {b.name} iron_helmet 1")
+    b.chat(f"/give {b.name} bread 1")
+    wait_until(lambda: b.inventory() == {"stick": 1, "iron_helmet": 1, "bread": 1}, message="items")
+    wait_until(lambda: a.js.players[b.name].entity is not None, message="a to see b")
+    seen = lambda: a.js.players[b.name].entity
+    for name in ("bread", "stick", "bread"):  # switching the selected hotbar slot
+        slot = next(item.slot for item in b.js.inventory.items() if item.name == name)
+        b.js.setQuickBarSlot(slot - 36)
+        wait_until(lambda: seen().heldItem is not None and seen().heldItem.name == name,
+                   message=f"a to see b holding {name}")
+    b.js.equip(b.js.registry.itemsByName["iron_helmet"].id, "head", timeout=10)  # equipment: 0 hand .. 5 head
+    wait_until(lambda: seen().equipment[5] is not None and seen().equipment[5].name == "iron_helmet",
+               message="a to see b's helmet")
