@@ -135,6 +135,9 @@ def test_fuel_burns_for_its_time(make_bot):
         load(bot, block, (fuel, n), ("cobblestone", 10))
     time.sleep(5.5)  # 10 items take 5 s; every fire is out by then
     for block, (fuel, n, smelted) in zip(blocks, FUELS):
+        # spent fuel shows no fire; a lava bucket burns on with nothing left to smelt, as in vanilla
+        lit = bot.js.blockAt(block.position).getProperties().lit
+        assert lit is (fuel == "lava_bucket"), f"{fuel}: lit={lit}"
         raw, left, out = slots(bot, block)
         assert count_of(out) == smelted and count_of(raw) == 10 - smelted, (fuel, raw, out)
         # a lava bucket leaves its bucket behind, as in vanilla
@@ -156,11 +159,13 @@ def test_progress_shows_through_window_properties_and_smoker_is_twice_as_fast(ma
         furnace.putFuel(item_id(bot, "coal"), None, 1, timeout=10)
         started = time.monotonic()
         furnace.putInput(item_id(bot, "mutton"), None, 4, timeout=10)
-        progress = set()
+        progress, lit = set(), set()
         while count(furnace.outputItem()) < 4 and time.monotonic() - started < 10:
             if furnace.progress is not None:
                 progress.add(round(furnace.progress, 2))
+            lit.add(bot.js.blockAt(block.position).getProperties().lit)
             time.sleep(0.02)
+        assert True in lit, f"the {station} never looked lit"
         timings[station] = time.monotonic() - started
         assert count(furnace.outputItem()) == 4
         assert any(0 < p < 1 for p in progress), f"no progress in between seen: {progress}"

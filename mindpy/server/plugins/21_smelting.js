@@ -5,7 +5,8 @@
 // done at 200 ticks (100 in a smoker or blast furnace, which also burn fuel twice as fast); progress falls
 // back when the fire goes out. A smoker smelts only food, a blast furnace only ores, raw metals and metal
 // gear, though (as in vanilla) anything can be put in their input slot. Progress reaches clients through the
-// window properties (0 fuel left, 1 fuel total, 2 progress, 3 progress total) that bot.openFurnace reads.
+// window properties (0 fuel left, 1 fuel total, 2 progress, 3 progress total) that bot.openFurnace reads,
+// and the block shows its fire (state lit=true) while fuel burns.
 //
 // Plugin option `smeltSpeed` (default 1) runs that many furnace ticks per game tick, for tests.
 
@@ -19,6 +20,7 @@ const TICK_MS = 50
 module.exports.server = function (serv, settings) {
   const registry = serv.registry
   const Item = require('prismarine-item')(registry)
+  const Block = require('prismarine-block')(registry)
   const containers = serv.mindpyBlockContainers
   const speed = Math.max(0, Number(settings?.mindpy?.pluginOptions?.smeltSpeed) || 1)
   const nameOf = item => (item ? registry.items[item.type]?.name : null)
@@ -94,11 +96,24 @@ module.exports.server = function (serv, settings) {
     for (; fire.carry >= 1; fire.carry--) slotsChanged = tickOnce(container) || slotsChanged
     if (slotsChanged) containers.changed(container)
     if ([fire.lit, fire.litTotal, fire.progress].join() !== before) sendProperties(container)
+    showFire(container, fire.lit > 0)
+  }
+
+  // The block's `lit` state, so that players see the fire (the same block: its contents stay).
+  function showFire (container, lit) {
+    if (container.shownLit === lit) return
+    container.shownLit = lit
+    container.world.getBlock(container.position).then(block => {
+      if (!block || block.name !== container.kind || block.getProperties().lit === lit) return
+      const state = Block.fromProperties(block.name, { ...block.getProperties(), lit }, block.biome?.id ?? 0).stateId
+      return serv.setBlock(container.world, container.position, state)
+    }).catch(err => serv.err?.(`[mindpy] furnace fire: ${err.stack}`))
   }
 
   setInterval(() => {
     for (const container of containers.all()) {
-      if (!FURNACES.includes(container.kind) || !isBusy(container)) continue
+      if (!FURNACES.includes(container.kind)) continue
+      if (!isBusy(container)) { if (container.shownLit) showFire(container, false); continue }
       try { tick(container) } catch (err) { serv.err?.(`[mindpy] furnace tick: ${err.stack}`) }
     }
   }, TICK_MS).unref()
