@@ -58,7 +58,12 @@ def example_key(example: list[dict]) -> str:
 
 
 def conversation_query(turns: Sequence[dict]) -> str:
-    return "\n".join(t["content"] for t in [t for t in turns if t.get("role") != "assistant"][-QUERY_TURNS:])
+    """The latest non-assistant turns up to the newest user message. Command output that came after it is left
+    out, so the examples stay the same through one command loop (and the prompt prefix stays cacheable)."""
+    turns = list(turns)
+    last_user = max((i for i, t in enumerate(turns) if t.get("role") == "user"), default=len(turns) - 1)
+    relevant = [t for t in turns[:last_user + 1] if t.get("role") != "assistant"]
+    return "\n".join(t["content"] for t in relevant[-QUERY_TURNS:])
 
 
 def render_example(example: list[dict], name: str = "") -> str:
