@@ -103,8 +103,9 @@ def test_animals_wander_on_the_ground_and_walls_stop_them(make_bot):
     wait_until(lambda: json.loads(js().blockJson(bot.js, x + 6, y, z))["name"] == "air", message="the pen")
     bot.chat(f"/summon sheep {x + 6} {y} {z}")
     bot.chat(f"/summon cow {x - 4} {y} {z}")
-    wait_until(lambda: seen(bot, "sheep") and seen(bot, "cow"), message="a sheep and a cow")
-    start = seen(bot, "cow")[0]
+    bot.chat(f"/summon pig {x} {y} {z - 5} {{NoAI:1b}}")  # stays where it is
+    wait_until(lambda: seen(bot, "sheep") and seen(bot, "cow") and seen(bot, "pig"), message="the animals")
+    start, pig = seen(bot, "cow")[0], seen(bot, "pig")[0]
     heights, in_pen, moved = set(), [], 0.0
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and not (moved > 1.0 and time.monotonic() > deadline - 10):
@@ -117,6 +118,8 @@ def test_animals_wander_on_the_ground_and_walls_stop_them(make_bot):
     assert moved < 12, "it wandered far from where it was summoned"
     assert heights == {float(y)}, f"the cow left the ground: heights {sorted(heights)}"
     assert all(in_pen), "the sheep got out of its pen"
+    still = seen(bot, "pig")[0]
+    assert (still["x"], still["z"]) == (pig["x"], pig["z"]), "the pig without AI moved"
 
 
 def test_milking_cows_and_mooshrooms(make_bot):

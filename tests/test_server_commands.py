@@ -170,3 +170,32 @@ def test_gamemode_time_and_weather(make_bot):
     wait_until(lambda: bot.js.isRaining, message="rain")
     assert reply(bot, "/weather clear", "weather") == "Set the weather to clear"
     wait_until(lambda: not bot.js.isRaining, message="clear skies")
+
+
+def test_a_burst_of_set_up_commands_like_a_cooking_task(make_bot):
+    """MINDcraft's cooking set-up chats hundreds of commands in a row (fields, a house, animals)."""
+    bot = make_bot("setter")
+    x, y, z = isolate(bot)
+    started = time.monotonic()
+    bot.chat(f"/fill ~ ~-1 ~ ~20 ~-3 ~20 grass_block")
+    bot.chat(f"/fill ~ ~ ~ ~20 ~10 ~20 air")
+    for i in range(6):
+        for j in range(6):
+            bot.chat(f"/setblock {x + 2 + i} {y - 1} {z + 2 + j} farmland")
+            bot.chat(f"/setblock {x + 2 + i} {y} {z + 2 + j} wheat[age=7]")
+    for i in range(11):  # a wall of a house, block by block
+        for h in range(5):
+            bot.chat(f"/setblock {x + 10 + i} {y + h} {z + 12} stone_bricks")
+    bot.chat(f"/setblock {x + 12} {y} {z + 14} stone_brick_stairs[facing=west]")
+    for animal in ("chicken", "cow", "llama", "mooshroom", "pig", "rabbit", "sheep"):
+        bot.chat(f"/summon {animal} {x + 5} {y} {z + 15}")
+    bot.chat("/kill @e[type=llama,distance=..200]")
+    last = lambda: block(bot, x + 12, y, z + 14)
+    wait_until(lambda: last()[0] == "stone_brick_stairs", timeout=20, message="the last block of the set-up")
+    assert time.monotonic() - started < 10
+    assert block(bot, x + 7, y, z + 7) == ("wheat", {"age": "7"}) and block(bot, x + 7, y - 1, z + 7)[0] == "farmland"
+    assert all(block(bot, x + 10 + i, y + h, z + 12)[0] == "stone_bricks" for i in range(11) for h in range(5))
+    assert last()[1]["facing"] == "west"
+    wait_until(lambda: {"chicken", "cow", "mooshroom", "pig", "rabbit", "sheep"} <= set(names_in_sight(bot)),
+               message="the animals")
+    wait_until(lambda: "llama" not in names_in_sight(bot), message="the llama killed")

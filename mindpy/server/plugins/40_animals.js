@@ -1,6 +1,6 @@
 'use strict'
-// Animals: /summon cow|sheep|pig|chicken|rabbit|mooshroom|... [x y z]. They have their vanilla health,
-// take the damage of the weapon that hits them (with vanilla's half-second invulnerability and a
+// Animals: /summon cow|sheep|pig|chicken|rabbit|mooshroom|... [x y z] [{NoAI:1b}] (other NBT is ignored).
+// They have their vanilla health, take the damage of the weapon that hits them (with vanilla's half-second invulnerability and a
 // knockback), die, drop their loot per minecraft-data and disappear. They wander (42_animal_movement.js).
 // flying-squid's /summon ignores animals, every hit does 1 damage, dead mobs drop nothing and never
 // disappear from the clients, and its mob physics makes them bob up and down.
@@ -119,10 +119,14 @@ module.exports.server = function (serv, settings) {
     serv.commands.add({
       base: 'summon',
       info: 'Summon an animal',
-      usage: '/summon <entity> [x y z]',
+      usage: '/summon <entity> [x y z] [{NoAI:1b}]',
       op: true,
-      parse: str => { const a = str.trim().split(/\s+/).filter(Boolean); return a.length === 1 || a.length === 4 ? a : false },
-      action (args, ctx) {
+      parse: str => {
+        const [, head, nbt] = str.trim().match(/^([^{]*)(\{.*\})?$/) || []
+        const a = (head || '').trim().split(/\s+/).filter(Boolean)
+        return a.length === 1 || a.length === 4 ? { args: a, nbt: nbt || '' } : false
+      },
+      action ({ args, nbt }, ctx) {
         const name = args[0].replace(/^minecraft:/, '')
         const data = registry.entitiesByName[name]
         if (!data) throw new UserError(`Unknown entity '${args[0]}'`)
@@ -132,7 +136,8 @@ module.exports.server = function (serv, settings) {
         const position = args.length === 4
           ? new Vec3(coordinate(args[1], o.x, true), coordinate(args[2], o.y), coordinate(args[3], o.z, true))
           : o.clone()
-        serv.mindpySpawnAnimal(name, worldOf(ctx), position)
+        const animal = serv.mindpySpawnAnimal(name, worldOf(ctx), position)
+        animal.mindpyAnimal.noAI = /NoAI\s*:\s*(1b?|true)/i.test(nbt) // other NBT is ignored
         return `Summoned new ${data.displayName || name}`
       }
     })

@@ -70,7 +70,7 @@ module.exports.server = function (serv) {
     const s = stateOf(entity)
     let walking = now < s.walkUntil
     if (!walking && !s.airborne && !s.knock) {
-      if (now < s.nextWalk) return // standing still: nothing to do
+      if (now < s.nextWalk || s.noAI) return // standing still: nothing to do
       startWalk(entity, s, now)
       walking = true
     }
