@@ -199,3 +199,22 @@ def test_a_burst_of_set_up_commands_like_a_cooking_task(make_bot):
     wait_until(lambda: {"chicken", "cow", "mooshroom", "pig", "rabbit", "sheep"} <= set(names_in_sight(bot)),
                message="the animals")
     wait_until(lambda: "llama" not in names_in_sight(bot), message="the llama killed")
+
+
+def test_commands_from_the_server_console(make_bot, server):
+    bot = make_bot("observer")
+    x, y, z = isolate(bot)
+    server.command(f"setblock {x + 2} {y} {z} oak_log[axis=x]")
+    server.command(f"fill {x + 3} {y} {z} {x + 4} {y + 1} {z} cobblestone")
+    server.command(f"summon sheep {x} {y} {z + 4}")
+    server.command(f"tp {bot.name} {x} {y} {z + 1}")
+    server.command("time set noon")
+    server.command("weather thunder")
+    wait_until(lambda: block(bot, x + 4, y + 1, z)[0] == "cobblestone", message="the console's fill")
+    assert block(bot, x + 2, y, z) == ("oak_log", {"axis": "x"})
+    wait_until(lambda: "sheep" in names_in_sight(bot), message="the console's sheep")
+    wait_until(lambda: abs(bot.position[2] - (z + 1.5)) < 0.01, message="the console's teleport")
+    wait_until(lambda: 6000 <= bot.js.time.timeOfDay < 6100 and bot.js.thunderState > 0, message="noon, thunder")
+    server.command("kill @e[type=sheep]")
+    server.command("weather clear")
+    wait_until(lambda: "sheep" not in names_in_sight(bot) and not bot.js.isRaining, message="no sheep, no rain")
