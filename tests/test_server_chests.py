@@ -166,3 +166,14 @@ def test_breaking_a_chest_spills_its_items_and_a_new_one_is_empty(make_bot):
     chest = bot.js.openContainer(block, timeout=10)
     assert contents(chest) == {}
     chest.close()
+
+
+def test_walking_away_closes_the_chest(make_bot):
+    bot = make_bot("wanderer")
+    x, y, z = isolate(bot)
+    block = place(bot, "chest")
+    chest = bot.js.openContainer(block, timeout=10)
+    assert bot.js.currentWindow is not None
+    bot.chat(f"/tp {bot.name} {x + 20} {y} {z}")
+    wait_until(lambda: bot.js.currentWindow is None, timeout=5, message="the server to close the window")
+    del chest

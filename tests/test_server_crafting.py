@@ -175,3 +175,20 @@ def test_table_result_follows_the_grid_with_mirrored_and_shapeless_recipes(craft
         bot.js.closeWindow(window)
     assert wait_until(lambda: bot.inventory() == {"wooden_axe": 2, "mushroom_stew": 1}, message="two axes and a stew")
     assert_in_sync(bot)
+
+
+def test_breaking_the_table_closes_it_and_gives_the_grid_back(make_bot):
+    bot = make_bot("tablebreak")
+    x, y, z = isolate(bot)
+    bot.chat(f"/setblock {x + 2} {y} {z} crafting_table")
+    table = wait_until(lambda: (b := bot.js.blockAt(bot.js.entity.position.offset(2, 0, 0))) and
+                       b.name == "crafting_table" and b, message="the crafting table")
+    bot.chat(f"/give {bot.name} oak_planks 5")
+    wait_until(lambda: bot.inventory() == {"oak_planks": 5}, message="planks")
+    window = bot.js.openBlock(table, timeout=10)
+    put(bot, "oak_planks", [1, 5, 9])
+    wait_until(lambda: all(window.slots[i] is not None for i in (1, 5, 9)), message="3 planks in the grid")
+    bot.chat(f"/setblock {x + 2} {y} {z} air")
+    wait_until(lambda: bot.js.currentWindow is None, timeout=5, message="the server to close the window")
+    assert wait_until(lambda: bot.inventory() == {"oak_planks": 5}, message="the planks back from the grid")
+    assert_in_sync(bot)

@@ -10,7 +10,8 @@
 // Other plugins open container windows with player.mindpyOpenWindow(spec) (crafting table, furnaces, chests):
 // spec = {type, title, size, get(i), set(i, item), isResult(i), takeResult(i), mayPlace(i, item),
 // quickMoveInto(item) -> ranges of the window a shift-click from the player's slots fills, craftingSlots,
-// after(), onOpen(windowId), onClose()}.
+// block: {position, name} (the window closes when the player walks off or the block goes), after(),
+// onOpen(windowId), onClose()}.
 
 const path = require('path')
 const { Vec3 } = require('vec3')
@@ -392,7 +393,31 @@ function setUp (player, serv) {
     })
     sendWindow(id, containerView(spec))
     spec.onOpen && spec.onOpen(id)
+    if (spec.block) watchBlock(state.window)
     return id
+  }
+
+  // As in vanilla, the window of a block closes when the player is more than 8 blocks from it or the block
+  // is gone (spec.block = {position, name}).
+  function watchBlock (window) {
+    const { position, name } = window.spec.block
+    const centre = position.offset(0.5, 0.5, 0.5)
+    const timer = setInterval(async () => {
+      try {
+        if (state.window !== window) return clearInterval(timer)
+        const far = player.position.distanceTo(centre) > 8
+        const block = far ? null : await player.world.getBlock(position)
+        if (state.window !== window) return clearInterval(timer)
+        if (far || !block || block.name !== name) {
+          clearInterval(timer)
+          closeWindow(false)
+        }
+      } catch (err) {
+        clearInterval(timer)
+        serv.err?.(`[mindpy] window check for ${player.username}: ${err.stack}`)
+      }
+    }, 500)
+    timer.unref?.()
   }
 
   function closeWindow (fromClient) {

@@ -53,14 +53,14 @@ module.exports.server = function (serv) {
   serv.on('newPlayer', player => { player.mindpyCraftGrid = crafting })
 
   serv.once('pluginsReady', () => {
-    serv.onBlockInteraction('crafting_table', ({ player }) => {
+    serv.onBlockInteraction('crafting_table', ({ player, block }) => {
       if (player.crouching) return false
-      openCraftingTable(player)
+      openCraftingTable(player, block)
       return true
     })
   })
 
-  function openCraftingTable (player) {
+  function openCraftingTable (player, block) {
     const slots = new Array(10).fill(null)
     const grid = {
       width: 3,
@@ -74,6 +74,7 @@ module.exports.server = function (serv) {
       title: 'Crafting',
       size: 10,
       craftingSlots: 10,
+      block: { position: block.position, name: block.name },
       get: i => slots[i],
       set: (i, item) => { slots[i] = item },
       isResult: i => i === 0,

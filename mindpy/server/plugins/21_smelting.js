@@ -137,6 +137,7 @@ module.exports.server = function (serv, settings) {
       type: `minecraft:${block.name}`,
       title: block.name === 'blast_furnace' ? 'Blast Furnace' : block.name[0].toUpperCase() + block.name.slice(1),
       size: 3,
+      block: { position: block.position, name: block.name },
       get: i => container.slots[i],
       set: (i, item) => { container.slots[i] = item },
       isResult: () => false,

@@ -17,6 +17,7 @@ module.exports.server = function (serv) {
       type: 'minecraft:generic_9x3',
       title: TITLES[block.name],
       size: 27,
+      block: { position: block.position, name: block.name },
       get: i => container.slots[i],
       set: (i, item) => { container.slots[i] = item },
       isResult: () => false,
