@@ -97,9 +97,9 @@ def test_a_hit_knocks_the_animal_back(make_bot):
 def test_animals_wander_on_the_ground_and_walls_stop_them(make_bot):
     bot = make_bot("shepherd")
     x, y, z = isolate(bot)
-    # a pen with walls two blocks high (an animal can step up one block), 3x3 inside
-    bot.chat(f"/fill {x + 4} {y} {z - 2} {x + 8} {y + 1} {z + 2} stone")
-    bot.chat(f"/fill {x + 5} {y} {z - 1} {x + 7} {y + 1} {z + 1} air")
+    # a fenced pen, 3x3 inside (animals step up one block, but not onto a fence)
+    bot.chat(f"/fill {x + 4} {y} {z - 2} {x + 8} {y} {z + 2} oak_fence")
+    bot.chat(f"/fill {x + 5} {y} {z - 1} {x + 7} {y} {z + 1} air")
     wait_until(lambda: json.loads(js().blockJson(bot.js, x + 6, y, z))["name"] == "air", message="the pen")
     bot.chat(f"/summon sheep {x + 6} {y} {z}")
     bot.chat(f"/summon cow {x - 4} {y} {z}")

@@ -30,6 +30,13 @@ module.exports.server = function (serv) {
     return blocks[world.sync.getBlockType(pos)]?.boundingBox === 'block'
   }
 
+  // Fences and walls are 1.5 blocks high: nothing steps onto them (that is what pens are for).
+  function tooHighToClimb (world, x, y, z) {
+    const pos = new Vec3(Math.floor(x), Math.floor(y), Math.floor(z))
+    if (!world.sync.getColumnAt(pos)) return true
+    return /(_fence|_wall|_fence_gate)$/.test(blocks[world.sync.getBlockType(pos)]?.name || '')
+  }
+
   function stateOf (entity) {
     const s = entity.mindpyAnimal
     if (s.walkUntil === undefined) Object.assign(s, { walkUntil: 0, nextWalk: Date.now() + between(IDLE_MS), dir: null, knock: null, vy: 0, airborne: true })
@@ -87,7 +94,8 @@ module.exports.server = function (serv) {
     const aheadX = x + Math.sign(vx) * half
     const aheadZ = z + Math.sign(vz) * half
     if ((vx || vz) && solid(world, aheadX, y + 0.01, aheadZ)) {
-      const canClimb = !s.airborne && !solid(world, aheadX, y + 1.01, aheadZ) && !solid(world, aheadX, y + 2.01, aheadZ)
+      const canClimb = !s.airborne && !tooHighToClimb(world, aheadX, y + 0.01, aheadZ) &&
+        !solid(world, aheadX, y + 1.01, aheadZ) && !solid(world, aheadX, y + 2.01, aheadZ)
       if (canClimb) {
         y = Math.floor(y + 0.01) + 1
       } else {
