@@ -1,0 +1,70 @@
+"""The command layer one agent uses: its registry, its blocked commands, and the four calls the agent makes
+(`parse`, `is_action`, `run`, `docs`; see mindpy.agent.agent.CommandLayer).
+
+    layer = AgentCommands(registry, blocked=blocked)   # blocked from blocked_commands(...)
+    parsed = layer.parse(reply)      # ParseResult: .command, .args, .error, .message
+    layer.run(agent, parsed.command, parsed.args)
+
+`!help` is answered here (it only needs the registry) unless the skills layer bound its own function.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterable
+
+from .blocking import available, blocked_commands
+from .docs import command_docs
+from .parser import ParseResult, parse_reply
+from .registry import CommandRegistry
+
+log = logging.getLogger(__name__)
+
+
+class AgentCommands:
+    def __init__(self, registry: CommandRegistry, blocked: Iterable[str] = (), docs_form: str = "full",
+                 only_bound: bool = True):
+        """`only_bound`: leave commands without a function out of the docs (the model should not be offered
+        what cannot run)."""
+        self.registry = registry
+        self.blocked, self.warnings = blocked_commands(registry, blocked)
+        self.docs_form = docs_form
+        self.only_bound = only_bound
+
+    def parse(self, text: str) -> ParseResult:
+        return parse_reply(text, self.registry, self.blocked)
+
+    def is_action(self, name: str) -> bool:
+        """Whether the command runs through the action manager (stopping the running action)."""
+        command = self.registry.get(name)
+        return bool(command and command.interrupts)
+
+    def run(self, agent: Any, name: str, args: list | tuple = ()) -> str | None:
+        command = self.registry.get(name)
+        if command is not None and command.name in self.blocked:
+            return f"Command !{command.name} is blocked for you: you cannot use it."
+        if command is not None and command.name == "help" and command.run is None:
+            return self.docs(agent)
+        if command is not None and command.interrupts:
+            return _text(self.registry.run(agent, name, args))  # the action manager reports errors
+        try:
+            return _text(self.registry.run(agent, name, args))
+        except Exception as exc:  # a failing query is output for the model, not a crash of the agent loop
+            log.exception("command !%s failed", name)
+            return f"Command !{name} failed: {type(exc).__name__}: {exc}"
+
+    def docs(self, agent: Any = None) -> str:
+        return command_docs(self.registry, self.blocked, self.docs_form, self.only_bound and self._any_bound())
+
+    def available(self) -> list[str]:
+        return [c.name for c in available(self.registry, self.blocked)]
+
+    def _any_bound(self) -> bool:
+        # with nothing bound at all (tests, tools), list everything rather than nothing
+        return any(c.bound for c in self.registry if c.name != "help")
+
+
+def _text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return str(value)

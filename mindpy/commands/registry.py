@@ -1,0 +1,163 @@
+"""The command registry: every command's name, description, parameters and kind, and the function it runs.
+
+Commands are declared once (definitions.py) without behaviour; the skills layer binds a function to each:
+
+    registry = default_registry()
+    registry.bind("goToPlayer", lambda agent, player_name, closeness: ...)   # -> output text or None
+    registry.run(agent, "goToPlayer", ["Steve", 3])
+
+A function receives the agent (or whatever context the caller passes) and then one value per parameter, already
+converted by the parser. Binding checks that the function accepts that many arguments. Running a command that
+has no function bound answers plainly that it is not available; it never pretends to have done something.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from .. import DEFAULT_MINECRAFT_VERSION
+from .params import Param, show_value
+
+QUERY = "query"
+ACTION = "action"
+
+
+@dataclass
+class Command:
+    name: str                       # without the "!"
+    description: str
+    params: tuple[Param, ...] = ()
+    kind: str = ACTION              # QUERY (looks, answers at once) or ACTION (does something)
+    interrupts: bool | None = None  # runs through the action manager, stopping the running action;
+                                    # None: True for actions, False for queries
+    run: Callable[..., Any] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self.params = tuple(self.params)
+        if self.kind not in (QUERY, ACTION):
+            raise ValueError(f"command {self.name}: kind must be {QUERY!r} or {ACTION!r}, not {self.kind!r}")
+        if self.interrupts is None:
+            self.interrupts = self.kind == ACTION
+
+    @property
+    def is_action(self) -> bool:
+        return self.kind == ACTION
+
+    @property
+    def bound(self) -> bool:
+        return self.run is not None
+
+    def signature(self) -> str:
+        """`!craftRecipe(recipe_name: ItemName, num: int)`; `!stop` for no parameters."""
+        if not self.params:
+            return f"!{self.name}"
+        return f"!{self.name}(" + ", ".join(p.signature() for p in self.params) + ")"
+
+    def example(self) -> str:
+        if not self.params:
+            return f"!{self.name}"
+        return f"!{self.name}(" + ", ".join(show_value(p.example_value()) for p in self.params) + ")"
+
+    def arity_text(self) -> str:
+        n = len(self.params)
+        if n == 0:
+            return f"Command !{self.name} takes no arguments"
+        listed = ", ".join(p.signature() for p in self.params)
+        return f"Command !{self.name} takes {n} argument{'s' if n != 1 else ''} ({listed})"
+
+
+class CommandRegistry:
+    """An ordered set of commands, looked up by name (exactly, or ignoring case when that is unambiguous)."""
+
+    def __init__(self, commands: Iterable[Command] = (), version: str = DEFAULT_MINECRAFT_VERSION):
+        self.version = version
+        self._commands: dict[str, Command] = {}
+        for command in commands:
+            self.add(command)
+
+    def add(self, command: Command) -> Command:
+        if command.name in self._commands:
+            raise ValueError(f"command !{command.name} is declared twice")
+        names = [p.name for p in command.params]
+        if len(set(names)) != len(names):
+            raise ValueError(f"command !{command.name} has two parameters with the same name")
+        self._commands[command.name] = command
+        return command
+
+    def __contains__(self, name: str) -> bool:
+        return self.get(name) is not None
+
+    def __iter__(self) -> Iterator[Command]:
+        return iter(self._commands.values())
+
+    def __len__(self) -> int:
+        return len(self._commands)
+
+    def names(self) -> list[str]:
+        return list(self._commands)
+
+    def get(self, name: str) -> Command | None:
+        """The command called `name` ("!" optional); case is ignored when only one command matches."""
+        name = name.strip().lstrip("!")
+        if name in self._commands:
+            return self._commands[name]
+        folded = [c for n, c in self._commands.items() if n.lower() == name.lower()]
+        return folded[0] if len(folded) == 1 else None
+
+    def __getitem__(self, name: str) -> Command:
+        command = self.get(name)
+        if command is None:
+            raise KeyError(f"no command !{name.lstrip('!')}")
+        return command
+
+    # ---- binding ---------------------------------------------------------------------------------------
+    def bind(self, name: str, fn: Callable[..., Any]) -> None:
+        """Make `fn(context, *args)` the body of command `name`. Rebinding replaces the previous function."""
+        command = self[name]
+        _check_arity(command, fn)
+        command.run = fn
+
+    def binds(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Decorator form of `bind`."""
+        def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+            self.bind(name, fn)
+            return fn
+        return decorate
+
+    def bind_all(self, functions: dict[str, Callable[..., Any]]) -> None:
+        for name, fn in functions.items():
+            self.bind(name, fn)
+
+    def unbind(self, name: str) -> None:
+        self[name].run = None
+
+    def unbound(self) -> list[str]:
+        return [c.name for c in self if not c.bound]
+
+    # ---- running ---------------------------------------------------------------------------------------
+    def run(self, context: Any, name: str, args: list | tuple = ()) -> Any:
+        """Run a command with converted arguments. Unknown or unbound commands answer with a sentence saying so."""
+        command = self.get(name)
+        if command is None:
+            return f"Command !{name.lstrip('!')} does not exist. Use !help to list the commands."
+        if command.run is None:
+            return (f"Command !{command.name} is not available in this version of the bot (it has no "
+                    f"implementation yet). Nothing was done; use another command.")
+        if len(args) != len(command.params):
+            return f"{command.arity_text()}, got {len(args)}. Example: {command.example()}"
+        return command.run(context, *args)
+
+
+def _check_arity(command: Command, fn: Callable[..., Any]) -> None:
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # builtins without a signature: trust the caller
+        return
+    args = [object()] * (1 + len(command.params))
+    try:
+        signature.bind(*args)
+    except TypeError as exc:
+        raise TypeError(f"cannot bind !{command.name}: the function must accept (context"
+                        + "".join(f", {p.name}" for p in command.params) + f"): {exc}") from None
