@@ -177,3 +177,18 @@ def test_walking_away_closes_the_chest(make_bot):
     bot.chat(f"/tp {bot.name} {x + 20} {y} {z}")
     wait_until(lambda: bot.js.currentWindow is None, timeout=5, message="the server to close the window")
     del chest
+
+
+def test_set_up_commands_sent_back_to_back_run_in_order(make_bot):
+    """A set-up script does not wait between /setblock and /data merge: the server runs them in order."""
+    bot = make_bot("scripter")
+    x, y, z = isolate(bot)
+    for k in range(6):
+        bot.chat(f"/setblock {x + 2} {y} {z + k - 3} barrel")
+        bot.chat(f'/data merge block {x + 2} {y} {z + k - 3} {{Items:[{{Slot:{k}b,id:"minecraft:apple",count:{k + 1}}}]}}')
+    for k in range(6):
+        block = wait_until(lambda: (b := bot.js.blockAt(bot.js.entity.position.offset(2, 0, k - 3))) and
+                           b.name == "barrel" and b, message="a barrel")
+        barrel = bot.js.openContainer(block, timeout=10)
+        assert contents(barrel) == {"apple": k + 1}, k
+        barrel.close()
