@@ -155,7 +155,9 @@ class CraftingPlan:
     def text(self) -> str:
         """The plan as the model reads it (the answer to !getCraftingPlan)."""
         if not self.craftable:
-            hint = f" It comes out of a furnace: smelt {SMELTED_FROM[self.target]}." if self.target in SMELTED_FROM else ""
+            hint = ""
+            if self.target in SMELTED_FROM:
+                hint = f" It comes out of a furnace: smelt {SMELTED_FROM[self.target]}."
             return (f"{self.target} has no crafting recipe: it is a base resource. Get it by mining, farming, "
                     f"smelting, trading or from mobs.{hint}")
         lines: list[str] = []
@@ -430,7 +432,8 @@ class RecipeBook:
         position = {item: i for i, item in enumerate(order)}
         plan.missing = dict(sorted(missing.items(), key=lambda kv: position.get(kv[0], 0)))
         for name in plan.missing:
-            sources = [r for r in self._recipes.get(name, []) if r in self._reverse and name not in r.ingredient_names()]
+            sources = [r for r in self._recipes.get(name, [])
+                       if r in self._reverse and name not in r.ingredient_names()]
             if sources:
                 r = max(sources, key=lambda r: (r.count / r.units, -r.index))  # unpacking a block first
                 made = " + ".join(f"{k} {n}" for n, k in r.ingredients)

@@ -264,3 +264,40 @@ def test_cli_prints_table(capsys):
     assert main(["commands", "--docs", "short", "--block", "discard"]) == 0
     out = capsys.readouterr().out
     assert "!discard" not in out and "!stop" in out
+
+
+# ---- the standard bindings (crafting and blueprint queries) ----------------------------------------------
+def test_bind_crafting_queries(registry):
+    from mindpy.commands.standard import bind_crafting
+
+    inventories = {"Andy": {"oak_log": 1}}
+    bind_crafting(registry, inventory=lambda agent: inventories[agent.name], table_nearby=lambda agent: False)
+    layer = AgentCommands(registry)
+    parsed = layer.parse('Let me see. !getCraftingPlan("oak_plank", 4)')
+    assert parsed.args == ["oak_planks", 4]
+    out = layer.run(FakeAgent(), parsed.command, parsed.args)
+    assert out.startswith("You have everything needed for 4 oak_planks.") and "Craft 1 oak_log -> 4 oak_planks" in out
+    assert layer.run(FakeAgent(), "craftable", []) == "CRAFTABLE_ITEMS\n- oak_planks (up to 4)"
+    out = layer.run(FakeAgent(), "getCraftingPlan", ["wooden_pickaxe", 1])
+    assert "- 2 oak_log" in out
+
+
+def test_bind_blueprint_queries(registry):
+    from mindpy.commands.standard import NO_BLUEPRINT, bind_blueprints
+    from mindpy.tasks.blueprint import Blueprint
+
+    current = {"bp": None}
+    world: dict = {}
+    bind_blueprints(registry, blueprint=lambda agent: current["bp"],
+                    get_block=lambda agent: lambda x, y, z: world.get((x, y, z), "air"))
+    layer = AgentCommands(registry)
+    for text in ("!checkBlueprint", "!getBlueprint", "!checkBlueprintLevel(0)", "!getBlueprintLevel(0)"):
+        parsed = layer.parse(text)
+        assert layer.run(FakeAgent(), parsed.command, parsed.args) == NO_BLUEPRINT
+    current["bp"] = Blueprint.from_dict({"levels": [{"level": 0, "coordinates": [0, 0, 0],
+                                                     "placement": [["stone", "air"]]}]})
+    assert "Level 0 requires the following fixes" in layer.run(FakeAgent(), "checkBlueprintLevel", [0])
+    world[(0, 0, 0)] = "stone"
+    assert layer.run(FakeAgent(), "checkBlueprint", []) == "Blueprint is complete"
+    assert "does not exist" in layer.run(FakeAgent(), "getBlueprintLevel", [3])
+    assert layer.run(FakeAgent(), "getBlueprint", []).startswith("Blueprint: 1 levels")

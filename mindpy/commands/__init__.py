@@ -10,7 +10,8 @@ prompt, and blocking. The functions that make commands act in the world are boun
     parsed.command, parsed.args, parsed.error, parsed.message   # "craftRecipe", ["oak_planks", 2], None, "Sure!"
 
 Modules: names (block/item/entity name lookup), params (types, domains), registry (Command, CommandRegistry),
-definitions (every command), parser, docs, blocking, layer (what an agent uses), cli (`mindpy commands`).
+definitions (every command), parser, docs, blocking, layer (what an agent uses), standard (bindings for the
+crafting and blueprint queries, which need data but no skill), cli (`mindpy commands`).
 """
 
 from .blocking import blocked_commands

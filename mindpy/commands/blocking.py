@@ -18,7 +18,8 @@ from .registry import CommandRegistry
 log = logging.getLogger(__name__)
 
 
-def blocked_commands(registry: CommandRegistry | None, *sources: Iterable[str] | None) -> tuple[frozenset[str], list[str]]:
+def blocked_commands(registry: CommandRegistry | None,
+                     *sources: Iterable[str] | None) -> tuple[frozenset[str], list[str]]:
     """The union of the names in `sources`, as command names without "!", and the warnings about the rest."""
     blocked: set[str] = set()
     warnings: list[str] = []

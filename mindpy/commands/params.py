@@ -265,5 +265,6 @@ def show_value(value: Any) -> str:
     return '"' + str(value).replace('"', '\\"') + '"'
 
 
-__all__ = ["BLOCK", "BOOL", "Choice", "Domain", "ENTITY", "FLOAT", "INT", "ITEM", "ITEM_OR_HAND", "Literal", "Param", "ParamError",
+__all__ = ["BLOCK", "BOOL", "Choice", "Domain", "ENTITY", "FLOAT", "INT", "ITEM", "ITEM_OR_HAND", "Literal", "Param",
+           "ParamError",
            "ParamType", "STRING", "name_table", "show_value"]
