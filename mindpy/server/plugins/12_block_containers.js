@@ -6,7 +6,8 @@
 //
 // Plugins declare their kinds: serv.mindpyBlockContainers.define(blockName, size), then
 // containerAt(world, position, blockName) gives the container there ({kind, slots, viewers, ...}), and
-// changed(container) updates the windows of the players looking into it.
+// changed(container) updates the windows of the players looking into it. Code that writes blocks without
+// the world's setters calls forgetInBox(world, fromVec3, toVec3).
 
 const { Vec3 } = require('vec3')
 
@@ -48,11 +49,24 @@ module.exports.server = function (serv) {
     container.slots.fill(null)
   }
 
+  // For code that writes blocks without the world's setters (a fast /fill writes chunk columns directly):
+  // forget the containers in a box, their items gone, as vanilla's /fill replace does.
+  function forgetInBox (world, from, to) {
+    const [min, max] = [from.min(to), from.max(to)]
+    for (const container of [...containersOf(world).values()]) {
+      const p = container.position
+      if (p.x < min.x || p.y < min.y || p.z < min.z || p.x > max.x || p.y > max.y || p.z > max.z) continue
+      container.slots.fill(null)
+      spill(container)
+    }
+  }
+
   serv.mindpyBlockContainers = {
     define: (blockName, size) => { if (registry.blocksByName[blockName]) sizes.set(blockName, size) },
     defines: blockName => sizes.has(blockName),
     containerAt,
     changed,
+    forgetInBox,
     all: function * () { for (const here of byWorld.values()) yield * here.values() }
   }
 
