@@ -19,8 +19,8 @@ Base resources are items with no crafting recipe (logs, ores and ingots, crops, 
 - Among an item's recipes (minecraft-data lists one per wood type, stone type, colour...), those whose
   ingredients the inventory holds, or can be crafted from, come first; then plain ones (oak over other woods,
   cobblestone over blackstone, no bamboo, colours matching the result). The best few of each item are tried in
-  the whole plan; the plan with the fewest kinds of missing items wins, then the one using most of the
-  inventory, then the plainest.
+  the whole plan; the plan with the fewest missing items wins (an unusual one counts three times unless some is
+  held), then the one with fewest kinds of them, using most of the inventory, the plainest.
 - Each item is crafted in one step, with enough crafts for every use of it (1 log -> 4 planks serves both the
   sticks and the pickaxe); the steps are in an order that works. Items the inventory holds are used first.
 - Recipes wider or taller than 2x2 (or with more than 4 ingredients) need a crafting table. When one is needed
@@ -462,7 +462,7 @@ class RecipeBook:
         inv = _inventory(inventory)
         override: dict[str, Recipe | None] = {}
         best, options, invalid = self._evaluate(target, count, inv, table_available, override)
-        best_score = self._score(best, invalid)
+        best_score = self._score(best, invalid, inv)
         # try the next best recipes of each item with alternatives, keeping a change when it leaves less missing
         tried: set[str] = set()
         queue = [item for item in options if len(options[item]) > 1]
@@ -471,26 +471,30 @@ class RecipeBook:
             if item in tried:
                 continue
             tried.add(item)
-            current = override.get(item, options[item][0] if options[item] else None)
-            for candidate in options[item][: self.TRIES_PER_ITEM]:
+            candidates = options.get(item, [])
+            current = override.get(item, candidates[0] if candidates else None)
+            for candidate in candidates[: self.TRIES_PER_ITEM]:
                 if candidate == current:
                     continue
                 trial = dict(override)
                 trial[item] = candidate
                 plan, trial_options, trial_invalid = self._evaluate(target, count, inv, table_available, trial)
-                score = self._score(plan, trial_invalid)
+                score = self._score(plan, trial_invalid, inv)
                 if score < best_score:
                     best, best_score, override, current = plan, score, trial, candidate
+                    options = trial_options
                     queue.extend(i for i in trial_options if len(trial_options[i]) > 1 and i not in tried)
         return best
 
     @staticmethod
-    def _score(plan: CraftingPlan, invalid: bool) -> tuple:
-        """Lower is better: valid, fewer kinds of missing items, more use of the inventory, plainer recipes,
-        fewer missing items, fewer steps."""
+    def _score(plan: CraftingPlan, invalid: bool, inv: Mapping[str, int]) -> tuple:
+        """Lower is better: valid; fewer missing items, an unusual one (bamboo, honey, a rarer wood...) counting
+        three times unless the inventory holds some; fewer kinds of them; more use of the inventory; plainer
+        recipes; fewer steps."""
+        cost = sum(n * (3 if name not in inv and _unusual(name, plan.target) else 1)
+                   for name, n in plan.missing.items())
         plainness = sum(_unusual(n, s.item) for s in plan.steps for n in s.recipe.ingredient_names())
-        return (invalid, len(plan.missing), -sum(plan.from_inventory.values()), plainness,
-                sum(plan.missing.values()), len(plan.steps))
+        return (invalid, cost, len(plan.missing), -sum(plan.from_inventory.values()), plainness, len(plan.steps))
 
     def raw_materials(self, target: str, count: int = 1) -> dict[str, int]:
         """The base resources `count` x `target` takes from an empty inventory (crafting table not counted)."""

@@ -118,13 +118,19 @@ def test_case_of_command_name(registry):
     assert r.command == "inventory" and r.notes
 
 
+def test_command_glued_to_previous_word(registry):
+    r = parse('let\'s craft the compass!craftRecipe("compass", 1)', registry)
+    assert r.command == "craftRecipe" and r.args == ["compass", 1]
+
+
 def test_command_glued_to_next_sentence(registry):
     r = parse("I have !inventoryI have iron", registry)
     assert r.command == "inventory" and r.message == "I have"
 
 
 def test_exclamation_in_prose_is_not_a_command(registry):
-    for text in ("Wow!Great job!", "Hi! I am here!", "!!!", "Nice!! Let's go", "a!b!c"):
+    for text in ("Wow!Great job!", "Hi! I am here!", "!!!", "Nice!! Let's go", "a!b!c", "great!Stay tuned",
+                 "wow!Stopp"):
         r = parse(text, registry)
         assert r.command is None and r.error is None, (text, r.error)
 

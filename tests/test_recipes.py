@@ -194,3 +194,30 @@ def test_craftable(book):
     assert "iron_ingot" in {c.item for c in book.craftable({"iron_block": 1})}
     assert book.craftable_text({}) == "You cannot craft anything with your inventory."
     assert book.craftable_text({"oak_log": 1}).startswith("CRAFTABLE_ITEMS\n- oak_planks (up to 4)")
+
+
+# ---- property: any inventory gives a plan that works --------------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_TARGETS = ["wooden_pickaxe", "stone_pickaxe", "bookshelf", "cake", "bread", "torch", "chest", "furnace", "compass",
+            "lantern", "piston", "iron_block", "golden_apple", "painting", "white_bed", "crafter", "beacon"]
+_STUFF = ["oak_log", "birch_log", "oak_planks", "birch_planks", "stick", "cobblestone", "iron_ingot", "iron_block",
+          "iron_nugget", "coal", "redstone", "wheat", "hay_block", "sugar_cane", "sugar", "paper", "book", "leather",
+          "string", "white_wool", "crafting_table", "torch", "gold_ingot", "egg", "milk_bucket", "bamboo"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(_TARGETS), st.integers(1, 5),
+       st.dictionaries(st.sampled_from(_STUFF), st.integers(0, 20), max_size=8), st.booleans())
+def test_plans_work_from_any_inventory(target, count, inventory, table_nearby):
+    p = recipe_book().plan(target, count, inventory, table_available=table_nearby)
+    assert p.craftable and p.steps[-1].item == target
+    check_feasible(p, {k: v for k, v in inventory.items() if v > 0}, table_nearby=table_nearby)
+    for name, n in p.missing.items():
+        assert n > 0 and recipe_book().is_base(name) or name in ("iron_nugget",)
+    # with the missing items added, nothing is missing any more
+    topped = dict(inventory)
+    for name, n in p.missing.items():
+        topped[name] = topped.get(name, 0) + n
+    assert recipe_book().plan(target, count, topped, table_available=table_nearby).missing == {}

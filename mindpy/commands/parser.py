@@ -11,7 +11,8 @@ Arguments are numbers (`-?\\d+(\\.\\d+)?`), true/false, or quoted strings. Also 
 - unquoted arguments: a bare word or words up to the next `,` or `)` (`!collectBlocks(oak_log, 3)`,
   `!goal(collect ten logs)`). Their text is used as is; a text containing a comma must be quoted;
 - a command name in another case (`!Inventory`) when it matches one command only, and a command glued to the
-  next sentence (`!inventoryI have...`).
+  next sentence (`!inventoryI have...`). Right after a letter or digit (`compass!craftRecipe(...)`) only an exact
+  command name counts, so that prose such as "great!Stay tuned" is not taken for a command.
 Strict: the number of arguments must match, every value must fit its parameter (see params.py), a missing `)`
 or an unclosed quote is refused. A `!word` that is neither a command nor close to one (`Wow!Great`) is plain text.
 
@@ -81,6 +82,9 @@ def parse_strict(text: str, registry: CommandRegistry, blocked: Iterable[str] = 
     for match in _NAME.finditer(text):
         written = match.group(1)
         command, glued = _find(written, registry)
+        glued_to_word = match.start() > 0 and text[match.start() - 1].isalnum()
+        if glued_to_word and (command is None or (command.name != written and not glued)):
+            continue  # "great!Stay tuned": only an exact command name counts right after a letter
         result = ParseResult(message=text[:match.start()].strip())
         if command is None:
             paren = _skip(text, match.end(), _SPACE).startswith("(")
