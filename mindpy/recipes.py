@@ -19,7 +19,7 @@ Base resources are items with no crafting recipe (logs, ores and ingots, crops, 
 - Among an item's recipes (minecraft-data lists one per wood type, stone type, colour...), those whose
   ingredients the inventory holds, or can be crafted from, come first; then plain ones (oak over other woods,
   cobblestone over blackstone, no bamboo, colours matching the result). The best few of each item are tried in
-  the whole plan; the plan with the fewest missing items wins (an unusual one counts three times unless some is
+  the whole plan; the plan with the fewest missing items wins (an unusual one counts five times unless some is
   held), then the one with fewest kinds of them, using most of the inventory, the plainest.
 - Each item is crafted in one step, with enough crafts for every use of it (1 log -> 4 planks serves both the
   sticks and the pickaxe); the steps are in an order that works. Items the inventory holds are used first.
@@ -489,9 +489,9 @@ class RecipeBook:
     @staticmethod
     def _score(plan: CraftingPlan, invalid: bool, inv: Mapping[str, int]) -> tuple:
         """Lower is better: valid; fewer missing items, an unusual one (bamboo, honey, a rarer wood...) counting
-        three times unless the inventory holds some; fewer kinds of them; more use of the inventory; plainer
+        five times unless the inventory holds some; fewer kinds of them; more use of the inventory; plainer
         recipes; fewer steps."""
-        cost = sum(n * (3 if name not in inv and _unusual(name, plan.target) else 1)
+        cost = sum(n * (5 if name not in inv and _unusual(name, plan.target) else 1)
                    for name, n in plan.missing.items())
         plainness = sum(_unusual(n, s.item) for s in plan.steps for n in s.recipe.ingredient_names())
         return (invalid, cost, len(plan.missing), -sum(plan.from_inventory.values()), plainness, len(plan.steps))

@@ -71,6 +71,8 @@ def test_plain_recipes_preferred(book):
     assert book.plan("furnace", 1, {}, table_available=True).missing == {"cobblestone": 8}
     assert book.plan("stone_pickaxe", 1, {"cobblestone": 3, "stick": 2}, table_available=True).complete
     assert book.plan("torch", 4, {}).missing == {"oak_log": 1, "coal": 1}  # not charcoal
+    assert book.plan("painting", 1, {}).missing == {"oak_log": 2, "string": 4}  # not black wool
+    assert book.plan("wooden_pickaxe", 1, {"bamboo": 1}).missing == {"oak_log": 3}  # one bamboo does not help
 
 
 def test_bookshelf_like_the_paper(book):
