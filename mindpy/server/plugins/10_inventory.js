@@ -4,8 +4,9 @@
 // flying-squid hands the 1.17+ window_click packet to prismarine-windows in the old shape, so clicks are
 // ignored and client and server drift apart; tossing loses items; pickups add one item per stack; item
 // entities carry no item (no metadata at 1.20.2+); /give adds the count as a string. Here the server
-// applies every click itself (lib/clicks.js) and sends the whole window back after it, so the client
-// always ends up with the server's truth.
+// applies every click itself (lib/clicks.js) and, as vanilla does, sends back what the client predicted
+// wrong (the whole window when the click was made on an old state id), so the client always ends up with
+// the server's truth. `/mindpy_inv [player]` shows the server's view of an inventory as JSON.
 //
 // Other plugins open container windows with player.mindpyOpenWindow(spec) (crafting table, furnaces, chests):
 // spec = {type, title, size, get(i), set(i, item), isResult(i), takeResult(i), mayPlace(i, item),
@@ -205,7 +206,6 @@ function setUp (player, serv) {
       isResult: i => i < n && !!spec.isResult && spec.isResult(i),
       takeResult: i => spec.takeResult(i),
       mayPlace: (i, item) => (i < n ? (spec.mayPlace ? spec.mayPlace(i, item) : true) : true),
-      slotLimit: (i, item) => (i < n && spec.slotLimit ? spec.slotLimit(i, item) : item.count),
       // container -> player inventory, hotbar end first (as vanilla); player -> where the window says
       // ('swap' = between main inventory and hotbar)
       quickMoveTargets: (i, item) => {

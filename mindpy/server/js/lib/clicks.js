@@ -1,7 +1,7 @@
 'use strict'
 // The rules of inventory clicks (the 1.17+ window_click modes), applied by the server to a "view":
-// an object describing one open window's slots. The server is the authority: after each click it
-// sends the whole window back, so a client that predicted differently is put right at once.
+// an object describing one open window's slots. The server is the authority: after each click the
+// inventory plugin sends back whatever the client predicted differently.
 //
 // A view has: size; get(i) / set(i, item); isResult(i); takeResult() -> item crafted once (ingredients
 // consumed) or null; mayPlace(i, item); quickMoveTargets(i, item) -> ordered list of [start, end) ranges;
@@ -87,9 +87,8 @@ function pickup (Item, view, state, slot, button, inRange, drop) {
       view.set(slot, null)
     } else if (!here) {
       if (!view.mayPlace(slot, cursor)) return false
-      const limit = view.slotLimit ? Math.min(view.slotLimit(slot, cursor), cursor.count) : cursor.count
-      view.set(slot, withCount(Item, cursor, limit))
-      state.cursor = withCount(Item, cursor, cursor.count - limit)
+      view.set(slot, cursor)
+      state.cursor = null
     } else if (sameKind(here, cursor)) {
       const moved = Math.min(cursor.count, here.stackSize - here.count)
       view.set(slot, withCount(Item, here, here.count + moved))
