@@ -8,6 +8,7 @@ Prints numbers; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
@@ -70,14 +71,26 @@ def main() -> None:
 
         qs = queries(args.queries)
         selector.select(qs[0])  # first query warms up torch's kernels
-        times = []
+        times, cpu = [], []
         for q in qs:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             selector.select(q, k=2)
             times.append((time.perf_counter() - t0) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
         times.sort()
         print(f"query (embed conversation + faiss top-2)        median {statistics.median(times):6.2f} ms   "
               f"p95 {times[int(0.95 * (len(times) - 1))]:6.2f} ms   (n={len(times)})   goal < 15 ms")
+        # CPU time is what a query costs on an idle core; wall time above includes waiting for a busy machine
+        print(f"  CPU time per query                            median {statistics.median(cpu):6.2f} ms   "
+              f"(load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+        times = []
+        for q in qs[:50]:  # a command loop asks again with the same player message: answered from memory
+            selector.select(q, k=2)
+            t0 = time.perf_counter()
+            selector.select(q + [{"role": "system", "content": "Collected 8 oak_log."}], k=2)
+            times.append((time.perf_counter() - t0) * 1000)
+        print(f"query repeated within a command loop            median {statistics.median(times):6.2f} ms")
 
         fallback = ExampleSelector(examples, None)
         times = []

@@ -91,6 +91,18 @@ def test_providers_values_and_callables():
     assert "skills.collect_blocks" in system
 
 
+def test_context_object():
+    class World:
+        command_docs = "DOCS FROM CONTEXT"
+
+        def stats(self):
+            return "STATS FROM CONTEXT"
+
+    system, messages = Prompter(name="jill", providers=World()).conversing(None)
+    assert "DOCS FROM CONTEXT" in system and "STATS FROM CONTEXT" in messages[-1]["content"]
+    assert "jill" in system  # not on the context: the prompter's own name
+
+
 def test_mindcraft_single_string_prompt_is_split():
     template = ("You are a bot named $NAME.\n$SELF_PROMPT Act human-like.\nSummarized memory: '$MEMORY'\n"
                 "$STATS\n$INVENTORY\n$COMMAND_DOCS\n$EXAMPLES\nConversation Begin:")

@@ -22,6 +22,11 @@ def embedder():
     return emb
 
 
+@pytest.fixture(scope="module")
+def selector(embedder, tmp_path_factory):
+    return ExampleSelector(EXAMPLES, CachedEmbedder(embedder, tmp_path_factory.mktemp("emb")))
+
+
 def first_user_line(example):
     return next(t["content"] for t in example if t["role"] == "user" or t["role"] == "system")
 
@@ -34,15 +39,13 @@ def first_user_line(example):
     ("ada: come over to where I am", "tobias: can you come here"),
     ("ada: let's bake a cake together, what ingredients do you have?", "mila: (FROM OTHER BOT)let's make a cake"),
 ])
-def test_most_related_example_is_chosen(embedder, tmp_path, message, expected):
-    selector = ExampleSelector(EXAMPLES, CachedEmbedder(embedder, tmp_path))
+def test_most_related_example_is_chosen(selector, message, expected):
     turns = [{"role": "user", "content": message}]
     best = selector.select(turns, k=2)
     assert first_user_line(best[0]).startswith(expected), [first_user_line(e) for e in best]
 
 
-def test_render_shows_num_examples(embedder, tmp_path):
-    selector = ExampleSelector(EXAMPLES, CachedEmbedder(embedder, tmp_path))
+def test_render_shows_num_examples(selector):
     text = selector.render([{"role": "user", "content": "kim: follow me please"}], k=2, name="andy")
     assert text.count("Example ") == 2 and "!followPlayer" in text
 
@@ -61,8 +64,12 @@ def test_second_start_embeds_nothing(embedder, tmp_path):
     selector = ExampleSelector(EXAMPLES, warm)
     assert embedder.calls == calls, "the second start embedded examples again"
     # a query is one call, and is not stored
-    selector.select([{"role": "user", "content": "rey: bring me some food"}])
+    turns = [{"role": "user", "content": "rey: bring me some food"}]
+    selector.select(turns)
     assert embedder.calls == calls + 1 and len(EmbeddingCache("all-MiniLM-L6-v2", cache_dir)) == len(EXAMPLES)
+    # the command loop goes on (command output added): same query, answered without the model
+    selector.select(turns + [{"role": "system", "content": "Gave 2 bread to rey."}])
+    assert embedder.calls == calls + 1
     assert before_calls < calls
 
 

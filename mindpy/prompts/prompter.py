@@ -120,7 +120,8 @@ class Prompter:
     """Builds the prompts of one bot.
 
     prompts:   kind -> template (defaults.yaml's are used for kinds not given)
-    providers: placeholder name (e.g. "STATS") -> value or callable(agent) / callable()
+    providers: placeholder name (e.g. "STATS") -> value or callable(agent) / callable(); or an object whose
+               attributes are named after the placeholders in lower case (`ctx.stats`, `ctx.command_docs`)
     examples, coding_examples: objects with `render(turns, k, name) -> str` (mindpy.rag.ExampleSelector)
     """
 
@@ -129,7 +130,11 @@ class Prompter:
                  num_examples: int = 2, model=None, prompt_log: str | Path | None = None):
         self.name = name
         self.prompts = {**default_prompts(), **{k: v for k, v in (prompts or {}).items() if v}}
-        self.providers: dict[str, Any] = dict(providers or {})
+        if providers is None or isinstance(providers, Mapping):
+            self.providers: dict[str, Any] = dict(providers or {})
+            self.context = None
+        else:  # a context object
+            self.providers, self.context = {}, providers
         self.examples = examples
         self.coding_examples = coding_examples
         self.num_examples = num_examples
@@ -154,6 +159,8 @@ class Prompter:
     def _value(self, key: str, agent: Any, turns: list[dict], kind: str) -> str:
         if key in self.providers:
             value = _call(self.providers[key], agent)
+        elif self.context is not None and getattr(self.context, key.lower(), None) is not None:
+            value = _call(getattr(self.context, key.lower()), agent)
         else:
             value = self._from_agent(key, agent, turns, kind)
         if value is None:

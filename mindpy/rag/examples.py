@@ -18,7 +18,8 @@ from .embeddings import CachedEmbedder, SentenceEmbedder, VectorIndex, WordOverl
 log = logging.getLogger(__name__)
 
 ROLES = ("user", "assistant", "system")
-QUERY_TURNS = 6  # the latest non-assistant turns make the query: what the bot must react to now
+QUERY_TURNS = 4    # the latest non-assistant turns make the query: what the bot must react to now
+QUERY_CHARS = 600  # and at most this much of their end: embedding time grows with the query's length
 
 
 def validate_examples(data: Any, where: str) -> list[list[dict]]:
@@ -63,7 +64,7 @@ def conversation_query(turns: Sequence[dict]) -> str:
     turns = list(turns)
     last_user = max((i for i, t in enumerate(turns) if t.get("role") == "user"), default=len(turns) - 1)
     relevant = [t for t in turns[:last_user + 1] if t.get("role") != "assistant"]
-    return "\n".join(t["content"] for t in relevant[-QUERY_TURNS:])
+    return "\n".join(t["content"] for t in relevant[-QUERY_TURNS:])[-QUERY_CHARS:]
 
 
 def render_example(example: list[dict], name: str = "") -> str:
