@@ -385,6 +385,7 @@ def llama_server(tmp_path_factory):
     log_file.close()
 
 
+@pytest.mark.llm
 def test_real_llamacpp_server(llama_server, tmp_path):
     import re
 
