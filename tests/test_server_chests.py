@@ -192,3 +192,21 @@ def test_set_up_commands_sent_back_to_back_run_in_order(make_bot):
         barrel = bot.js.openContainer(block, timeout=10)
         assert contents(barrel) == {"apple": k + 1}, k
         barrel.close()
+
+
+def test_an_ender_chest_holds_each_players_own_items(make_bot):
+    a, b = make_bot("ender"), make_bot("other")
+    x, y, z = isolate(a)
+    teleport(b, x, y, z + 2)
+    here = place(a, "ender_chest", dx=2, dz=0)
+    there = place(a, "ender_chest", dx=2, dz=2)
+    give(a, {"diamond": 3})
+    chest = a.js.openContainer(here, timeout=10)
+    chest.deposit(item_id(a, "diamond"), None, 3, timeout=10)
+    chest.close()
+    chest = a.js.openContainer(there, timeout=10)  # every ender chest shows the same items to a
+    assert contents(chest) == {"diamond": 3}
+    chest.close()
+    theirs = b.js.openContainer(b.js.blockAt(here.position), timeout=10)  # and b has its own
+    assert contents(theirs) == {}
+    theirs.close()
