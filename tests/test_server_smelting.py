@@ -10,8 +10,6 @@ import json
 import time
 from pathlib import Path
 
-import pytest
-
 from conftest import isolate, wait_until
 from mindpy.bridge import create_bot
 from mindpy.mcdata import minecraft_data
