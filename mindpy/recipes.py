@@ -210,6 +210,8 @@ class RecipeBook:
     """The crafting recipes of one Minecraft version, and plans made from them."""
 
     TRIES_PER_ITEM = 4  # recipes evaluated in full for an item with several
+    PASSES = 3          # rounds of trying them
+    PAIR_TRIES = 150    # plans tried changing two items at once, when something is missing
 
     def __init__(self, data: MinecraftData):
         self.data = data
@@ -300,7 +302,9 @@ class RecipeBook:
         return frozenset(seen)
 
     # ---- choosing recipes -------------------------------------------------------------------------------
-    def _candidates(self, item: str, stack: frozenset[str], inv: Mapping[str, int]) -> list[Recipe]:
+    def _candidates(self, item: str, stack: frozenset[str], inv: Mapping[str, int]) -> list[Recipe | None]:
+        """The recipes worth trying for `item`, best guess first; None (get it as a base resource) is among them
+        when the only recipes are reverse ones."""
         options: list[tuple[tuple, Recipe]] = []
         held = set(inv)
         for r in self._recipes.get(item, []):
@@ -312,9 +316,14 @@ class RecipeBook:
                 continue
             unreachable = sum(1 for n in names if n not in held and not (self._sources(n) & held))
             plainness = sum(_unusual(n, item) for n in names)
-            options.append(((unreachable, plainness, is_reverse, r.index), r))
+            # roughly how much of the ingredients the inventory holds, directly or as things they are made from
+            coverage = sum(inv.get(n, 0) + sum(inv.get(src, 0) for src in self._sources(n) & held) for n in names)
+            options.append(((unreachable, plainness, -coverage, is_reverse, r.index), r))
         options.sort(key=lambda pair: pair[0])
-        return [r for _, r in options]
+        out: list[Recipe | None] = [r for _, r in options]
+        if out and self.is_base(item):
+            out.append(None)
+        return out
 
     def _tree(self, roots: list[str], inv: Mapping[str, int],
               override: Mapping[str, Recipe | None]) -> tuple[dict[str, Recipe | None], dict[str, list[Recipe]]]:
@@ -374,8 +383,8 @@ class RecipeBook:
                   override: Mapping[str, Recipe | None]) -> tuple[CraftingPlan, dict[str, list[Recipe]], bool]:
         roots = [target]
         plan, options, invalid = self._demand(roots, target, count, inv, override)
-        if plan.needs_crafting_table and not table_available and target != CRAFTING_TABLE \
-                and inv.get(CRAFTING_TABLE, 0) == 0:
+        tables_left = inv.get(CRAFTING_TABLE, 0) - plan.from_inventory.get(CRAFTING_TABLE, 0)  # crafter uses one
+        if plan.needs_crafting_table and not table_available and target != CRAFTING_TABLE and tables_left <= 0:
             plan, options, invalid = self._demand([CRAFTING_TABLE, target], target, count, inv, override)
             plan.needs_crafting_table = True
             made = [s.item for s in plan.steps]
@@ -464,27 +473,62 @@ class RecipeBook:
         best, options, invalid = self._evaluate(target, count, inv, table_available, override)
         best_score = self._score(best, invalid, inv)
         # try the next best recipes of each item with alternatives, keeping a change when it leaves less missing
-        tried: set[str] = set()
-        queue = [item for item in options if len(options[item]) > 1]
-        while queue:
-            item = queue.pop(0)
-            if item in tried:
-                continue
-            tried.add(item)
-            candidates = options.get(item, [])
-            current = override.get(item, candidates[0] if candidates else None)
-            for candidate in candidates[: self.TRIES_PER_ITEM]:
-                if candidate == current:
+        state = [best, best_score, override, options]
+        self._descend(target, count, inv, table_available, state)
+        for _ in range(self.PASSES):
+            # two changes at once: e.g. the table from oak while the tools use the birch held
+            if not (state[0].missing and inv and self._pairs(target, count, inv, table_available, state)):
+                break
+            self._descend(target, count, inv, table_available, state)
+        return state[0]
+
+    def _try(self, target: str, count: int, inv: dict[str, int], table_available: bool, state: list,
+             trial: dict) -> bool:
+        plan, options, invalid = self._evaluate(target, count, inv, table_available, trial)
+        score = self._score(plan, invalid, inv)
+        if score < state[1]:
+            state[:] = [plan, score, trial, options]
+            return True
+        return False
+
+    def _descend(self, target: str, count: int, inv: dict[str, int], table_available: bool, state: list) -> None:
+        """Change one item's recipe at a time while that improves the plan."""
+        for _ in range(self.PASSES):
+            improved = False
+            tried: set[str] = set()
+            queue = [item for item, c in state[3].items() if len(c) > 1]
+            while queue:
+                item = queue.pop(0)
+                if item in tried:
                     continue
-                trial = dict(override)
-                trial[item] = candidate
-                plan, trial_options, trial_invalid = self._evaluate(target, count, inv, table_available, trial)
-                score = self._score(plan, trial_invalid, inv)
-                if score < best_score:
-                    best, best_score, override, current = plan, score, trial, candidate
-                    options = trial_options
-                    queue.extend(i for i in trial_options if len(trial_options[i]) > 1 and i not in tried)
-        return best
+                tried.add(item)
+                candidates = state[3].get(item, [])
+                for candidate in candidates[: self.TRIES_PER_ITEM]:
+                    current = state[2].get(item, candidates[0] if candidates else None)
+                    if candidate == current:
+                        continue
+                    if self._try(target, count, inv, table_available, state, {**state[2], item: candidate}):
+                        improved = True
+                        queue.extend(i for i, c in state[3].items() if len(c) > 1 and i not in tried)
+            if not improved:
+                return
+
+    def _pairs(self, target: str, count: int, inv: dict[str, int], table_available: bool, state: list) -> bool:
+        """Change two items' recipes at once (a bounded number of tries); True if that improved the plan."""
+        items = [item for item, c in state[3].items() if len(c) > 1]
+        budget = self.PAIR_TRIES
+        for a in range(len(items)):
+            for b in range(a + 1, len(items)):
+                first, second = items[a], items[b]
+                for ca in state[3].get(first, [])[: self.TRIES_PER_ITEM]:
+                    for cb in state[3].get(second, [])[: self.TRIES_PER_ITEM]:
+                        if budget <= 0:
+                            return False
+                        budget -= 1
+                        if self._try(target, count, inv, table_available, state,
+                                     {**state[2], first: ca, second: cb}):
+                            return True
+        return False
 
     @staticmethod
     def _score(plan: CraftingPlan, invalid: bool, inv: Mapping[str, int]) -> tuple:

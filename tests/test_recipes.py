@@ -60,8 +60,9 @@ def test_table_nearby_is_not_crafted(book):
 
 def test_other_wood_in_inventory_is_used(book):
     p = book.plan("wooden_pickaxe", 1, {"birch_log": 1})
-    assert p.missing == {"birch_log": 2}
-    assert ("birch_planks", 3) in steps(p)
+    assert p.from_inventory == {"birch_log": 1} and sum(p.missing.values()) == 2
+    p = book.plan("wooden_pickaxe", 1, {"birch_log": 3})
+    assert p.complete and ("birch_planks", 3) in steps(p)
     p = book.plan("stick", 4, {"spruce_planks": 2})
     assert p.complete and steps(p) == [("stick", 1)] and p.from_inventory == {"spruce_planks": 2}
 
@@ -158,6 +159,13 @@ def test_depth_and_raw_materials(book):
     assert book.depth("oak_planks") == 1 and book.depth("stick") == 2 and book.depth("wooden_pickaxe") == 3
     assert book.depth("oak_log") == 0
     assert book.raw_materials("bookshelf") == {"oak_log": 2, "sugar_cane": 9, "rabbit_hide": 12}
+
+
+def test_crafting_table_used_as_ingredient_and_to_craft_on(book):
+    p = book.plan("crafter", 1, {"crafting_table": 1, "iron_ingot": 5, "redstone": 3, "cobblestone": 7, "bow": 1})
+    assert p.missing == {"oak_log": 1} and ("crafting_table", 1) in steps(p)
+    p = book.plan("crafter", 1, {"crafting_table": 2, "iron_ingot": 5, "redstone": 3, "cobblestone": 7, "bow": 1})
+    assert p.complete and "crafting_table" not in dict(steps(p))
 
 
 def test_crafting_table_is_needed_only_for_big_recipes(book):
