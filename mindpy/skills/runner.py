@@ -52,12 +52,13 @@ class SkillRunner:
         self.js = skills_module()
 
     def run(self, name: str, *args, timeout: float = DEFAULT_TIMEOUT) -> SkillResult:
+        # the JS side enforces `timeout`; the bridge's own limit is only a backstop well after it
+        backstop = timeout + 60
         try:
-            raw = call_js(lambda: self.js.run(self.bot.js, name, json.dumps(list(args)), timeout=timeout),
-                          f"skill {name}", timeout=timeout)
+            raw = call_js(lambda: self.js.run(self.bot.js, name, json.dumps(list(args)), int(timeout * 1000),
+                                              timeout=backstop), f"skill {name}", timeout=backstop)
         except BridgeTimeout:
-            self.interrupt()
-            return SkillResult(False, error=f"{name} took longer than {timeout:.0f} s and was stopped.")
+            return SkillResult(False, error=f"{name} did not answer within {backstop:.0f} s.")
         except BridgeError as exc:
             return SkillResult(False, error=f"{name} failed: {exc}")
         data = json.loads(raw)

@@ -47,21 +47,31 @@ const SKILLS = {
   tradeWithVillager: interaction.tradeWithVillager
 }
 
-async function run (bot, name, argsJson) {
+// The time limit is kept here, not by the bridge: a bridge call that times out leaves JSPyBridge waiting
+// for its answer to be collected, which stalls every later call.
+async function run (bot, name, argsJson, timeoutMs = 300000) {
   const skill = SKILLS[name]
   if (!skill) return JSON.stringify({ ok: false, error: `unknown skill ${name}`, messages: [] })
   const st = c.state(bot)
   st.interrupted = false
   st.log = []
   st.running = name
+  let timer
+  const limit = new Promise((resolve, reject) => {
+    timer = setTimeout(() => {
+      interrupt(bot)
+      reject(new c.SkillFailure(`${name} took longer than ${Math.round(timeoutMs / 1000)} s and was stopped.`))
+    }, timeoutMs)
+  })
   try {
-    const ok = await skill(bot, ...JSON.parse(argsJson))
+    const ok = await Promise.race([skill(bot, ...JSON.parse(argsJson)), limit])
     return JSON.stringify({ ok: ok !== false, interrupted: false, messages: st.log })
   } catch (err) {
     if (err instanceof c.Interrupted) return JSON.stringify({ ok: false, interrupted: true, messages: st.log })
     const message = err instanceof c.SkillFailure ? err.message : `${err.name || 'Error'}: ${err.message}`
     return JSON.stringify({ ok: false, interrupted: false, error: message, messages: st.log })
   } finally {
+    clearTimeout(timer)
     st.running = null
   }
 }

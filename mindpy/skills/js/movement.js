@@ -29,6 +29,8 @@ async function goto (bot, goal, timeoutMs = 60000) {
     await c.interruptible(bot, Promise.race([bot.pathfinder.goto(goal), timeout]), () => bot.pathfinder.stop())
   } catch (err) {
     if (err instanceof c.Interrupted || err instanceof c.SkillFailure) throw err
+    // stopping the pathfinder on interrupt may reject goto() before the interrupt poll sees the flag
+    if (c.state(bot).interrupted) throw new c.Interrupted()
     c.fail(`Could not find a path there: ${err.message}`)
   } finally {
     clearTimeout(timer)
