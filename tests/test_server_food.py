@@ -85,3 +85,31 @@ def test_hunger_command_checks_its_arguments(make_bot):
     assert reply == "Hunger must be a whole number from 0 to 20"
     reply = js().commandReply(bot.js, "/mindpy_hunger nobody 5", "No player", 5000, timeout=8)
     assert reply == "No player named nobody"
+
+
+def test_a_hurt_player_heals_and_gets_hungry_doing_it(make_bot):
+    attacker = make_bot("brawler")
+    victim = make_bot("patient")
+    attacker.chat(f"/give {attacker.name} diamond_sword 1")
+    wait_until(lambda: attacker.inventory() == {"diamond_sword": 1}, message="a sword")
+    js().hold(attacker.js, "diamond_sword", timeout=5)
+    attacker.js.look(0, 0, True)
+    victim.js.look(0, 0, True)
+    attacker.chat(f"/tp {victim.name} {attacker.name}")
+    wait_until(lambda: abs(victim.position[0] - attacker.position[0]) < 0.01, message="the victim next to the attacker")
+    result = json.loads(js().attackUntilDead(attacker.js, victim.js.entity.id, 1, 50, timeout=5))
+    assert result["hits"] == 1
+    hurt = wait_until(lambda: victim.js.health < 15 and victim.js.health, message="7 damage from the sword")
+    wait_until(lambda: victim.js.health >= hurt + 1, timeout=5, message="healing (full food, saturation)")
+    wait_until(lambda: victim.js.foodSaturation < 5, timeout=5, message="healing used up saturation")
+    # then slowly (1 point / 4 s) at the cost of food, until food falls under 18 (vanilla: 7 damage do not all heal)
+    wait_until(lambda: victim.js.food < 20, timeout=20, message="healing eating into food")
+    assert victim.js.health >= hurt + 3
+
+
+def test_a_starving_player_loses_health(make_bot):
+    bot = hungry_bot(make_bot, "starving", 0, {"bread": 1})
+    assert bot.js.health == 20
+    wait_until(lambda: bot.js.health == 19, timeout=8, message="starving: one point every 4 s")
+    hunger, _, _ = eat(bot, "bread")
+    assert hunger == 5

@@ -2,7 +2,7 @@
 // Eating: using a food item for 1.6 s (32 ticks) eats one, restoring hunger and saturation per
 // minecraft-data's foods (stews leave their bowl, milk its bucket) and telling the client it is done.
 // Players can eat only when hungry, except foods that are always edible. `/mindpy_hunger <player> <0-20>`
-// sets hunger, for set-up and tests (the embedded server has no natural hunger loss).
+// sets hunger, for set-up and tests (hunger also drops by itself: see 53_hunger.js).
 
 const EAT_MS = 1600
 const ALWAYS_EDIBLE = new Set(['golden_apple', 'enchanted_golden_apple', 'chorus_fruit', 'milk_bucket', 'honey_bottle'])
