@@ -122,6 +122,9 @@ class ActionManager:
             self._stop(run, wait=5.0)
         interrupted = run.stop_requested.is_set() and not timed_out
         output = self._take_log() if self._current is run else ""
+        value = run.outcome.get("value")
+        if isinstance(value, str) and value.strip():  # a command's own output text (see CommandOutput)
+            output = f"{output}\n{value}" if output else value
         if "error" in run.outcome:
             output = (output + "\n" if output else "") + run.outcome["error"]
         if timed_out:
@@ -131,7 +134,8 @@ class ActionManager:
             output += f"\nYour previous action '{label}' was interrupted by {mode}."
         message = cut_output(f"Action output:\n{output.strip()}" if output.strip() else "Action output: (nothing)")
         self.last_output = message
-        success = not (timed_out or interrupted or "error" in run.outcome) and run.outcome.get("value") is not False
+        success = (not (timed_out or interrupted or "error" in run.outcome) and value is not False
+                   and getattr(value, "ok", True))
         if not interrupted and self._resume and self._resume[0] == label:
             self._resume = None  # it finished by itself: nothing to resume
         return ActionResult(success, message, interrupted, timed_out)
