@@ -35,8 +35,8 @@ def make_bot(server):
     """Factory: `make_bot("alice")` returns a spawned Bot; every bot is closed after the test."""
     bots = []
 
-    def factory(prefix: str = "bot", **kwargs):
-        bot = create_bot(unique_name(prefix), server.host, server.port, **kwargs)
+    def factory(prefix: str = "bot", exact_name: str | None = None, **kwargs):
+        bot = create_bot(exact_name or unique_name(prefix), server.host, server.port, **kwargs)
         bots.append(bot)
         return bot
 

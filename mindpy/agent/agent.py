@@ -78,6 +78,14 @@ class Agent:
         self.modes.set_agent_busy(lambda: self._turns_running > 0)
         self._is_other_bot = is_other_bot or (lambda name: bool(self.conversations and self.conversations.is_other_bot(name)))
         self.task_check: Callable[[], None] | None = None
+        self.task: Any = None              # the MineCollab task being played, if any (blueprint queries use it)
+        self.version: str | None = None    # Minecraft version (set by the factory)
+        self.coder: Any = None             # mindpy.coding.Coder when !newAction is allowed
+        self.on_restart: Callable[["Agent"], None] | None = None  # the runner rebuilds the agent
+        self.restart_requested = threading.Event()
+        self.on_event: Callable[[str, str], None] | None = None  # (kind, text) for consoles and run logs
+        self.command_counts: dict[str, int] = {}
+        self.messages_sent = 0
         self.shut_up = False
         self.last_sender: str | None = None
         self.usage: list = []
@@ -136,6 +144,8 @@ class Agent:
             serial = self._serial
         if sender != "system":
             self.last_sender = sender
+            if not from_bot:
+                self.shut_up = False  # a person talking to the bot lifts !stfu
         self.history.add(sender, message)
         threading.Thread(target=self._turns, args=(serial, sender), name=f"turn-{self.name}", daemon=True).start()
 
@@ -157,6 +167,9 @@ class Agent:
             limit = self.settings.max_commands
             count = 0
             while not self._stopped.is_set() and (limit < 0 or count <= limit):
+                behaviors = self.modes.take_behavior_log().strip()
+                if behaviors:  # what the modes did meanwhile, so the model knows
+                    self.history.add("system", f"Recent behaviors log: \n{behaviors}")
                 reply = self._generate(serial)
                 if reply is None:
                     return used_command  # stale, or the model failed
@@ -220,10 +233,14 @@ class Agent:
     def execute(self, parsed) -> str | None:
         """Run a parsed command: queries at once, actions through the action manager."""
         name = parsed.command
+        self.command_counts[name] = self.command_counts.get(name, 0) + 1
         self._trace("command", f"!{name}({', '.join(map(repr, parsed.args))})")
         if self.commands.is_action(name):
             result = self.actions.run(f"action:{name}", lambda: self.commands.run(self, name, parsed.args),
                                       resume=name in ("followPlayer", "goal"))
+            if result.interrupted and not result.timed_out and "was interrupted by" not in result.message:
+                self._trace("output", f"(!{name} was stopped)")
+                return None  # stopped on purpose (!stop, a new command): the loop ends here
             output = result.message
         else:
             output = self.commands.run(self, name, parsed.args)
@@ -296,8 +313,45 @@ class Agent:
         if not text:
             return
         self._trace("said", text)
+        self.messages_sent += 1
         for start in range(0, len(text), 240):  # chat messages are limited to 256 characters
             self.bot.chat(text[start:start + 240])
+
+    # ---- commands about the agent itself ---------------------------------------------------------------
+    def shut_up_now(self) -> None:
+        """!stfu: stop chatting and self-prompting; the running action goes on."""
+        self.shut_up = True
+        if self.self_prompter.active:
+            self.self_prompter.stop(stop_action=False)
+        if self.conversations:
+            self.conversations.end_all()
+
+    def request_restart(self) -> None:
+        """!restart: stop everything; whoever runs the agent (see mindpy.agent.runner) starts it again."""
+        self.restart_requested.set()
+        if self.on_restart is not None:
+            threading.Thread(target=self.on_restart, args=(self,), name=f"restart-{self.name}", daemon=True).start()
+
+    def new_action(self, prompt: str) -> str:
+        """!newAction: have the model write code for `prompt` and run it (when the settings allow it)."""
+        if self.coder is None:
+            return ("Writing and running code is switched off (allow_insecure_coding is false in the settings); "
+                    "use the other commands instead.")
+        from ..coding.generator import run_with_policy
+
+        requester = self.last_sender or "system"
+        return run_with_policy(prompt, requester, self.coder, cancel=lambda: self.actions.stop_requested)
+
+    # ---- saved state -------------------------------------------------------------------------------------
+    def saved_state(self) -> dict:
+        """What the state file keeps besides memory and turns."""
+        return {"self_prompt": self.self_prompter.to_dict(), "last_sender": self.last_sender,
+                "task_start": getattr(self, "task_start", None)}
+
+    def restore_state(self, saved: dict) -> None:
+        if isinstance(saved.get("self_prompt"), dict):
+            self.self_prompter.load(saved["self_prompt"])
+        self.last_sender = saved.get("last_sender") or self.last_sender
 
     def _narrate(self, message: str) -> None:
         if self.settings.narrate_behavior and not self.shut_up:
@@ -306,3 +360,8 @@ class Agent:
     def _trace(self, kind: str, text: str) -> None:
         self.events.append((time.time(), kind, text))
         log.info("%s %s: %s", self.name, kind, text)
+        if self.on_event is not None:
+            try:
+                self.on_event(kind, text)
+            except Exception:  # a broken console must not break the agent
+                log.exception("event hook failed")

@@ -1,0 +1,62 @@
+"""`mindpy run --profile profiles/andy.yaml [--profile ...] [--server embedded|HOST:PORT]`: start bots and keep
+them playing until Ctrl-C. The main CLI calls `register(subparsers)`."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+from pathlib import Path
+
+
+def _cmd_run(args) -> int:
+    if getattr(args, "task", None):
+        from ..tasks.episode_cli import run_task_command  # the task harness (mindpy run --task)
+
+        return run_task_command(args)
+    if not args.profile:
+        print("mindpy run: give at least one --profile FILE (or --task FILE --task-id ID)", file=sys.stderr)
+        return 2
+    from ..profiles import load_profile
+    from ..server.address import parse_server
+    from ..settings import load_settings
+    from .runner import AgentRunner, ConsoleLog
+
+    settings = load_settings(args.settings, profiles=list(args.profile))
+    profiles = [load_profile(p, settings=settings) for p in args.profile]
+    address = parse_server(args.server)
+    with contextlib.ExitStack() as stack:
+        if address is None:
+            from ..server import EmbeddedServer
+
+            server = stack.enter_context(EmbeddedServer(run_dir=Path(args.run_dir) / "server",
+                                                        version=settings.minecraft_version))
+            host, port = "127.0.0.1", server.port
+            print(f"Embedded server on {host}:{port} (join with a Minecraft {settings.minecraft_version} client; "
+                  f"log: {server.log_path})", flush=True)
+        else:
+            host, port = address.host, address.port
+        runner = stack.enter_context(AgentRunner(settings, profiles, host, port, console=ConsoleLog()))
+        signal.signal(signal.SIGTERM, lambda *_: runner.stop())
+        runner.start()
+        names = ", ".join(runner.agents)
+        print(f"{names} joined {host}:{port}. Talk to them in the game chat; Ctrl-C stops.", flush=True)
+        try:
+            runner.wait()
+        except KeyboardInterrupt:
+            print("\nStopping...", flush=True)
+    return 0
+
+
+def register(sub) -> None:
+    run = sub.add_parser("run", help="start bots from profiles (or play one task) and keep them playing")
+    run.add_argument("--profile", action="append", default=[], metavar="FILE",
+                     help="a bot's profile (YAML, or a MINDcraft JSON profile); repeat for several bots")
+    run.add_argument("--server", default="embedded", help="'embedded' (default) or HOST:PORT of a real server")
+    run.add_argument("--settings", default=None, metavar="FILE", help="settings file (YAML); MINDPY_* variables "
+                                                                      "override it")
+    run.add_argument("--run-dir", default="runs/run", help="where logs go (default runs/run)")
+    run.add_argument("--task", default=None, metavar="FILE", help="play one task from a task file")
+    run.add_argument("--task-id", default=None, metavar="ID", help="which task of --task to play")
+    run.add_argument("--model", default=None, help="model for every bot of a task (default: the oracle)")
+    run.set_defaults(func=_cmd_run)

@@ -1,0 +1,94 @@
+"""Assemble an Agent from a profile and the settings: model, commands, prompter, examples and history.
+
+    settings = load_settings()
+    profile = load_profile("profiles/andy.yaml", settings=settings)
+    agent = build_agent(profile, bot, settings)        # or model=ReplayModel(...) to script it
+    agent.start()
+
+The embedding model is loaded once per process and shared by every agent (it is the slow part of start-up).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from ..commands import AgentCommands, default_registry
+from ..commands.skill_bindings import bind_all_commands
+from ..memory import BotState, History
+from ..models import create_model
+from ..prompts import Prompter
+from ..rag import CachedEmbedder, ExampleSelector, load_embedder
+from .agent import Agent, AgentSettings
+from .bus import MessageBus
+
+log = logging.getLogger(__name__)
+
+_embedder: CachedEmbedder | None = None
+_embedder_tried = False
+_embedder_lock = threading.Lock()
+
+# Environment variables that mean a hosted model can be used when a profile names none.
+API_KEY_VARIABLES = ("OPENAI_API_KEY",)
+
+
+def shared_embedder(cache_dir: str | Path) -> CachedEmbedder | None:
+    """The process's embedder (None when no model can be loaded: retrieval then uses word overlap)."""
+    global _embedder, _embedder_tried
+    with _embedder_lock:
+        if not _embedder_tried:
+            _embedder_tried = True
+            inner = load_embedder()
+            _embedder = CachedEmbedder(inner, Path(cache_dir) / "embeddings") if inner is not None else None
+        return _embedder
+
+
+def default_model_spec() -> Any:
+    """The model for a profile that names none: the oracle when it is installed and no API key is set,
+    otherwise OpenAI's default chat model."""
+    from ..models import available_apis
+
+    if not any(os.environ.get(v) for v in API_KEY_VARIABLES) and "oracle" in available_apis():
+        return {"api": "oracle", "model": "oracle"}
+    return {"api": "openai", "model": "gpt-4o-mini"}
+
+
+def make_model(profile, settings) -> Any:
+    spec = profile.model_spec() or default_model_spec()
+    return create_model(spec, attempts=settings.model_attempts, timeout=settings.model_timeout_s)
+
+
+def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = None, task: Any = None,
+                blocked: list[str] | tuple[str, ...] = (), extra_examples: bool = True) -> Agent:
+    """An agent for `bot` as `profile` describes it. `blocked` adds commands blocked for this agent (a task's
+    blocked actions); the profile's and the settings' are always blocked."""
+    model = model if model is not None else make_model(profile, settings)
+    registry = bind_all_commands(default_registry(settings.minecraft_version))
+    commands = AgentCommands(registry, blocked=[*profile.blocked_actions, *settings.blocked_actions, *blocked])
+
+    embedder = shared_embedder(settings.cache_dir) if profile.embedding != "none" else None
+    examples = ExampleSelector(profile.conversation_examples, embedder) if profile.conversation_examples else None
+    coding_examples = (ExampleSelector(profile.coding_examples, embedder)
+                       if profile.coding_examples and extra_examples else None)
+    prompter = Prompter.from_profile(profile, settings, examples=examples, coding_examples=coding_examples,
+                                     model=model)
+    state = BotState(profile.name, settings.bots_dir)
+    history = History(profile.name, summarizer=lambda memory, turns: prompter.summarize(model, memory, turns),
+                      max_messages=settings.max_messages, state=state)
+    agent_settings = AgentSettings(max_commands=settings.max_commands, cooldown=profile.cooldown,
+                                   only_chat_with=list(settings.only_chat_with),
+                                   narrate_behavior=settings.narrate_behavior,
+                                   chat_bot_messages=settings.chat_bot_messages,
+                                   init_message=settings.init_message)
+    agent = Agent(profile.name, bot, model, commands, prompter, history, settings=agent_settings, bus=bus)
+    agent.version = settings.minecraft_version
+    agent.task = task
+    agent.modes.apply_profile(profile.modes)
+    history.extra_state = agent.saved_state
+    if settings.load_memory:
+        saved = history.load()
+        agent.restore_state(saved)
+    return agent

@@ -1,0 +1,123 @@
+"""Run agents on a server until told to stop: `mindpy run --profile profiles/andy.yaml [--server ...]`.
+
+    with AgentRunner(settings, profiles, host, port) as runner:
+        runner.start()          # joins the bots, starts the agents, sends the init message
+        runner.wait()           # until Ctrl-C (or `runner.stop()` from another thread)
+
+The console shows who said and did what, one line each ("[andy] !collectBlocks('oak_log', 3)").
+`!restart` closes the agent's bot and starts it again with its saved memory.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+import time
+from typing import Any, Callable, TextIO
+
+from ..bridge import create_bots
+from .agent import Agent
+from .bus import InProcessBus
+from .factory import build_agent
+
+log = logging.getLogger(__name__)
+
+# Which agent events the console shows, and how.
+CONSOLE_EVENTS = {"heard": "hears", "said": "says", "command": "runs", "output": "sees", "refused": "refused",
+                  "to bot": "tells", "model error": "model error"}
+
+
+class ConsoleLog:
+    """Prints agents' events as readable lines, in the order they happen."""
+
+    def __init__(self, out: TextIO = sys.stdout, limit: int = 300):
+        self.out = out
+        self.limit = limit
+        self._lock = threading.Lock()
+
+    def __call__(self, agent_name: str, kind: str, text: str) -> None:
+        label = CONSOLE_EVENTS.get(kind)
+        if label is None:
+            return
+        text = " ".join(text.split())
+        if len(text) > self.limit:
+            text = text[:self.limit - 3] + "..."
+        with self._lock:
+            print(f"{time.strftime('%H:%M:%S')} [{agent_name}] {label}: {text}", file=self.out, flush=True)
+
+
+class AgentRunner:
+    def __init__(self, settings, profiles: list, host: str, port: int, *,
+                 models: dict[str, Any] | None = None, console: Callable[[str, str, str], None] | None = None,
+                 task: Any = None, blocked: dict[str, list[str]] | None = None):
+        """`models` maps a profile name to a ready model (tests, the oracle); others come from the profile."""
+        self.settings = settings
+        self.profiles = {p.name: p for p in profiles}
+        self.host, self.port = host, port
+        self.models = dict(models or {})
+        self.console = console
+        self.task = task
+        self.blocked = blocked or {}
+        self.bus = InProcessBus()
+        self.agents: dict[str, Agent] = {}
+        self._stop = threading.Event()
+
+    # ---- life cycle --------------------------------------------------------------------------------------
+    def start(self) -> dict[str, Agent]:
+        bots = create_bots(list(self.profiles), self.host, self.port, version=self.settings.minecraft_version)
+        for name, bot in zip(self.profiles, bots):
+            self.agents[name] = self._make_agent(name, bot)
+        for agent in self.agents.values():
+            agent.start()
+        return self.agents
+
+    def _make_agent(self, name: str, bot) -> Agent:
+        agent = build_agent(self.profiles[name], bot, self.settings, model=self.models.get(name), bus=self.bus,
+                            task=self.task, blocked=self.blocked.get(name, ()))
+        agent.on_restart = self._restart
+        if self.console is not None:
+            agent.on_event = lambda kind, text, _name=name: self.console(_name, kind, text)
+        return agent
+
+    def _restart(self, agent: Agent) -> None:
+        """Close the agent and its bot, then join again with the saved memory."""
+        name = agent.name
+        log.info("%s: restarting", name)
+        agent.history.save()
+        agent.close()
+        agent.bot.close()
+        if self._stop.is_set():
+            return
+        from ..bridge import create_bot
+
+        bot = create_bot(name, self.host, self.port, version=self.settings.minecraft_version)
+        fresh = self._make_agent(name, bot)
+        saved = fresh.history.load()
+        fresh.restore_state(saved)
+        self.agents[name] = fresh
+        fresh.start()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until `stop()` (or Ctrl-C, which raises KeyboardInterrupt here)."""
+        self._stop.wait(timeout)
+
+    def stop(self) -> None:
+        self._stop.set()
+        for agent in list(self.agents.values()):
+            try:
+                agent.history.save()
+                agent.close()
+            except Exception:
+                log.exception("closing %s failed", agent.name)
+        for agent in list(self.agents.values()):
+            try:
+                agent.bot.close()
+            except Exception:
+                log.exception("closing the bot of %s failed", agent.name)
+
+    def __enter__(self) -> "AgentRunner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

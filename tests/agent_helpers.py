@@ -1,0 +1,40 @@
+"""Helpers for tests that run whole agents (a real bot, a replay model) on the embedded server."""
+
+from __future__ import annotations
+
+import yaml
+
+from mindpy.agent.factory import build_agent
+from mindpy.models.replay import ReplayModel
+from mindpy.profiles import load_profile
+from mindpy.settings import load_settings
+
+from conftest import unique_name
+
+
+def make_settings(tmp_path, **overrides):
+    values = dict(bots_dir=str(tmp_path / "bots"), cache_dir=str(tmp_path / "cache"), narrate_behavior=False,
+                  chat_bot_messages=False)
+    values.update(overrides)
+    return load_settings(None, env={}, **values)
+
+
+def make_profile(tmp_path, name: str, **fields):
+    data = {"name": name, "model": "replay", "cooldown": 0, "embedding": "none",
+            "modes": {"idle_staring": False, "elbow_room": False, "hunting": False}}
+    data.update(fields)
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def start_agent(make_bot, tmp_path, replies, prefix="agent", settings=None, bus=None, default=None, **fields):
+    """A started agent whose model answers `replies` in order; returns (agent, model)."""
+    name = unique_name(prefix)
+    settings = settings or make_settings(tmp_path)
+    profile = load_profile(make_profile(tmp_path, name, **fields), settings=settings)
+    bot = make_bot(exact_name=name)
+    model = ReplayModel(list(replies), default=default)
+    agent = build_agent(profile, bot, settings, model=model, bus=bus)
+    agent.start()
+    return agent, model
