@@ -38,6 +38,7 @@ class Settings:
     only_chat_with: list[str] = field(default_factory=list)  # empty: listen to everyone
     # what bots may do
     allow_insecure_coding: bool = False       # !newAction runs model-written code: off unless trusted
+    trusted_players: list[str] = field(default_factory=list)  # who may have a bot write code (with the above)
     blocked_actions: list[str] = field(default_factory=list)
     code_timeout_mins: float = -1.0           # -1: no limit
     max_commands: int = -1                    # commands per loop, -1: no cap

@@ -38,3 +38,34 @@ def start_agent(make_bot, tmp_path, replies, prefix="agent", settings=None, bus=
     agent = build_agent(profile, bot, settings, model=model, bus=bus)
     agent.start()
     return agent, model
+
+
+class RuleModel(ReplayModel):
+    """A replay model that first asks `rule(system, messages)`: a string is the reply, None falls through to
+    the script. Lets a test answer the small respond-or-ignore prompt apart from the conversation."""
+
+    def __init__(self, replies, rule, default=None):
+        super().__init__(list(replies), default=default)
+        self.rule = rule
+
+    def _complete(self, messages, system):
+        decided = self.rule(str(system), messages)
+        if decided is None:
+            return super()._complete(messages, system)
+        self.calls.append({"system": str(system), "messages": [dict(m) for m in messages], "reply": decided,
+                           "rule": True})
+        from mindpy.models.base import Usage
+
+        return decided, Usage(estimated=True)
+
+
+def start_agent_with_model(make_bot, tmp_path, model, prefix="agent", settings=None, bus=None, name=None,
+                           **fields):
+    """A started agent with a ready model (e.g. a RuleModel)."""
+    name = name or unique_name(prefix)
+    settings = settings or make_settings(tmp_path)
+    profile = load_profile(make_profile(tmp_path, name, **fields), settings=settings)
+    bot = make_bot(exact_name=name)
+    agent = build_agent(profile, bot, settings, model=model, bus=bus)
+    agent.start()
+    return agent

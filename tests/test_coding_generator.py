@@ -10,7 +10,7 @@ import time
 
 from conftest import isolate, wait_until
 from mindpy.coding import Coder, CodingPolicy, bind_api, extract_code, model_asker
-from mindpy.coding.generator import DEFAULT_CODING_PROMPT, fill_prompt
+from mindpy.coding.generator import DEFAULT_CODING_PROMPT, SELF_REQUESTER, fill_prompt
 from mindpy.skills import Skills
 
 TRUSTING = CodingPolicy(allow_insecure_coding=True, trusted_players=["alice"])
@@ -71,7 +71,7 @@ def test_checker_refusals_are_fed_back_and_count_as_attempts():
 
 def test_gives_up_after_three_replies_without_code():
     model = Scripted("Sure, I'll do that!", "!collectBlocks('oak_log', 1)", "Working on it.", "never asked")
-    outcome = Coder(None, model, TRUSTING).new_action("get wood", "system")
+    outcome = Coder(None, model, TRUSTING).new_action("get wood", SELF_REQUESTER)
     assert not outcome.success and outcome.attempts == 3 and outcome.runs == []
     assert outcome.summary == "Gave up on the code: 3 replies in a row had no code block."
     assert "No code block found" in model.asked[1][-1]["content"]
@@ -142,9 +142,9 @@ def test_model_asker_adapts_the_agent_model_interface():
 def test_policy_refuses_when_coding_is_off_or_the_player_is_not_trusted():
     off = CodingPolicy(allow_insecure_coding=False, trusted_players=["alice"])
     assert "switched off" in off.refusal("alice")
-    assert "switched off" in off.refusal("system")
+    assert "switched off" in off.refusal(SELF_REQUESTER)
     assert TRUSTING.refusal("alice") is None
-    assert TRUSTING.refusal("system") is None and TRUSTING.refusal("andy", bot_name="andy") is None
+    assert TRUSTING.refusal(SELF_REQUESTER) is None and TRUSTING.refusal("andy", bot_name="andy") is None
     assert "not one of them" in TRUSTING.refusal("mallory")
     assert "not one of them" in TRUSTING.refusal("Alice")  # names are matched exactly
     assert "not one of them" in TRUSTING.refusal(None)

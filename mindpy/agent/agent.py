@@ -52,6 +52,11 @@ class AgentSettings:
     init_message: str = ""
 
 
+def _player_label(username: str) -> str:
+    """A player may be called "system": keep them apart from the agent's own system messages."""
+    return f"{username}_player" if username.lower() == "system" else username
+
+
 def strip_thinking(text: str) -> str:
     """Drop everything up to a closing </think> (reasoning models' scratchpad)."""
     if THINK_END in text:
@@ -85,6 +90,7 @@ class Agent:
         self.restart_requested = threading.Event()
         self.on_event: Callable[[str, str], None] | None = None  # (kind, text) for consoles and run logs
         self.command_counts: dict[str, int] = {}
+        self._requester: str | None = None  # the sender of the message the running turn answers
         self.messages_sent = 0
         self.shut_up = False
         self.last_sender: str | None = None
@@ -117,16 +123,37 @@ class Agent:
     def _on_chat(self, username: str, message: str, *rest) -> None:
         if username == self.name or username is None:
             return
+        username = _player_label(username)
         if self._is_other_bot(username):
             return  # bots talk through conversations, not public chat
         if self.settings.only_chat_with and username not in self.settings.only_chat_with:
             return
+        if self._several_bots():
+            # with several bots in the game, public chat is for the bot it names ("andy, come here")
+            addressed = self._addressed_part(message)
+            if addressed is None:
+                return
+            if addressed.startswith("!"):
+                message = addressed  # "andy !stop" -> "!stop", run directly
         self._trace("heard", f"<{username}> {message}")
         self.handle_message(username, message)
+
+    def _several_bots(self) -> bool:
+        return bool(self.conversations) and len(self.conversations.bus.names()) > 1
+
+    def _addressed_part(self, message: str) -> str | None:
+        """The message without the leading mention of this bot, or None when it does not mention the bot."""
+        match = re.search(rf"(?<![A-Za-z0-9_])@?{re.escape(self.name)}(?![A-Za-z0-9_])", message, re.IGNORECASE)
+        if match is None:
+            return None
+        if match.start() == 0:
+            return message[match.end():].lstrip(" ,:;").strip()
+        return message
 
     def _on_whisper(self, username: str, message: str, *rest) -> None:
         if username == self.name or self._is_other_bot(username):
             return
+        username = _player_label(username)
         if self.settings.only_chat_with and username not in self.settings.only_chat_with:
             return
         self._trace("heard", f"(whisper) <{username}> {message}")
@@ -154,6 +181,7 @@ class Agent:
         if parsed.error:
             self.chat(parsed.error)
             return
+        self._requester = sender
         output = self.execute(parsed)
         if output:
             self.chat(cut_output(output))
@@ -162,6 +190,7 @@ class Agent:
     def _turns(self, serial: int, sender: str) -> bool:
         """Prompt, run commands, prompt again... Returns whether any command was used."""
         self._turns_running += 1
+        self._requester = sender
         used_command = False
         try:
             limit = self.settings.max_commands
@@ -229,6 +258,15 @@ class Agent:
         if wait > 0:
             time.sleep(wait)
         self._last_call = time.monotonic()
+
+    def run_command(self, text: str) -> str | None:
+        """Run the first command in `text` as if the agent had written it; returns its output or the refusal."""
+        parsed = self.commands.parse(text)
+        if parsed.error:
+            return parsed.error
+        if parsed.command is None:
+            return None
+        return self.execute(parsed)
 
     def execute(self, parsed) -> str | None:
         """Run a parsed command: queries at once, actions through the action manager."""
@@ -339,8 +377,16 @@ class Agent:
                     "use the other commands instead.")
         from ..coding.generator import run_with_policy
 
-        requester = self.last_sender or "system"
-        return run_with_policy(prompt, requester, self.coder, cancel=lambda: self.actions.stop_requested)
+        from ..coding.generator import SELF_REQUESTER
+
+        # whoever started the turn that asked for code: a player, or the agent itself (self-prompt, task)
+        requester = self._requester if self._requester not in (None, "system") else SELF_REQUESTER
+        context = {"memory": self.history.memory, "stats": self.commands.run(self, "stats", []) or "",
+                   "inventory": self.commands.run(self, "inventory", []) or ""}
+        if self.self_prompter.goal and self.self_prompter.active:
+            context["self_prompt"] = f"Your current goal: {self.self_prompter.goal}"
+        return run_with_policy(prompt, requester, self.coder, context=context,
+                               cancel=lambda: self.actions.stop_requested)
 
     # ---- saved state -------------------------------------------------------------------------------------
     def saved_state(self) -> dict:

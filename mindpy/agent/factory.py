@@ -61,6 +61,25 @@ def make_model(profile, settings) -> Any:
     return create_model(spec, attempts=settings.model_attempts, timeout=settings.model_timeout_s)
 
 
+def make_coder(profile, settings, agent: Agent, model, embedder):
+    """The agent's !newAction: its own code model if the profile names one, docs ranked by retrieval."""
+    import functools
+
+    from ..coding import Coder, CodingPolicy, bind_api, model_asker
+    from ..rag import rank
+
+    code_model = model
+    if profile.code_model is not None:
+        code_model = create_model(profile.code_model_spec(), attempts=settings.model_attempts,
+                                  timeout=settings.model_timeout_s)
+    coder = Coder(bind_api(agent.skills, agent.bot), model_asker(code_model),
+                  CodingPolicy(True, tuple(settings.trusted_players)), name=profile.name,
+                  rank=functools.partial(rank, embedder=embedder), relevant_docs_count=settings.relevant_docs_count)
+    if settings.code_timeout_mins > 0:
+        coder.timeout = settings.code_timeout_mins * 60
+    return coder
+
+
 def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = None, task: Any = None,
                 blocked: list[str] | tuple[str, ...] = (), extra_examples: bool = True) -> Agent:
     """An agent for `bot` as `profile` describes it. `blocked` adds commands blocked for this agent (a task's
@@ -88,6 +107,8 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
     agent.task = task
     agent.modes.apply_profile(profile.modes)
     history.extra_state = agent.saved_state
+    if settings.allow_insecure_coding:
+        agent.coder = make_coder(profile, settings, agent, model, embedder)
     if settings.load_memory:
         saved = history.load()
         agent.restore_state(saved)

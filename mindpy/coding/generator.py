@@ -24,7 +24,10 @@ from .sandbox import DEFAULT_TIMEOUT, Limits, RunResult, run_code
 AskModel = Callable[[list[dict]], str]
 MAX_ATTEMPTS = 5
 MAX_NO_CODE = 3
-SELF_REQUESTERS = ("system",)  # messages the agent gives itself (self-prompt, task set-up)
+# Who stands for the agent itself (self-prompts, task set-up). Not a valid player name (names are 3-16 of
+# [A-Za-z0-9_]), so no player can pass for it: a player may well be called "system".
+SELF_REQUESTER = "<self>"
+SELF_REQUESTERS = (SELF_REQUESTER,)
 
 DEFAULT_CODING_PROMPT = """You are $NAME, a Minecraft bot that acts by writing Python code. Your task: $TASK
 
