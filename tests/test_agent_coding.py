@@ -1,0 +1,87 @@
+"""!newAction through a whole agent: a replay model writes the code, the sandbox runs it against a real bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_helpers import make_settings, start_agent
+from conftest import isolate, teleport, wait_until
+
+COLLECT_AND_CRAFT = '''```python
+x, y, z = [round(v) for v in (world.stats()["position"][k] for k in ("x", "y", "z"))]
+print("collected:", skills.collect_blocks("oak_log", 1))
+print("crafted:", skills.craft_recipe("oak_planks", 1))
+print("planks:", world.inventory()["items"].get("oak_planks", 0))
+```'''
+
+FOREVER = '''```python
+n = 0
+while True:
+    n += 1
+```'''
+
+
+@pytest.fixture
+def coder_agent(make_bot, tmp_path):
+    started = []
+
+    def factory(replies, trusted, **settings):
+        values = dict(allow_insecure_coding=True, trusted_players=trusted)
+        values.update(settings)
+        agent, model = start_agent(make_bot, tmp_path, replies, settings=make_settings(tmp_path, **values),
+                                   default="Okay.")
+        started.append(agent)
+        return agent, model
+
+    yield factory
+    for agent in started:
+        agent.close()
+
+
+def system_turns(agent):
+    return [t["content"] for t in agent.history.get() if t["role"] == "system"]
+
+
+def test_new_action_code_collects_and_crafts(coder_agent, make_bot):
+    player = make_bot("player")
+    agent, model = coder_agent(['Let me code it. !newAction("collect the oak log next to you and make planks")',
+                                COLLECT_AND_CRAFT, "Done: I have planks now."], trusted=[player.name])
+    x, y, z = isolate(agent.bot)
+    teleport(player, x - 2, y, z)
+    player.chat(f"/setblock {x + 2} {y} {z} oak_log")
+    wait_until(lambda: (agent.bot.js.blockAt(agent.bot.js.entity.position.offset(2, 0, 0)) or {}).name == "oak_log",
+               timeout=5, message="the log block")
+    player.chat(f"{agent.name}, make some planks")
+    wait_until(lambda: agent.bot.inventory().get("oak_planks") == 4, timeout=60, message="planks from the code")
+    wait_until(lambda: any("planks: 4" in t for t in system_turns(agent)), timeout=10,
+               message="the code's output as a system turn")
+
+
+def test_an_untrusted_player_gets_no_code_run(coder_agent, make_bot):
+    stranger = make_bot("stranger")
+    agent, model = coder_agent(['!newAction("collect the oak log next to you and make planks")', COLLECT_AND_CRAFT],
+                               trusted=["somebody_else"])
+    x, y, z = isolate(agent.bot)
+    teleport(stranger, x - 2, y, z)
+    stranger.chat(f"{agent.name}, run some code")
+    wait_until(lambda: any("only write and run code for trusted players" in t for t in system_turns(agent)),
+               timeout=15, message="the refusal")
+    assert all("```" not in c["reply"] for c in model.calls)  # the code reply was never asked for
+    assert agent.bot.inventory() == {}
+
+
+def test_code_that_never_ends_is_stopped_and_the_agent_goes_on(coder_agent, make_bot):
+    player = make_bot("player")
+    agent, model = coder_agent(['!newAction("count forever")', FOREVER,
+                                {"match": "are you ok", "reply": "I am fine."}],
+                               trusted=[player.name], code_timeout_mins=0.05)
+    x, y, z = isolate(agent.bot)
+    teleport(player, x - 2, y, z)
+    heard = []
+    player.on("chat", lambda username, message, *rest: heard.append((username, message)))
+    player.chat(f"{agent.name}, count forever")
+    wait_until(lambda: any("time" in t.lower() and ("limit" in t.lower() or "stopped" in t.lower())
+                           for t in system_turns(agent)), timeout=40, message="the time-limit message")
+    player.chat(f"{agent.name}, are you ok?")
+    wait_until(lambda: (agent.name, "I am fine.") in heard, timeout=15,
+               message=f"the agent to go on: {agent.history.get()} {heard}")
