@@ -84,6 +84,8 @@ class Agent:
         self._is_other_bot = is_other_bot or (lambda name: bool(self.conversations and self.conversations.is_other_bot(name)))
         self.task_check: Callable[[], None] | None = None
         self.task: Any = None              # the MineCollab task being played, if any (blueprint queries use it)
+        self.task_goal = ""                # this agent's goal in the task ($TASK_GOAL in the prompt)
+        self.task_inventory = ""           # what the task gave it at the start ($TASK_INVENTORY)
         self.version: str | None = None    # Minecraft version (set by the factory)
         self.coder: Any = None             # mindpy.coding.Coder when !newAction is allowed
         self.on_restart: Callable[["Agent"], None] | None = None  # the runner rebuilds the agent
@@ -380,7 +382,9 @@ class Agent:
         from ..coding.generator import SELF_REQUESTER
 
         # whoever started the turn that asked for code: a player, or the agent itself (self-prompt, task)
-        requester = self._requester if self._requester not in (None, "system") else SELF_REQUESTER
+        requester = self._requester
+        if requester in (None, "system") or self._is_other_bot(requester):
+            requester = SELF_REQUESTER  # the bots of one run trust each other
         context = {"memory": self.history.memory, "stats": self.commands.run(self, "stats", []) or "",
                    "inventory": self.commands.run(self, "inventory", []) or ""}
         if self.self_prompter.goal and self.self_prompter.active:

@@ -202,6 +202,10 @@ class Prompter:
             return ""
         if key == "CONVO":
             return format_turns(turns[-8:], name)
+        if key == "TASK_GOAL":
+            return getattr(agent, "task_goal", "") or ""
+        if key == "TASK_INVENTORY":
+            return getattr(agent, "task_inventory", "") or ""
         return ""
 
     # ---- building ---------------------------------------------------------------------------------------
