@@ -4,14 +4,24 @@
     tasks = load_tasks("tasks/example_tasks.json")
     task = tasks["..."]; task.goal_for(0), task.targets(), task.inventory_for(1), task.blueprint
 
-World set-up and live checkers build on these (they need a server); this package never talks to one.
+World set-up (world.py), live checkers (checkers.py) and episode result files (results.py) talk to a server
+through the agents' bots or an `issue(command)` callable; the rest is pure Python.
 """
 
 from .blueprint import Blueprint, BlueprintError, BlueprintLevel, Cell, CellCheck, Comparison
 from .loader import dumps_tasks, load_task, load_tasks, write_tasks
 from .schema import TASK_TYPES, NameChecker, Task, TaskFileError, parse_tasks
+from .checkers import (CheckResult, ConstructionChecker, HellsKitchenChecker, ItemChecker, TaskMonitor, checker_for,
+                       end_line)
+from .results import EpisodeRecorder, load_result
+from .world import (TaskSetup, WorldSetupError, apply_setup, issue_via_bot, issue_via_server, plan_setup, set_up_task,
+                    wait_for_setup)
 
 __all__ = [
     "TASK_TYPES", "Blueprint", "BlueprintError", "BlueprintLevel", "Cell", "CellCheck", "Comparison", "NameChecker",
     "Task", "TaskFileError", "dumps_tasks", "load_task", "load_tasks", "parse_tasks", "write_tasks",
+    "CheckResult", "ConstructionChecker", "HellsKitchenChecker", "ItemChecker", "TaskMonitor", "checker_for", "end_line",
+    "EpisodeRecorder", "load_result",
+    "TaskSetup", "WorldSetupError", "apply_setup", "issue_via_bot", "issue_via_server", "plan_setup", "set_up_task",
+    "wait_for_setup",
 ]

@@ -163,6 +163,19 @@ module.exports.server = function (serv) {
     return changed
   }
 
+  // fillRegion writes chunk columns directly, past the watch that drops a container's items when its block
+  // goes: forget the containers in the box whose block is no longer theirs (their items gone, as in vanilla).
+  async function forgetReplacedContainers (world, min, max) {
+    const containers = serv.mindpyBlockContainers
+    if (!containers) return
+    for (const container of [...containers.all()]) {
+      const p = container.position
+      if (container.world !== world || p.x < min.x || p.y < min.y || p.z < min.z || p.x > max.x || p.y > max.y || p.z > max.z) continue
+      const block = await world.getBlock(p)
+      if (!block || block.name !== container.kind) containers.forgetInBox(world, p, p)
+    }
+  }
+
   const splitArgs = str => str.trim().split(/\s+/).filter(Boolean)
 
   function register () {
@@ -203,12 +216,14 @@ module.exports.server = function (serv) {
         const volume = (max.x - min.x + 1) * (max.y - min.y + 1) * (max.z - min.z + 1)
         if (volume > FILL_LIMIT) throw new UserError(`Too many blocks in the specified area (maximum ${FILL_LIMIT}, specified ${volume})`)
         const air = registry.blocksByName.air.defaultState
-        const changed = await fillRegion(worldOf(ctx), min, max, mode === 'destroy', (current, edge) => {
+        const world = worldOf(ctx)
+        const changed = await fillRegion(world, min, max, mode === 'destroy', (current, edge) => {
           if (mode === 'outline' && !edge) return null
           if (mode === 'keep' && current !== air) return null
           if (filter && registry.blocksByStateId[current]?.name !== filter) return null
           return mode === 'hollow' && !edge ? air : stateId
         })
+        if (changed) await forgetReplacedContainers(world, min, max)
         if (!changed) throw new UserError('No blocks were filled')
         return `Successfully filled ${changed} block(s)`
       }

@@ -1,0 +1,203 @@
+"""Live task checkers: is the task done, and what does it score right now.
+
+    checker = checker_for(task)
+    result = checker.check(bots)          # CheckResult(score, done, detail); bots are the agents in task order
+
+Scoring (REFERENCE "Tasks"):
+- techtree and cooking: an agent scores 1 when its inventory holds every target item in the required amount;
+  the task's score is the best agent's (max over agents).
+- Hell's Kitchen (cooking, one target per agent): agent i's share is its own dish; a share counts as done once any
+  agent holds that dish (shared progress), and stays done. The score is 1 when every share is done.
+- construction: matches / (matches + mismatches) over the blueprint's cells, skipping cells where the blueprint
+  and the world both have air (Blueprint.compare). Blocks the reading bot has not loaded count as air.
+
+`TaskMonitor` runs a checker on the agents' update tick and ends the episode once: on success, on timeout (the
+current score stands) or on error, calling every `on_end(score, reason)` callback.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+from .blueprint import Blueprint, GetBlock
+from .schema import Task
+
+Inventory = Mapping[str, int]
+OnEnd = Callable[[float, str], None]
+
+SUCCESS, TIMEOUT, ERROR = "success", "timeout", "error"
+CHECK_INTERVAL = 0.3  # seconds: the agents' update tick
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    score: float
+    done: bool  # the task is complete: the episode can end with success
+    detail: str = ""
+
+
+def holds(inventory: Inventory, targets: Mapping[str, int]) -> bool:
+    """Does this inventory hold every target item in at least the required amount?"""
+    return all(inventory.get(item, 0) >= count for item, count in targets.items())
+
+
+def missing(inventory: Inventory, targets: Mapping[str, int]) -> dict[str, int]:
+    """Target item -> how many more this inventory needs."""
+    return {item: count - inventory.get(item, 0) for item, count in targets.items() if inventory.get(item, 0) < count}
+
+
+class ItemChecker:
+    """Crafting and cooking: 1 when one agent holds all the targets."""
+
+    def __init__(self, task: Task):
+        self.task = task
+        self.targets = task.targets()
+
+    def check_inventories(self, inventories: Sequence[Inventory]) -> CheckResult:
+        for index, inventory in enumerate(inventories):
+            if holds(inventory, self.targets):
+                return CheckResult(1.0, True, f"agent {index} holds {self.targets}")
+        closest = min((missing(inv, self.targets) for inv in inventories), key=lambda m: sum(m.values()),
+                      default=dict(self.targets))
+        return CheckResult(0.0, False, f"still missing {closest}")
+
+    def check(self, bots: Sequence) -> CheckResult:
+        from .live import inventories
+
+        return self.check_inventories(inventories(bots))
+
+
+class HellsKitchenChecker:
+    """Hell's Kitchen: each agent's own dish, made by anyone; done once every dish has been held by some agent."""
+
+    def __init__(self, task: Task):
+        self.task = task
+        self.shares = {index: task.targets_for(index) for index in task.agent_indices}
+        self.progress = {index: not share for index, share in self.shares.items()}  # an agent without a dish is done
+
+    def check_inventories(self, inventories: Sequence[Inventory]) -> CheckResult:
+        for index, share in self.shares.items():
+            if not self.progress[index] and any(holds(inv, share) for inv in inventories):
+                self.progress[index] = True  # shared progress: it counts once any agent has held it
+        left = {index: self.shares[index] for index, done in self.progress.items() if not done}
+        if not left:
+            return CheckResult(1.0, True, "every agent's dish has been made")
+        return CheckResult(0.0, False, "dishes still to make: " + ", ".join(
+            f"agent {index}: {share}" for index, share in left.items()))
+
+    def check(self, bots: Sequence) -> CheckResult:
+        from .live import inventories
+
+        return self.check_inventories(inventories(bots))
+
+
+class ConstructionChecker:
+    """Construction: the fraction of the blueprint's cells that are right (Blueprint.compare)."""
+
+    def __init__(self, blueprint: Blueprint):
+        self.blueprint = blueprint
+        self.positions = [(cell.x, cell.y, cell.z) for cell in blueprint.cells()]
+
+    def check_blocks(self, get_block: GetBlock) -> CheckResult:
+        comparison = self.blueprint.compare(get_block)
+        return CheckResult(comparison.score, comparison.complete,
+                           f"{len(comparison.matches)} blocks right, {len(comparison.mismatches)} wrong")
+
+    def check(self, bots: Sequence) -> CheckResult:
+        """Reads every cell through the first bot, in one bridge call."""
+        from .live import block_map
+
+        blocks = block_map(bots[0], self.positions)
+        return self.check_blocks(lambda x, y, z: blocks.get((x, y, z)))
+
+
+Checker = ItemChecker | HellsKitchenChecker | ConstructionChecker
+
+
+def checker_for(task: Task) -> Checker:
+    if task.type == "construction":
+        if task.blueprint is None:
+            raise ValueError(f"Construction task '{task.id}' has no blueprint")
+        return ConstructionChecker(task.blueprint)
+    if task.is_hells_kitchen:
+        return HellsKitchenChecker(task)
+    return ItemChecker(task)
+
+
+def score_text(score: float) -> str:
+    """1.0 -> '1', 0.25 -> '0.25' (as MINDcraft prints it)."""
+    return str(int(score)) if float(score).is_integer() else f"{score:.4g}"
+
+
+def end_line(score: float) -> str:
+    """The line added to each agent's history when the episode ends."""
+    return f"Task ended with score : {score_text(score)}"
+
+
+class TaskMonitor:
+    """Checks a task on the agents' tick and ends the episode exactly once.
+
+        monitor = TaskMonitor(task, bots, on_end=[recorder.on_end])
+        monitor.tick()            # from each agent's update loop; checks at most every `interval` seconds
+        monitor.fail("crashed")   # an error ended the episode
+    """
+
+    def __init__(self, task: Task, bots: Sequence, on_end: Sequence[OnEnd] = (), checker: Checker | None = None,
+                 interval: float = CHECK_INTERVAL, clock: Callable[[], float] = time.monotonic):
+        self.task = task
+        self.bots = list(bots)
+        self.checker = checker or checker_for(task)
+        self.callbacks = list(on_end)
+        self.interval = interval
+        self.clock = clock
+        self.started_at = clock()
+        self.last_check_at: float | None = None
+        self.last_result = CheckResult(0.0, False, "not checked yet")
+        self.ended = False
+        self.reason: str | None = None
+        self.error: str | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def score(self) -> float:
+        return self.last_result.score
+
+    @property
+    def elapsed(self) -> float:
+        return self.clock() - self.started_at
+
+    def on_end(self, callback: OnEnd) -> OnEnd:
+        self.callbacks.append(callback)
+        return callback
+
+    def tick(self) -> CheckResult:
+        """Check (unless checked less than `interval` ago) and end the episode on success or timeout."""
+        with self._lock:
+            if self.ended:
+                return self.last_result
+            now = self.clock()
+            if self.last_check_at is None or now - self.last_check_at >= self.interval:
+                self.last_check_at = now
+                self.last_result = self.checker.check(self.bots)
+            if self.last_result.done:
+                self._end(SUCCESS)
+            elif now - self.started_at >= self.task.timeout:
+                self.last_result = self.checker.check(self.bots)  # the score at the moment time ran out
+                self._end(TIMEOUT)
+            return self.last_result
+
+    def fail(self, message: str) -> None:
+        """End the episode because of an error; the last checked score stands."""
+        with self._lock:
+            if not self.ended:
+                self.error = message
+                self._end(ERROR)
+
+    def _end(self, reason: str) -> None:
+        self.ended = True
+        self.reason = reason
+        for callback in self.callbacks:
+            callback(self.last_result.score, reason)
