@@ -274,7 +274,7 @@ class Agent:
         """Run a parsed command: queries at once, actions through the action manager."""
         name = parsed.command
         self.command_counts[name] = self.command_counts.get(name, 0) + 1
-        self._trace("command", f"!{name}({', '.join(map(repr, parsed.args))})")
+        self._trace("command", f"!{name}({', '.join(map(repr, parsed.args))})" if parsed.args else f"!{name}")
         if self.commands.is_action(name):
             result = self.actions.run(f"action:{name}", lambda: self.commands.run(self, name, parsed.args),
                                       resume=name in ("followPlayer", "goal"))
