@@ -1,0 +1,85 @@
+"""Conversation timing between real agents, with the delays shortened: nudges after silence, a partner that
+leaves, messages merged, and self-prompting paused during a conversation and resumed after it."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from agent_helpers import RuleModel, start_agent_with_model
+from conftest import isolate, teleport, unique_name, wait_until
+from mindpy.agent.bus import InProcessBus
+from mindpy.agent.conversation import Timing
+
+QUICK = Timing(fast_delay=0.5, long_delay=1.0, first_nudge=2.0, gone_after=2.0, resume_self_prompt_after=1.0,
+               monitor_interval=0.2)
+
+
+def respond(system, messages):
+    return "respond" if "respond or ignore" in system else None
+
+
+@pytest.fixture
+def pair(make_bot, tmp_path):
+    bus = InProcessBus()
+    made = []
+
+    def factory(replies_a, replies_b, default_a="ok", default_b="ok"):
+        a_name, b_name = unique_name("quick"), unique_name("slow")
+        a = start_agent_with_model(make_bot, tmp_path, RuleModel(replies_a(b_name), respond, default_a),
+                                   bus=bus, name=a_name)
+        b = start_agent_with_model(make_bot, tmp_path, RuleModel(replies_b(a_name), respond, default_b),
+                                   bus=bus, name=b_name)
+        for agent in (a, b):
+            agent.conversations.timing = QUICK
+        x, y, z = isolate(a.bot)
+        teleport(b.bot, x + 2, y, z)
+        made.extend([a, b])
+        return a, b
+
+    yield factory
+    for agent in made:
+        agent.close()
+
+
+def contents(agent):
+    return [t["content"] for t in agent.history.get()]
+
+
+def test_silence_brings_a_nudge_and_a_partner_leaving_ends_it(pair):
+    a, b = pair(lambda b_name: [f'!startConversation("{b_name}", "Are you there?")', "Waiting."],
+                lambda a_name: ["!stay(-1)"], default_b="...")
+    # b answers by starting to stay (a command, said nothing), so a waits for a reply that never comes
+    a.handle_message("system", "Say hello to your teammate.")
+    wait_until(lambda: any("hasn't responded in 2 seconds" in c for c in contents(a)), timeout=15,
+               message=f"the nudge: {contents(a)}")
+    b.close()
+    b.bot.close()
+    wait_until(lambda: any("left the game; the conversation has ended" in c for c in contents(a)), timeout=10,
+               message="the conversation to end when the partner is gone")
+    assert not a.conversations.in_conversation()
+
+
+def test_messages_arriving_together_are_merged(pair):
+    a, b = pair(lambda b_name: [], lambda a_name: [], default_b="Got both.")
+    a.conversations.start_conversation(b.name, "First part,")
+    a.conversations.send(b.name, "second part.")
+    wait_until(lambda: any("Got both." == c for c in contents(b)), timeout=10, message="b's reply")
+    heard = [c for c in contents(b) if "(FROM OTHER BOT)" in c]
+    assert heard == [f"{a.name}: (FROM OTHER BOT)First part, second part."]
+
+
+def test_self_prompting_pauses_in_a_conversation_and_resumes_after(pair):
+    a, b = pair(lambda b_name: [], lambda a_name: ["Hi! !stats"], default_a="!stats", default_b="Bye.")
+    a.self_prompter.start("look at your stats now and then")
+    wait_until(lambda: len(a.model.calls) >= 1, timeout=10, message="self-prompting to run")
+    a.conversations.start_conversation(b.name, "Hello b.")
+    assert a.self_prompter.state.value == "paused"
+    wait_until(lambda: any("(FROM OTHER BOT)Hi!" in c for c in contents(a)), timeout=10, message="b's answer")
+    a.conversations.end_conversation(b.name, notify=True)
+    assert a.self_prompter.state.value == "paused"  # not at once: 1 s later (QUICK)
+    wait_until(lambda: a.self_prompter.state.value == "active", timeout=5, message="self-prompting to resume")
+    calls = len(a.model.calls)
+    wait_until(lambda: len(a.model.calls) > calls, timeout=10, message="self-prompting to prompt again")
+    time.sleep(0.1)
