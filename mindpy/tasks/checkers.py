@@ -138,7 +138,8 @@ def end_line(score: float) -> str:
 
 
 class TaskMonitor:
-    """Checks a task on the agents' tick and ends the episode exactly once.
+    """Checks a task on the agents' tick and ends the episode exactly once. Create it when the episode starts
+    (after the world set-up): the task's timeout counts from then.
 
         monitor = TaskMonitor(task, bots, on_end=[recorder.on_end])
         monitor.tick()            # from each agent's update loop; checks at most every `interval` seconds
@@ -186,7 +187,7 @@ class TaskMonitor:
                 self._end(SUCCESS)
             elif now - self.started_at >= self.task.timeout:
                 self.last_result = self.checker.check(self.bots)  # the score at the moment time ran out
-                self._end(TIMEOUT)
+                self._end(SUCCESS if self.last_result.done else TIMEOUT)
             return self.last_result
 
     def fail(self, message: str) -> None:
