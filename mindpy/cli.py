@@ -81,7 +81,7 @@ def _register_optional(sub) -> None:
     """Subcommands whose modules register themselves (`register(subparsers)`)."""
     import importlib
 
-    for module in ("mindpy.tasks.cli", "mindpy.commands.cli", "mindpy.agent.cli"):
+    for module in ("mindpy.tasks.cli", "mindpy.commands.cli", "mindpy.agent.cli", "mindpy.harness.cli"):
         try:
             importlib.import_module(module).register(sub)
         except ModuleNotFoundError as exc:

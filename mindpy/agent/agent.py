@@ -104,6 +104,7 @@ class Agent:
         self._turns_running = 0
         self._stopped = threading.Event()
         self._tick_thread: threading.Thread | None = None
+        self._self_prompt_thread: threading.Thread | None = None
         self.events: list[tuple[float, str, str]] = []  # (time, kind, text): a readable trace of the run
 
     # ---- life cycle ----------------------------------------------------------------------------------
@@ -216,6 +217,7 @@ class Agent:
                 if parsed.error:
                     self.history.add("system", parsed.error)
                     self._trace("refused", parsed.error)
+                    self._trace("command failed", parsed.command or "?")
                     count += 1
                     continue
                 used_command = True
@@ -282,8 +284,12 @@ class Agent:
                 self._trace("output", f"(!{name} was stopped)")
                 return None  # stopped on purpose (!stop, a new command): the loop ends here
             output = result.message
+            if not result.success:
+                self._trace("command failed", name)
         else:
             output = self.commands.run(self, name, parsed.args)
+            if not getattr(output, "ok", True) or (output or "").startswith(f"Command !{name} failed"):
+                self._trace("command failed", name)
         if output:
             self._trace("output", output)
         return output
@@ -312,9 +318,21 @@ class Agent:
         if idle and self.conversations:
             self.conversations.on_idle()
         if idle and not (self.conversations and self.conversations.in_conversation()):
-            self.self_prompter.update(True)
+            self._start_self_prompt_turn()
         if self.task_check:
             self.task_check()
+
+    def _start_self_prompt_turn(self) -> None:
+        """Self-prompting runs a whole loop of turns: on a thread of its own, so the tick (modes, task check)
+        keeps its 300 ms rhythm meanwhile."""
+        if not self.self_prompter.active:
+            return
+        running = self._self_prompt_thread
+        if running is not None and running.is_alive():
+            return
+        self._self_prompt_thread = threading.Thread(target=self.self_prompter.update, args=(True,),
+                                                    name=f"self-prompt-{self.name}", daemon=True)
+        self._self_prompt_thread.start()
 
     def _self_prompt_turn(self, message: str) -> bool:
         with self._serial_lock:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 def _cmd_run(args) -> int:
     if getattr(args, "task", None):
-        from ..tasks.episode_cli import run_task_command  # the task harness (mindpy run --task)
+        from ..harness.cli import run_task_command  # the task harness (mindpy run --task)
 
         return run_task_command(args)
     if not args.profile:
@@ -59,4 +59,5 @@ def register(sub) -> None:
     run.add_argument("--task", default=None, metavar="FILE", help="play one task from a task file")
     run.add_argument("--task-id", default=None, metavar="ID", help="which task of --task to play")
     run.add_argument("--model", default=None, help="model for every bot of a task (default: the oracle)")
+    run.add_argument("--seed", type=int, default=0, help="seed of a task's set-up (where the agents stand)")
     run.set_defaults(func=_cmd_run)

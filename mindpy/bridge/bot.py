@@ -77,6 +77,13 @@ class Bot:
         pos = json.loads(call_js(lambda: self._runtime.host.plainJson(self.js.entity.position), f"bot {self.name} position"))
         return (pos["x"], pos["y"], pos["z"])
 
+    @property
+    def connected(self) -> bool:
+        """Whether the bot is still on the server (False once kicked, disconnected or closed)."""
+        if self.closed or not self._runtime.is_alive():
+            return False
+        return not call_js(lambda: bool(self.js._client.ended), f"bot {self.name} connection")
+
     def close(self) -> None:
         """Leave the server. Safe to call twice."""
         if self.closed:

@@ -1,0 +1,92 @@
+"""`mindpy run --task FILE --task-id ID`, `mindpy eval FILE...` and `mindpy sft export RUN_DIR...`.
+The main CLI calls `register(subparsers)` (`mindpy run` itself is declared in mindpy/agent/cli.py)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+EXIT_INFRA = 3  # the episode could not be played (server, network, set-up): retried, never scored
+
+
+def run_task_command(args) -> int:
+    """`mindpy run --task FILE --task-id ID [--model M] [--server S]`: one episode; last line `score: X`."""
+    from ..tasks.loader import load_task
+    from .episode import EpisodeInfraError, run_episode
+
+    if not args.task_id:
+        print("mindpy run --task needs --task-id ID (see `mindpy tasks show FILE` for the ids)", file=sys.stderr)
+        return 2
+    task = load_task(args.task, args.task_id)
+    run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / _safe(task.id)
+    try:
+        result = run_episode(task, run_dir, model=args.model, server=args.server, seed=getattr(args, "seed", 0),
+                             progress=lambda text: print(text, flush=True))
+    except EpisodeInfraError as exc:
+        print(f"infrastructure error (not scored): {exc}", file=sys.stderr, flush=True)
+        return EXIT_INFRA
+    print(f"Results in {run_dir}", flush=True)
+    print(f"score: {result['score']}", flush=True)
+    return 0
+
+
+def _safe(text: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", text)
+
+
+def _cmd_eval(args) -> int:
+    from .evaluate import Evaluation
+
+    evaluation = Evaluation(args.files, out=args.out, model=args.model, parallel=args.parallel,
+                            servers=args.servers.split(",") if args.servers else None,
+                            ids=args.task_id or None, limit=args.limit, usd_per_mtok=args.usd_per_mtok)
+    summary = evaluation.run()
+    print(f"Results: {Path(args.out) / 'results.csv'}, {Path(args.out) / 'summary.json'}, "
+          f"{Path(args.out) / 'summary.png'}")
+    print(f"success rate {summary['success_rate']:.2%} over {summary['episodes']} episodes "
+          f"({summary['errors']} infrastructure errors)")
+    return 0 if summary["errors"] == 0 else 1
+
+
+def _cmd_sft_export(args) -> int:
+    from .sft import export_sft
+
+    started = time.monotonic()
+    counts = export_sft(args.run_dirs, args.out, families=args.families.split(",") if args.families else None,
+                        exclude_failed_commands=args.exclude_failed, kinds=args.kinds.split(","))
+    print(f"{'family':<14}{'episodes':>10}{'examples':>10}{'tokens':>12}")
+    for family, c in counts["by_family"].items():
+        print(f"{family:<14}{c['episodes']:>10}{c['examples']:>10}{c['tokens']:>12}")
+    print(f"{'total':<14}{counts['episodes']:>10}{counts['examples']:>10}{counts['tokens']:>12}")
+    print(f"Wrote {args.out} in {time.monotonic() - started:.1f} s "
+          f"({counts['skipped_episodes']} episodes left out: failed or below the construction cut)")
+    return 0
+
+
+def register(sub) -> None:
+    ev = sub.add_parser("eval", help="play a suite of tasks and write results.csv, summary.json and a chart")
+    ev.add_argument("files", nargs="+", metavar="FILE", help="task files (JSON or YAML)")
+    ev.add_argument("--model", default=None, help="model for every agent (default: the oracle without an API key)")
+    ev.add_argument("--parallel", type=int, default=1, help="episodes at once, each with its own server (default 1)")
+    ev.add_argument("--out", default="runs/eval", help="output folder (default runs/eval); rerun to resume")
+    ev.add_argument("--servers", default=None, help="HOST:PORT,HOST:PORT... of external servers, one per slot "
+                                                    "(default: an embedded server per episode)")
+    ev.add_argument("--task-id", action="append", default=[], help="only these task ids (repeatable)")
+    ev.add_argument("--limit", type=int, default=None, help="only the first N tasks of each file")
+    ev.add_argument("--usd-per-mtok", type=float, default=0.0, help="price per million tokens, for the cost column")
+    ev.set_defaults(func=_cmd_eval)
+
+    sft = sub.add_parser("sft", help="fine-tuning data from successful runs")
+    sft_sub = sft.add_subparsers(dest="sft_command", metavar="COMMAND")
+    sft_sub.required = True
+    export = sft_sub.add_parser("export", help="write the model calls of successful episodes as chat JSONL")
+    export.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="eval output folders or episode folders")
+    export.add_argument("--out", required=True, metavar="FILE.jsonl")
+    export.add_argument("--families", default=None, help="crafting,cooking,construction (default: all)")
+    export.add_argument("--exclude-failed", action="store_true", help="leave out calls whose command failed")
+    export.add_argument("--kinds", default="conversing,coding",
+                        help="which prompts' calls: conversing,coding,saving_memory,bot_responder")
+    export.set_defaults(func=_cmd_sft_export)

@@ -1,0 +1,233 @@
+"""Play one MineCollab episode: server, agents, world set-up, goals, the checker, and everything written to a run
+directory.
+
+    result = run_episode(task, "runs/x", model=None)      # None: the default model (the oracle without an API key)
+    result["score"], result["end_reason"]                 # also in runs/x/result.json
+
+The run directory holds: `result.json` (the episode's result, see mindpy.tasks.results), `profiles/` (the
+profiles the agents ran with), `bots/<name>/` (each agent's saved history and memory, and `logs/prompts.jsonl`),
+`calls/<name>.jsonl` (every model call with its reply; SFT export reads these), `console.log` and, with the
+embedded server, `server/server.log`.
+
+An episode whose infrastructure failed (a server that does not start or dies, a bot that cannot join or is kicked,
+a world that does not set up) raises `EpisodeInfraError`: it is not the model's failure and is never scored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from ..errors import MindpyError
+from ..tasks.checkers import SUCCESS, TaskMonitor
+from ..tasks.results import EpisodeRecorder
+from ..tasks.schema import Task
+from ..tasks.world import WorldSetupError, issue_via_bot, issue_via_server, set_up_task
+from .calls import CallLog
+
+log = logging.getLogger(__name__)
+
+AGENT_NAMES = ("andy", "jill", "bob", "sally", "mike", "kate", "leo", "nina")
+TASK_ORIGIN = (200, -60, 200)  # where agent 0 stands in crafting and cooking tasks (construction: the blueprint)
+GRACE_S = 30.0                 # after the task's timeout, how long to wait for the checker before calling it an error
+
+
+class EpisodeInfraError(MindpyError):
+    """The episode could not be played for reasons that are not the model's (server, network, set-up)."""
+
+
+def agent_names(task: Task) -> list[str]:
+    if task.usernames and len(task.usernames) >= task.agent_count:
+        return list(task.usernames[:task.agent_count])
+    if task.agent_count > len(AGENT_NAMES):
+        return [f"agent{i}" for i in range(task.agent_count)]
+    return list(AGENT_NAMES[:task.agent_count])
+
+
+def task_goal_text(task: Task, index: int, names: list[str]) -> str:
+    others = [n for i, n in enumerate(names) if i != index]
+    goal = task.goal_for(index).strip()
+    return goal + (f" The other agents are: {', '.join(others)}." if others else "")
+
+
+def inventory_text(items: dict[str, int]) -> str:
+    if not items:
+        return "At the start of the task you had nothing in your inventory."
+    listed = ", ".join(f"{n} {name}" for name, n in sorted(items.items()))
+    return f"At the start of the task you had: {listed}."
+
+
+def write_profiles(run_dir: Path, names: list[str], model: Any) -> list[Path]:
+    """The profile each agent plays with (the task base profile and the model), kept for the record."""
+    folder = run_dir / "profiles"
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name in names:
+        data: dict[str, Any] = {"name": name, "base_profile": "task"}
+        if model is not None:
+            data["model"] = model
+        path = folder / f"{name}.yaml"
+        path.write_text(yaml.safe_dump(data, sort_keys=False))
+        paths.append(path)
+    return paths
+
+
+def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
+                seed: int = 0, settings_overrides: dict | None = None,
+                progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None) -> dict:
+    """Play `task` once. `model`: a model spec for every agent (None: the default), or `models` by agent name
+    (ready model objects, for tests). Returns the result (also written to RUN_DIR/result.json)."""
+    from ..agent.runner import AgentRunner, ConsoleLog
+    from ..profiles import load_profile
+    from ..server.address import parse_server
+    from ..settings import load_settings
+
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    say = progress or (lambda text: None)
+    names = agent_names(task)
+    settings = load_settings(None, **{
+        "bots_dir": str(run_dir / "bots"), "log_all_prompts": True, "allow_insecure_coding": True,
+        "narrate_behavior": False, "chat_bot_messages": True, "load_memory": False,
+        "profiles": [str(p) for p in write_profiles(run_dir, names, model)], **(settings_overrides or {})})
+    profiles = [load_profile(p, settings=settings) for p in settings.profiles]
+    address = parse_server(server)
+    console_file = (run_dir / "console.log").open("a", encoding="utf-8")
+    console = ConsoleLog(console_file)
+    with contextlib.ExitStack() as stack:
+        stack.callback(console_file.close)
+        embedded = None
+        if address is None:
+            from ..server import EmbeddedServer
+
+            try:
+                embedded = stack.enter_context(EmbeddedServer(run_dir=run_dir / "server",
+                                                              version=settings.minecraft_version))
+            except MindpyError as exc:
+                raise EpisodeInfraError(f"the embedded server did not start: {exc}") from exc
+            host, port = "127.0.0.1", embedded.port
+        else:
+            host, port = address.host, address.port
+        say(f"{task.id}: {len(names)} agents ({', '.join(names)}) joining {host}:{port}")
+
+        ready = {name: _call_log(m, run_dir, name) for name, m in (models or {}).items()}
+        runner = AgentRunner(settings, profiles, host, port, models=ready, console=console,
+                             task=task, blocked={n: task.blocked_actions_for(i) for i, n in enumerate(names)})
+        stack.enter_context(runner)
+        try:
+            agents = runner.start()
+        except MindpyError as exc:
+            raise EpisodeInfraError(f"the agents could not join {host}:{port}: {exc}") from exc
+        logs = _log_calls(agents, run_dir, ready)
+        stack.callback(lambda: [c.close() for c in logs.values()])
+        bots = [agents[n].bot for n in names]
+
+        issue = issue_via_server(embedded) if embedded is not None else issue_via_bot(bots[0])
+        try:
+            setup = set_up_task(task, bots, issue, origin=TASK_ORIGIN, seed=seed, timeout=60)
+        except WorldSetupError as exc:
+            raise EpisodeInfraError(str(exc)) from exc
+        say(f"{task.id}: world set up; playing (time limit {task.timeout:.0f} s)")
+
+        recorder = EpisodeRecorder(task, names)
+        recorder.on_history(lambda name, line: agents[name].history.add("system", line))
+        finished = threading.Event()
+        monitor = TaskMonitor(task, bots, on_end=[
+            lambda score, reason: _count_tokens(recorder, logs, agents),
+            recorder.on_end, lambda score, reason: finished.set()])
+        _count_events(agents, recorder)
+
+        for i, name in enumerate(names):
+            agent = agents[name]
+            agent.task_goal = task_goal_text(task, i, names)
+            agent.task_inventory = inventory_text(setup.inventories.get(name, {}))
+            if task.type == "construction":
+                agent.modes.set_on("cheat", True)  # blocks are placed with commands: building is about the plan
+        agents[names[0]].task_check = monitor.tick
+        _open(task, names, agents)
+
+        _watch(monitor, finished, task, runner, embedded, bots, recorder)
+        result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
+        (run_dir / "result.json").write_text(json.dumps({**result, "run_dir": str(run_dir),
+                                                         "agent_names": names}, indent=2) + "\n")
+        say(f"{task.id}: {result['end_reason']} with score {result['score']} after {result['duration_s']:.0f} s")
+        if result["end_reason"] == "error":
+            raise EpisodeInfraError(result.get("error") or "the episode ended with an error")
+        time.sleep(0.5)  # let the agents write the end-of-task line to their state files
+        return result
+
+
+def _call_log(model: Any, run_dir: Path, name: str) -> CallLog:
+    return CallLog(model, run_dir / "calls" / f"{name}.jsonl", name)
+
+
+def _log_calls(agents: dict, run_dir: Path, ready: dict) -> dict[str, CallLog]:
+    """Every agent's model wrapped in a CallLog (those given ready are wrapped already)."""
+    logs = {}
+    for name, agent in agents.items():
+        logged = ready.get(name) or _call_log(agent.model, run_dir, name)
+        agent.model = logged
+        if agent.coder is not None:
+            from ..coding import model_asker
+
+            agent.coder.ask_model = model_asker(logged)
+        agent.prompter.model = logged
+        previous = agent.on_event
+        agent.on_event = _chain(previous, logged.on_agent_event)
+        logs[name] = logged
+    return logs
+
+
+def _chain(*hooks):
+    hooks = [h for h in hooks if h is not None]
+    return lambda kind, text: [h(kind, text) for h in hooks]
+
+
+def _count_events(agents: dict, recorder: EpisodeRecorder) -> None:
+    def counter(name):
+        def on_event(kind, text):
+            if kind == "command":
+                recorder.record_command(name, text.split("(", 1)[0])
+            elif kind == "to bot" or (kind == "said" and not text.startswith("(To ")):  # not the echo
+                recorder.record_message(name)
+        return on_event
+    for name, agent in agents.items():
+        agent.on_event = _chain(agent.on_event, counter(name))
+
+
+def _count_tokens(recorder: EpisodeRecorder, logs: dict[str, CallLog], agents: dict) -> None:
+    for name, logged in logs.items():
+        usage = getattr(logged.model, "usage_log", [])
+        recorder.record_tokens(name, sum(u.prompt_tokens + u.completion_tokens for u in usage))
+
+
+def _open(task: Task, names: list[str], agents: dict) -> None:
+    """Agent 0 opens the conversation; every agent then works on its goal by prompting itself."""
+    if task.conversation and len(names) > 1:
+        message = task.conversation.replace('"', "'")
+        agents[names[0]].run_command(f'!startConversation("{names[1]}", "{message}")')
+    for i, name in enumerate(names):
+        agents[name].self_prompter.start(task_goal_text(task, i, names))
+
+
+def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, runner, embedded, bots, recorder) -> None:
+    """Wait for the episode to end; a dead server or a lost bot ends it as an error."""
+    deadline = time.monotonic() + task.timeout + GRACE_S
+    while not finished.wait(1.0):
+        monitor.tick()  # also checked on agent 0's update tick; this keeps checking if that tick is busy
+        if embedded is not None and not embedded.is_running():
+            monitor.fail("the embedded server stopped during the episode")
+        elif any(not bot.connected for bot in bots):
+            lost = [bot.name for bot in bots if not bot.connected]
+            monitor.fail(f"lost the connection of {', '.join(lost)}")
+        elif time.monotonic() > deadline and not monitor.ended:
+            monitor.fail("the episode did not end at its time limit")
+    if monitor.reason != SUCCESS:
+        log.info("episode ended: %s", monitor.reason)

@@ -1,0 +1,262 @@
+"""`mindpy eval`: play a suite of episodes, N at a time, each in its own process with its own server.
+
+    Evaluation(["tasks/crafting_test.json"], out="runs/eval", parallel=2).run()   # -> the summary
+
+Output folder:
+    episodes/<task id>/     one run directory per episode (see mindpy.harness.episode)
+    results.csv             one row per episode
+    summary.json            success rate by family and agent count, mean construction score, tokens, cost
+    summary.png             the summary as a bar chart
+
+Resumable: an episode whose run directory holds a result.json (not an error) is not played again. An episode that
+fails for infrastructure reasons is retried once, then reported as an error: errors are never counted as failures
+of the model, and they are left out of the success rates.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+FAMILY = {"techtree": "crafting", "cooking": "cooking", "construction": "construction"}
+ATTEMPTS = 2  # an infrastructure failure is retried once
+CSV_FIELDS = ("task_id", "file", "family", "agent_count", "score", "success", "end_reason", "duration_s",
+              "commands", "messages", "tokens", "attempts", "error", "run_dir")
+
+
+@dataclass
+class Episode:
+    file: str
+    task_id: str
+    family: str
+    agent_count: int
+    run_dir: Path
+
+    @property
+    def result_path(self) -> Path:
+        return self.run_dir / "result.json"
+
+    def finished(self) -> dict | None:
+        """The saved result when the episode was played to the end (not an infrastructure error)."""
+        try:
+            result = json.loads(self.result_path.read_text())
+        except (OSError, ValueError):
+            return None
+        return result if result.get("end_reason") != "error" else None
+
+
+def is_success(result: dict) -> bool:
+    """Crafting and cooking: the targets were made. Construction: the whole blueprint matches."""
+    return float(result.get("score", 0)) >= 1.0
+
+
+class Evaluation:
+    def __init__(self, files: list[str], out: str | Path = "runs/eval", model: str | None = None, parallel: int = 1,
+                 servers: list[str] | None = None, ids: list[str] | None = None, limit: int | None = None,
+                 usd_per_mtok: float = 0.0, progress=None):
+        from ..tasks.loader import load_tasks
+
+        self.out = Path(out)
+        self.model = model
+        self.parallel = max(1, parallel if not servers else min(parallel, len(servers)))
+        self.servers = servers
+        self.usd_per_mtok = usd_per_mtok
+        self.progress = progress or _stderr
+        self.episodes: list[Episode] = []
+        for file in files:
+            tasks = load_tasks(file)
+            chosen = [t for t in tasks.values() if not ids or t.id in ids][:limit]
+            for task in chosen:
+                self.episodes.append(Episode(str(file), task.id, FAMILY.get(task.type, task.type), task.agent_count,
+                                             self.out / "episodes" / _safe(task.id)))
+        self.rows: dict[str, dict] = {}
+        self._lock = threading.Lock()
+        self._free_servers = list(servers or [])
+
+    # ---- running -------------------------------------------------------------------------------------------
+    def run(self) -> dict:
+        self.out.mkdir(parents=True, exist_ok=True)
+        todo = []
+        for ep in self.episodes:
+            done = ep.finished()
+            if done is not None:
+                self.rows[ep.task_id] = self._row(ep, done, attempts=0)
+            else:
+                todo.append(ep)
+        self._report(f"{len(self.episodes)} episodes: {len(self.episodes) - len(todo)} already done, "
+                     f"{len(todo)} to play, {self.parallel} at a time")
+        with ThreadPoolExecutor(max_workers=self.parallel) as pool:
+            for _ in pool.map(self._play, todo):
+                pass
+        return self.write()
+
+    def _play(self, ep: Episode) -> None:
+        error = ""
+        for attempt in range(1, ATTEMPTS + 1):
+            if ep.run_dir.exists():
+                shutil.rmtree(ep.run_dir)  # a half-played episode (killed run, or the failed attempt)
+            ep.run_dir.mkdir(parents=True)
+            code, error = self._run_process(ep)
+            result = ep.finished()
+            if code == 0 and result is not None:
+                self._record(ep, self._row(ep, result, attempts=attempt))
+                return
+            self._report(f"{ep.task_id}: attempt {attempt} failed ({error or f'exit code {code}'})")
+        self._record(ep, self._error_row(ep, error, ATTEMPTS))
+
+    def _run_process(self, ep: Episode) -> tuple[int, str]:
+        server = self._take_server()
+        command = [sys.executable, "-m", "mindpy.cli", "run", "--task", ep.file, "--task-id", ep.task_id,
+                   "--run-dir", str(ep.run_dir), "--server", server or "embedded"]
+        if self.model:
+            command += ["--model", self.model]
+        try:
+            with (ep.run_dir / "process.log").open("w") as log:
+                proc = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, env=_child_env())
+            tail = (ep.run_dir / "process.log").read_text(errors="replace").strip().splitlines()[-1:] or [""]
+            return proc.returncode, tail[0]
+        finally:
+            self._give_back(server)
+
+    def _take_server(self) -> str | None:
+        with self._lock:
+            return self._free_servers.pop(0) if self._free_servers else None
+
+    def _give_back(self, server: str | None) -> None:
+        if server is not None:
+            with self._lock:
+                self._free_servers.append(server)
+
+    def _record(self, ep: Episode, row: dict) -> None:
+        with self._lock:
+            self.rows[ep.task_id] = row
+            played = [r for r in self.rows.values() if r["end_reason"] != "error"]
+            wins = sum(1 for r in played if r["success"])
+            errors = len(self.rows) - len(played)
+            rate = f"{wins / len(played):.0%}" if played else "-"
+            self.progress(f"[{len(self.rows)}/{len(self.episodes)}] success so far {wins}/{len(played)} ({rate}), "
+                          f"errors {errors} | {ep.task_id}: {row['end_reason']} score {row['score']}")
+            self._write_csv()  # keep the file current: a crash loses nothing finished
+
+    def _report(self, text: str) -> None:
+        with self._lock:
+            self.progress(text)
+
+    # ---- rows and summary ----------------------------------------------------------------------------------
+    def _row(self, ep: Episode, result: dict, attempts: int) -> dict:
+        agents = result.get("agents", {})
+        return {"task_id": ep.task_id, "file": ep.file, "family": ep.family, "agent_count": ep.agent_count,
+                "score": result.get("score", 0), "success": is_success(result),
+                "end_reason": result.get("end_reason"), "duration_s": result.get("duration_s"),
+                "commands": sum(a.get("commands_used", 0) for a in agents.values()),
+                "messages": sum(a.get("messages_sent", 0) for a in agents.values()),
+                "tokens": sum(a.get("tokens", 0) for a in agents.values()), "attempts": attempts,
+                "error": result.get("error") or "", "run_dir": str(ep.run_dir)}
+
+    def _error_row(self, ep: Episode, error: str, attempts: int) -> dict:
+        return {"task_id": ep.task_id, "file": ep.file, "family": ep.family, "agent_count": ep.agent_count,
+                "score": "", "success": False, "end_reason": "error", "duration_s": "", "commands": 0,
+                "messages": 0, "tokens": 0, "attempts": attempts, "error": error, "run_dir": str(ep.run_dir)}
+
+    def _write_csv(self) -> None:
+        order = {ep.task_id: i for i, ep in enumerate(self.episodes)}
+        rows = sorted(self.rows.values(), key=lambda r: order.get(r["task_id"], 0))
+        tmp = self.out / "results.csv.tmp"
+        with tmp.open("w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+            writer.writeheader()
+            writer.writerows(rows)
+        os.replace(tmp, self.out / "results.csv")
+
+    def write(self) -> dict:
+        with self._lock:
+            self._write_csv()
+            summary = summarize(list(self.rows.values()), self.usd_per_mtok, self.model)
+        (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        chart(summary, self.out / "summary.png")
+        return summary
+
+
+def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = None) -> dict:
+    played = [r for r in rows if r["end_reason"] != "error"]
+    groups: dict[str, dict] = {}
+    for r in played:
+        key = f"{r['family']}/{r['agent_count']}_agents"
+        g = groups.setdefault(key, {"family": r["family"], "agent_count": r["agent_count"], "episodes": 0,
+                                    "successes": 0, "scores": []})
+        g["episodes"] += 1
+        g["successes"] += int(bool(r["success"]))
+        g["scores"].append(float(r["score"]))
+    by_group = {}
+    for key, g in sorted(groups.items()):
+        by_group[key] = {"family": g["family"], "agent_count": g["agent_count"], "episodes": g["episodes"],
+                         "success_rate": g["successes"] / g["episodes"],
+                         "mean_score": sum(g["scores"]) / len(g["scores"])}
+    families: dict[str, dict] = {}
+    for r in played:
+        f = families.setdefault(r["family"], {"episodes": 0, "successes": 0, "score_sum": 0.0})
+        f["episodes"] += 1
+        f["successes"] += int(bool(r["success"]))
+        f["score_sum"] += float(r["score"])
+    by_family = {name: {"episodes": f["episodes"], "success_rate": f["successes"] / f["episodes"],
+                        "mean_score": f["score_sum"] / f["episodes"]} for name, f in sorted(families.items())}
+    tokens = sum(int(r["tokens"] or 0) for r in rows)
+    construction = [float(r["score"]) for r in played if r["family"] == "construction"]
+    return {
+        "model": model or "default",
+        "episodes": len(rows), "played": len(played), "errors": len(rows) - len(played),
+        "success_rate": (sum(1 for r in played if r["success"]) / len(played)) if played else 0.0,
+        "by_family": by_family, "by_family_and_agents": by_group,
+        "construction_mean_score": (sum(construction) / len(construction)) if construction else None,
+        "tokens": tokens, "cost_usd": round(tokens / 1e6 * usd_per_mtok, 4),
+        "errors_by_task": {r["task_id"]: r["error"] for r in rows if r["end_reason"] == "error"},
+    }
+
+
+def chart(summary: dict, path: Path) -> None:
+    """Success rate (and mean construction score) per family and agent count, as a bar chart."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = summary["by_family_and_agents"]
+    labels = [f"{g['family']}\n{g['agent_count']} agents" for g in groups.values()]
+    values = [g["mean_score"] if g["family"] == "construction" else g["success_rate"] for g in groups.values()]
+    fig, ax = plt.subplots(figsize=(max(4, 1.2 * len(labels) + 2), 4))
+    bars = ax.bar(range(len(values)), values, color=["#4c72b0" if "construction" not in l else "#dd8452"
+                                                      for l in labels])
+    ax.set_xticks(range(len(values)), labels, fontsize=8)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("success rate (construction: mean score)")
+    ax.set_title(f"{summary['model']}: {summary['played']} episodes, {summary['errors']} errors")
+    for bar, value in zip(bars, values):
+        ax.text(bar.get_x() + bar.get_width() / 2, value + 0.01, f"{value:.0%}", ha="center", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _safe(text: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", text)
+
+
+def _child_env() -> dict:
+    env = dict(os.environ)
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    return env
+
+
+def _stderr(text: str) -> None:
+    print(f"{time.strftime('%H:%M:%S')} {text}", file=sys.stderr, flush=True)

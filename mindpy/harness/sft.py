@@ -1,0 +1,93 @@
+"""`mindpy sft export`: the model calls of successful episodes as chat fine-tuning data.
+
+One JSONL line per model call: {"messages": [system, ...turns, assistant reply]} (roles system, user, assistant:
+what OpenAI fine-tuning and Hugging Face TRL's SFTTrainer read), plus a "metadata" object (task, agent, family).
+Successful episodes: score 1 for crafting and cooking; for construction the top 25% of scores among the
+construction episodes found (MINDcraft's rule).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from ..models.tokens import count_tokens
+from .calls import read_calls
+from .evaluate import FAMILY
+
+TOP_SHARE = 0.25
+
+
+def find_episodes(run_dirs: list[str | Path]) -> list[tuple[Path, dict]]:
+    """(episode folder, result) for every finished episode under the given folders."""
+    found = []
+    for root in run_dirs:
+        for path in sorted(Path(root).rglob("result.json")):
+            try:
+                result = json.loads(path.read_text())
+            except (OSError, ValueError):
+                continue
+            if result.get("end_reason") in ("success", "timeout") and "task_id" in result:
+                found.append((path.parent, result))
+    return found
+
+
+def successful(episodes: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
+    construction = sorted((float(r["score"]) for _, r in episodes if r.get("type") == "construction"),
+                          reverse=True)
+    cut = None
+    if construction:
+        keep = max(1, math.ceil(len(construction) * TOP_SHARE))
+        cut = construction[keep - 1]
+    chosen = []
+    for folder, result in episodes:
+        score = float(result.get("score", 0))
+        if result.get("type") == "construction":
+            if cut is not None and score >= cut and score > 0:
+                chosen.append((folder, result))
+        elif score >= 1.0:
+            chosen.append((folder, result))
+    return chosen
+
+
+def call_example(call: dict, result: dict) -> dict:
+    messages = [{"role": "system", "content": call["system"]}]
+    messages += [{"role": m["role"], "content": m["content"]} for m in call["messages"]]
+    messages.append({"role": "assistant", "content": call["reply"]})
+    return {"messages": messages,
+            "metadata": {"task_id": result["task_id"], "family": FAMILY.get(result.get("type"), result.get("type")),
+                         "agent": call.get("agent"), "kind": call.get("kind"), "score": result.get("score")}}
+
+
+def export_sft(run_dirs: list[str | Path], out: str | Path, families: list[str] | None = None,
+               exclude_failed_commands: bool = False, kinds: list[str] | None = None) -> dict:
+    """Write the examples; returns counts (episodes, examples, tokens, by family)."""
+    kinds = kinds or ["conversing", "coding"]
+    episodes = find_episodes(run_dirs)
+    chosen = [(f, r) for f, r in successful(episodes)
+              if not families or FAMILY.get(r.get("type"), r.get("type")) in families]
+    counts = {"episodes": 0, "examples": 0, "tokens": 0, "by_family": {},
+              "skipped_episodes": len(episodes) - len(chosen)}
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as f:
+        for folder, result in chosen:
+            family = FAMILY.get(result.get("type"), result.get("type"))
+            c = counts["by_family"].setdefault(family, {"episodes": 0, "examples": 0, "tokens": 0})
+            c["episodes"] += 1
+            counts["episodes"] += 1
+            for path in sorted((folder / "calls").glob("*.jsonl")):
+                for call in read_calls(path):
+                    if call.get("kind") not in kinds:
+                        continue
+                    if exclude_failed_commands and not call.get("command_ok", True):
+                        continue
+                    example = call_example(call, result)
+                    tokens = sum(count_tokens(m["content"]) for m in example["messages"])
+                    f.write(json.dumps(example, ensure_ascii=False) + "\n")
+                    c["examples"] += 1
+                    c["tokens"] += tokens
+                    counts["examples"] += 1
+                    counts["tokens"] += tokens
+    return counts

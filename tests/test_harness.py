@@ -1,0 +1,127 @@
+"""The task harness end to end: `mindpy run --task`, `mindpy eval` (parallel, killed and resumed) and
+`mindpy sft export`, as real processes with their own embedded servers. The model is a replay script that
+crafts planks whatever happens, which solves some of these tasks and not others."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import wait_until
+
+MINDPY = Path(sys.executable).with_name("mindpy")
+
+TASKS = {
+    "planks_two": {"type": "techtree", "goal": "Craft oak_planks.", "conversation": "Let's craft planks.",
+                   "agent_count": 2, "initial_inventory": {"0": {"oak_log": 1}, "1": {}}, "target": "oak_planks",
+                   "number_of_target": 4, "timeout": 60},
+    "planks_shared": {"type": "techtree", "goal": "Craft oak_planks.", "agent_count": 2,
+                      "initial_inventory": {"0": {"oak_log": 2}, "1": {"oak_log": 1}}, "target": "oak_planks",
+                      "number_of_target": 8, "timeout": 60},
+    "planks_alone": {"type": "techtree", "goal": "Craft oak_planks.", "agent_count": 1,
+                     "initial_inventory": {"0": {"oak_log": 1}}, "target": "oak_planks", "number_of_target": 4,
+                     "timeout": 60},
+    "too_many_planks": {"type": "techtree", "goal": "Craft 40 oak_planks.", "agent_count": 1,
+                        "initial_inventory": {"0": {"oak_log": 1}}, "target": "oak_planks", "number_of_target": 40,
+                        "timeout": 10},
+}
+SOLVED = {"planks_two", "planks_shared", "planks_alone"}
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("suite")
+    (folder / "tasks.json").write_text(json.dumps(TASKS))
+    (folder / "replies.yaml").write_text("default: 'Crafting. !craftRecipe(\"oak_planks\", 1)'\n")
+    return folder
+
+
+def mindpy(*args, **kwargs):
+    return subprocess.Popen([str(MINDPY), *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True, **kwargs)
+
+
+def test_run_task_prints_the_score_and_writes_the_run(suite, tmp_path):
+    run_dir = tmp_path / "one"
+    proc = mindpy("run", "--task", str(suite / "tasks.json"), "--task-id", "planks_two",
+                  "--model", f"replay:{suite / 'replies.yaml'}", "--run-dir", str(run_dir))
+    out, _ = proc.communicate(timeout=180)
+    assert proc.returncode == 0, out
+    assert out.strip().splitlines()[-1] == "score: 1.0"
+    result = json.loads((run_dir / "result.json").read_text())
+    assert result["end_reason"] == "success" and result["agents"]["andy"]["commands"]["!craftRecipe"] >= 1
+    calls = [json.loads(line) for line in (run_dir / "calls" / "andy.jsonl").read_text().splitlines()]
+    assert calls and calls[0]["reply"].startswith("Crafting.")
+    assert "Your task: Craft oak_planks. The other agents are: jill." in calls[0]["system"]
+    state = json.loads((run_dir / "bots" / "andy" / "state.json").read_text())
+    assert any(t["content"] == "Task ended with score : 1" for t in state["turns"])
+    assert (run_dir / "server" / "server.log").exists()
+
+
+def test_an_unreachable_server_is_an_infrastructure_error_not_a_score(suite, tmp_path):
+    proc = mindpy("run", "--task", str(suite / "tasks.json"), "--task-id", "planks_alone",
+                  "--model", f"replay:{suite / 'replies.yaml'}", "--run-dir", str(tmp_path / "x"),
+                  "--server", "127.0.0.1:9")
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 3, out
+    assert "infrastructure error (not scored)" in out
+    assert "score:" not in out
+
+
+def test_eval_in_parallel_resumes_after_a_kill_and_exports_sft(suite, tmp_path):
+    out_dir = tmp_path / "eval"
+    args = ["eval", str(suite / "tasks.json"), "--parallel", "2", "--out", str(out_dir),
+            "--model", f"replay:{suite / 'replies.yaml'}"]
+    first = mindpy(*args)
+    episodes = out_dir / "episodes"
+    wait_until(lambda: len(list(episodes.glob("*/result.json"))) >= 2, timeout=240, interval=0.5,
+               message="two finished episodes")
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait(timeout=30)
+    finished = {p.parent.name: p.stat().st_mtime_ns for p in episodes.glob("*/result.json")}
+    assert 2 <= len(finished) < 4
+
+    second = mindpy(*args)
+    out, _ = second.communicate(timeout=400)
+    assert second.returncode == 0, out
+    assert f"{len(finished)} already done, {4 - len(finished)} to play" in out
+    for name, mtime in finished.items():  # not played again
+        assert (episodes / name / "result.json").stat().st_mtime_ns == mtime
+
+    with (out_dir / "results.csv").open() as f:
+        rows = {r["task_id"]: r for r in csv.DictReader(f)}
+    assert set(rows) == set(TASKS)
+    assert {t for t, r in rows.items() if r["success"] == "True"} == SOLVED
+    assert rows["too_many_planks"]["end_reason"] == "timeout"
+    summary = json.loads((out_dir / "summary.json").read_text())
+    assert summary["episodes"] == 4 and summary["errors"] == 0
+    assert summary["by_family_and_agents"]["crafting/1_agents"]["success_rate"] == 0.5
+    assert summary["by_family_and_agents"]["crafting/2_agents"]["success_rate"] == 1.0
+    assert (out_dir / "summary.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    sft_file = tmp_path / "sft.jsonl"
+    export = mindpy("sft", "export", str(out_dir), "--out", str(sft_file))
+    text, _ = export.communicate(timeout=120)
+    assert export.returncode == 0, text
+    lines = [json.loads(line) for line in sft_file.read_text().splitlines()]
+    assert lines
+    for example in lines:  # every line is a successful episode's model call, in chat format
+        assert example["metadata"]["task_id"] in SOLVED
+        roles = [m["role"] for m in example["messages"]]
+        assert roles[0] == "system" and roles[-1] == "assistant"
+        assert set(roles) <= {"system", "user", "assistant"}
+    assert not any(e["metadata"]["task_id"] == "too_many_planks" for e in lines)
+    calls = [json.loads(line) for t in SOLVED for a in ("andy", "jill")
+             if (episodes / t / "calls" / f"{a}.jsonl").exists()
+             for line in (episodes / t / "calls" / f"{a}.jsonl").read_text().splitlines()]
+    expected = sum(1 for c in calls if c["kind"] in ("conversing", "coding"))  # the default kinds
+    assert len(lines) == expected
+    assert "total" in text and str(len(lines)) in text
