@@ -1,63 +1,40 @@
-"""`mindpy demo`: the embedded server, two bots that join and greet each other, and a report.
-
-It needs no API key and no Java. (When the oracle players exist, the demo plays a real task with them.)
+"""`mindpy demo`: two oracle players play a MineCollab crafting task on the embedded server, and the score is
+printed. No API key, no Java, no LLM: the oracle provider plays through the same interface as a model would.
 """
 
 from __future__ import annotations
 
-import threading
 import time
+from pathlib import Path
 
-from .bridge import create_bot
-from .server import EmbeddedServer, parse_server
+from .errors import MindpyError
+
+DEMO_TASKS = Path(__file__).resolve().parent.parent / "tasks" / "example_tasks.json"
+DEMO_TASK_ID = "example_crafting_wooden_pickaxe"
 
 
 def _say(text: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {text}", flush=True)
 
 
-def run_demo(server: str = "embedded", run_dir: str = "runs/demo") -> int:
-    target = parse_server(server)
-    embedded = None
+def run_demo(server: str = "embedded", run_dir: str = "runs/demo", model: str | None = None,
+             task_file: str | Path = DEMO_TASKS, task_id: str = DEMO_TASK_ID) -> int:
+    from .harness.episode import EpisodeInfraError, run_episode
+    from .tasks.describe import describe_task
+    from .tasks.loader import load_task
+
+    from .nodejs import check_node_side
+
+    check_node_side()  # a missing set-up is the user's to fix (exit 2 with the fix), not an episode failure
+    task = load_task(task_file, task_id)
+    _say("The demo task:")
+    print(describe_task(task), flush=True)
     started = time.monotonic()
-    if target is None:
-        _say("starting the embedded Minecraft server (flying-squid, 1.21.1, offline, superflat)...")
-        embedded = EmbeddedServer(run_dir=run_dir).start()
-        target = embedded.address
-        _say(f"server ready at {target} in {time.monotonic() - started:.1f} s (log: {embedded.log_path})")
-    bots = []
     try:
-        heard: list[str] = []
-        greeted = threading.Event()
-        for name in ("Andy", "Jill"):
-            bots.append(create_bot(name, target.host, target.port))
-            x, y, z = bots[-1].position
-            _say(f"{name} joined and spawned at ({x:.0f}, {y:.0f}, {z:.0f})")
-        andy, jill = bots
-
-        def on_chat(listener):
-            def handler(username, message, *rest):
-                if username != listener.name:
-                    heard.append(f"{listener.name} heard <{username}> {message}")
-                    if len(heard) >= 2:
-                        greeted.set()
-            return handler
-
-        andy.on("chat", on_chat(andy))
-        jill.on("chat", on_chat(jill))
-        andy.chat("Hi Jill! Ready to build something?")
-        time.sleep(0.3)
-        jill.chat("Hello Andy! Let's gather some wood.")
-        ok = greeted.wait(10)
-        for line in heard:
-            _say(line)
-        if not ok:
-            _say("FAILED: the bots did not hear each other within 10 s")
-            return 1
-        _say(f"demo finished in {time.monotonic() - started:.1f} s; shutting down")
-        return 0
-    finally:
-        for bot in bots:
-            bot.close()
-        if embedded is not None:
-            embedded.stop()
+        result = run_episode(task, Path(run_dir), model=model, server=server, progress=_say, echo=True)
+    except (EpisodeInfraError, MindpyError) as exc:
+        _say(f"FAILED (infrastructure, not scored): {exc}")
+        return 1
+    _say(f"demo finished in {time.monotonic() - started:.0f} s; run directory: {run_dir}")
+    print(f"score: {result['score']}", flush=True)
+    return 0 if result["score"] >= 1.0 else 1

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import sys
 import threading
 import time
 from pathlib import Path
@@ -81,9 +82,11 @@ def write_profiles(run_dir: Path, names: list[str], model: Any) -> list[Path]:
 
 def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
                 seed: int = 0, settings_overrides: dict | None = None,
-                progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None) -> dict:
+                progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None,
+                echo: bool = False) -> dict:
     """Play `task` once. `model`: a model spec for every agent (None: the default), or `models` by agent name
-    (ready model objects, for tests). Returns the result (also written to RUN_DIR/result.json)."""
+    (ready model objects, for tests). `echo` also prints the console log (who said and did what) to stdout.
+    Returns the result (also written to RUN_DIR/result.json)."""
     from ..agent.runner import AgentRunner, ConsoleLog
     from ..profiles import load_profile
     from ..server.address import parse_server
@@ -100,7 +103,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     profiles = [load_profile(p, settings=settings) for p in settings.profiles]
     address = parse_server(server)
     console_file = (run_dir / "console.log").open("a", encoding="utf-8")
-    console = ConsoleLog(console_file)
+    console = ConsoleLog(_Tee(console_file, sys.stdout) if echo else console_file)
     with contextlib.ExitStack() as stack:
         stack.callback(console_file.close)
         embedded = None
@@ -162,6 +165,21 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
             raise EpisodeInfraError(result.get("error") or "the episode ended with an error")
         time.sleep(0.5)  # let the agents write the end-of-task line to their state files
         return result
+
+
+class _Tee:
+    """Writes to several streams (the console log file and the terminal)."""
+
+    def __init__(self, *streams):
+        self.streams = streams
+
+    def write(self, text: str) -> None:
+        for stream in self.streams:
+            stream.write(text)
+
+    def flush(self) -> None:
+        for stream in self.streams:
+            stream.flush()
 
 
 def _call_log(model: Any, run_dir: Path, name: str) -> CallLog:
