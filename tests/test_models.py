@@ -416,3 +416,4 @@ def test_real_llamacpp_server(llama_server, tmp_path):
         history.add("steve" if i % 2 == 0 else "system", f"note {i}: the house goes by the river")
     assert len(history.turns) < 6 and len(history.memory) <= 500
     assert len(model.usage_log) == 2
+

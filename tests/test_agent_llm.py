@@ -1,0 +1,41 @@
+"""An agent with a real OpenAI-compatible server (llama.cpp serving SmolLM2-135M-Instruct) on the embedded server."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_helpers import make_settings, start_agent_with_model
+from conftest import wait_until
+from mindpy.models import create_model
+from test_models import llama_server  # noqa: F401  (the fixture)
+
+
+@pytest.mark.llm
+def test_an_agent_plays_with_a_real_llamacpp_server(llama_server, make_bot, tmp_path):
+    """The whole agent (real bot, full prompt, openai client over HTTP): whatever the small model answers is
+    handled, a command runs or is refused with an explanation, and the agent never crashes."""
+    model = create_model({"api": "llamacpp", "model": "smollm2", "url": llama_server,
+                          "params": {"max_tokens": 40, "temperature": 0.0, "seed": 1}}, attempts=2, timeout=180)
+    settings = make_settings(tmp_path, max_commands=2)
+    agent = start_agent_with_model(make_bot, tmp_path, model, settings=settings, prefix="smol")
+    try:
+        player = make_bot("player")
+        player.chat(f"{agent.name}, what is in your inventory? Use !inventory")
+        wait_until(lambda: any(t["role"] == "assistant" for t in agent.history.get()), timeout=240, interval=0.5,
+                   message="the model's reply in the history")
+        wait_until(lambda: agent.is_idle(), timeout=240, interval=0.5, message="the loop to finish")
+        turns = agent.history.get()
+        assert turns[0]["content"].endswith("Use !inventory")
+        assert not any("could not be reached" in t["content"] for t in turns)
+        assert len(model.usage_log) >= 1 and not model.usage_log[0].estimated
+        for i, turn in enumerate(turns):
+            if turn["role"] != "assistant":
+                continue
+            parsed = agent.commands.parse(turn["content"])
+            if parsed.command or parsed.error:  # a command ran (its output follows) or was refused (the reason)
+                assert turns[i + 1]["role"] == "system", turns
+        player.chat("!stats")  # the agent is still alive and answering
+        wait_until(lambda: any("STATS" in e[2] for e in agent.events if e[1] == "output"), timeout=20,
+                   message="the stats output")
+    finally:
+        agent.close()
