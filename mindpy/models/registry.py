@@ -138,3 +138,10 @@ def _load_builtin() -> None:
     for api in openai_compat.PRESETS:
         register_provider(api, openai_compat.OpenAICompatModel.from_spec, replace=True)
     register_provider("replay", replay.ReplayModel.from_spec, replace=True)
+
+    def oracle(spec: ModelSpec) -> ChatModel:  # imported on use: it loads the recipe data
+        from ..oracle import OracleModel
+
+        return OracleModel.from_spec(spec)
+
+    register_provider("oracle", oracle, replace=True)

@@ -1,0 +1,101 @@
+"""Construction tasks: reading !checkBlueprint's answer and writing the code that places a level's blocks.
+
+"Level 0 requires the following fixes:\\nPlace oak_door at coordinates X: 144, Y: -60, Z: -179\\n..."
+Each agent places the blocks whose material it holds (and the crafter-like "lead" removes wrong blocks), so two
+agents never fight over a cell and nobody needs the other's materials.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Mapping
+
+_LEVEL = re.compile(r"^Level (\d+) (requires the following fixes:|is complete)", re.M)
+_FIX = re.compile(r"^(?:Place (?P<place>[a-z0-9_]+)|Remove the (?P<remove>[a-z0-9_]+)|"
+                  r"Replace the (?P<old>[a-z0-9_]+) with an? (?P<new>[a-z0-9_]+)) at coordinates "
+                  r"X: (?P<x>-?\d+), Y: (?P<y>-?\d+), Z: (?P<z>-?\d+)", re.M)
+
+
+@dataclass(frozen=True)
+class Fix:
+    level: int
+    kind: str       # place, remove, replace
+    block: str      # the block to put there ("air" to remove)
+    x: int
+    y: int
+    z: int
+
+
+def is_check_output(text: str) -> bool:
+    return text.startswith("Blueprint is complete") or bool(_LEVEL.search(text))
+
+
+def parse_check(text: str) -> list[Fix] | None:
+    """The fixes in a !checkBlueprint answer ([] when complete); None when `text` is not one."""
+    if text.startswith("Blueprint is complete"):
+        return []
+    if not _LEVEL.search(text):
+        return None
+    fixes: list[Fix] = []
+    level = 0
+    for line in text.splitlines():
+        head = _LEVEL.match(line)
+        if head:
+            level = int(head.group(1))
+            continue
+        m = _FIX.match(line.strip())
+        if not m:
+            continue
+        x, y, z = int(m["x"]), int(m["y"]), int(m["z"])
+        if m["place"]:
+            fixes.append(Fix(level, "place", m["place"], x, y, z))
+        elif m["remove"]:
+            fixes.append(Fix(level, "remove", "air", x, y, z))
+        else:
+            fixes.append(Fix(level, "replace", m["new"], x, y, z))
+    return fixes
+
+
+def my_fixes(fixes: list[Fix], inv: Mapping[str, int], lead: bool) -> list[Fix]:
+    """The fixes of the lowest level where I can do something: blocks whose material I hold, and removals for
+    the lead."""
+    mine = [f for f in fixes if (f.kind == "remove" and lead) or (f.kind != "remove" and inv.get(f.block, 0) > 0)]
+    if not mine:
+        return []
+    low = min(f.level for f in mine)
+    return [f for f in mine if f.level == low]
+
+
+def materials_needed(fixes: list[Fix]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for f in fixes:
+        if f.kind != "remove":
+            out[f.block] = out.get(f.block, 0) + 1
+    return out
+
+
+def build_code(fixes: list[Fix]) -> str:
+    """Python for the coding sandbox: every fix, each result checked, a summary printed."""
+    places = [(f.block, f.x, f.y, f.z) for f in fixes if f.kind != "remove"]
+    breaks = [(f.x, f.y, f.z) for f in fixes if f.kind in ("remove", "replace")]
+    level = fixes[0].level if fixes else 0
+    lines = [f"# level {level}: {len(places)} blocks to place, {len(breaks)} to clear first"]
+    lines.append(f"to_break = {breaks!r}")
+    lines.append(f"to_place = {places!r}")
+    lines += [
+        "failed = []",
+        "for x, y, z in to_break:",
+        "    if not skills.break_block_at(x, y, z):",
+        "        failed.append(('break', x, y, z))",
+        "placed = 0",
+        "for name, x, y, z in to_place:",
+        "    if skills.place_block(name, x, y, z):",
+        "        placed += 1",
+        "    else:",
+        "        failed.append((name, x, y, z))",
+        f"print('Level {level}: placed', placed, 'of', len(to_place), 'blocks; cleared', len(to_break))",
+        "if failed:",
+        "    print('Could not do:', failed[:10])",
+    ]
+    return "```python\n" + "\n".join(lines) + "\n```"

@@ -1,0 +1,124 @@
+"""How to get an item in the cooking world, one command at a time.
+
+The cooking world has crops (wheat, potatoes, carrots, beetroots, pumpkins), sugar cane, mushrooms, animals and a
+fuelled furnace, smoker and crafting table. What it lacks (bowls, eggs, milk, gold, apples, cocoa beans, flowers)
+only the agents' inventories hold: those items are "lacking" when not held, to be asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+# The direct ingredients of each dish and of the crafted things dishes need (crafted at the crafting table).
+CRAFTED: dict[str, dict[str, int]] = {
+    "bread": {"wheat": 3},
+    "cake": {"milk_bucket": 3, "sugar": 2, "egg": 1, "wheat": 3},
+    "cookie": {"wheat": 2, "cocoa_beans": 1},
+    "golden_carrot": {"carrot": 1, "gold_nugget": 8},
+    "golden_apple": {"apple": 1, "gold_ingot": 8},
+    "pumpkin_pie": {"pumpkin": 1, "sugar": 1, "egg": 1},
+    "mushroom_stew": {"brown_mushroom": 1, "red_mushroom": 1, "bowl": 1},
+    "beetroot_soup": {"beetroot": 6, "bowl": 1},
+    "suspicious_stew": {"brown_mushroom": 1, "red_mushroom": 1, "bowl": 1, "dandelion": 1},
+    "rabbit_stew": {"cooked_rabbit": 1, "baked_potato": 1, "carrot": 1, "brown_mushroom": 1, "bowl": 1},
+    "sugar": {"sugar_cane": 1},
+}
+CRAFT_YIELD = {"cookie": 8}  # items one craft makes, when more than one
+
+# Cooked item -> the raw item that goes into the furnace.
+SMELTED: dict[str, str] = {
+    "baked_potato": "potato", "cooked_beef": "beef", "cooked_porkchop": "porkchop", "cooked_chicken": "chicken",
+    "cooked_mutton": "mutton", "cooked_rabbit": "rabbit",
+}
+# Item -> the block to collect for it (crops are harvested when ripe).
+HARVESTED: dict[str, str] = {
+    "wheat": "wheat", "potato": "potatoes", "carrot": "carrots", "beetroot": "beetroots", "pumpkin": "pumpkin",
+    "sugar_cane": "sugar_cane", "brown_mushroom": "brown_mushroom", "red_mushroom": "red_mushroom",
+}
+# Raw meat -> the animal that drops it.
+HUNTED: dict[str, str] = {"beef": "cow", "porkchop": "pig", "chicken": "chicken", "mutton": "sheep",
+                          "rabbit": "rabbit"}
+
+
+@dataclass
+class Move:
+    """One command to run, with the sentence that goes with it."""
+
+    command: str
+    say: str
+
+    def text(self) -> str:
+        return f"{self.say} {self.command}".strip()
+
+
+def obtainable(item: str) -> bool:
+    """Can it be made from what the world offers (given nothing)?"""
+    if item in HARVESTED or item in HUNTED:
+        return True
+    if item in SMELTED:
+        return obtainable(SMELTED[item])
+    if item in CRAFTED:
+        return all(obtainable(i) for i in CRAFTED[item])
+    return False
+
+
+def ingredients(item: str) -> set[str]:
+    """Every item that goes into `item`, at any depth."""
+    out: set[str] = set()
+    for part in list(CRAFTED.get(item, {})) + ([SMELTED[item]] if item in SMELTED else []):
+        out.add(part)
+        out |= ingredients(part)
+    return out
+
+
+def lacking(item: str, count: int, inv: Mapping[str, int]) -> dict[str, int]:
+    """The items the world does not offer that making `count` x `item` still takes, beyond the inventory."""
+    have = inv.get(item, 0)
+    need = count - have
+    if need <= 0:
+        return {}
+    if item in SMELTED:
+        return lacking(SMELTED[item], need, {})
+    if item in CRAFTED:
+        crafts = -(-need // CRAFT_YIELD.get(item, 1))
+        out: dict[str, int] = {}
+        for part, n in CRAFTED[item].items():
+            for name, k in lacking(part, n * crafts, inv).items():
+                out[name] = out.get(name, 0) + k
+        return out
+    if obtainable(item):
+        return {}
+    return {item: need}
+
+
+def next_move(item: str, count: int, inv: Mapping[str, int]) -> Move | None:
+    """The next command towards holding `count` x `item`, or None when it is held or only lacking items are in
+    the way."""
+    need = count - inv.get(item, 0)
+    if need <= 0:
+        return None
+    if item in SMELTED:
+        raw = SMELTED[item]
+        if inv.get(raw, 0) > 0:
+            n = min(need, inv[raw])
+            return Move(f'!smeltItem("{raw}", {n})', f"Cooking {n} {raw} into {item}.")
+        return next_move(raw, need, inv)
+    if item in HARVESTED:
+        block = HARVESTED[item]
+        return Move(f'!collectBlocks("{block}", {need})', f"Getting {item} from the {block}.")
+    if item in HUNTED:
+        animal = HUNTED[item]
+        return Move(f'!attack("{animal}")', f"Hunting a {animal} for {item}.")
+    if item in CRAFTED:
+        crafts = -(-need // CRAFT_YIELD.get(item, 1))
+        ready = True
+        for part, n in CRAFTED[item].items():
+            if inv.get(part, 0) < n * crafts:
+                ready = False
+                move = next_move(part, n * crafts, inv)
+                if move is not None:
+                    return move
+        if ready:
+            return Move(f'!craftRecipe("{item}", {crafts})', f"Crafting {item}.")
+    return None

@@ -1,0 +1,422 @@
+"""The oracle's play: from one prompt (read by prompt.py) to one reply holding one command or a message.
+
+Protocol between oracle agents (nothing is agreed by talking; every agent works it out alike):
+- The lead is the agent whose name sorts first. Crafting: the lead crafts; the others give it every item that can
+  go into the target. Cooking: the lead makes every dish and ends up holding them; the others give it their
+  items. Hell's Kitchen: each agent makes its own dish, sends the recipe it holds to the agent who needs it, and
+  gives the others what their dishes take. Construction: each agent places the blocks it holds materials for,
+  lowest level first; the lead also clears wrong blocks.
+- Whoever lacks something asks one partner at a time ("I need 1 bowl ... Can you give it to me?"); whoever is
+  asked gives what it can spare or says it has none. A conversation is short: opening, answer, then
+  "Thanks! !endConversation". Waiting is `!stay(5)`, which partners' messages may interrupt.
+- Facts come from the prompt each time: inventory, command outputs, partners' messages. The state kept between
+  calls is only who was asked what, what is owed to whom, and what was already said.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import construction, cooking, crafting
+from .cooking import Move
+from .dialogue import item_list, quote, read_message
+from .goals import TaskGoal, parse_goal
+from .prompt import PromptView
+
+WAIT = '!stay(5)'
+WAITS_BEFORE_ASKING = 3   # let partners hand things over before asking
+WAITS_BEFORE_REASKING = 8
+MAX_REPEATS = 3           # the same command with nothing changing: give up on it
+
+
+@dataclass
+class Memory:
+    owed: list[tuple[str, str, int]] = field(default_factory=list)   # (player, item, count) promised
+    sorry: list[tuple[str, list[str]]] = field(default_factory=list)  # (player, items) I must say I lack
+    asked: dict[str, set[str]] = field(default_factory=dict)          # item -> partners asked for it
+    introduced: set[str] = field(default_factory=set)
+    processed: set[tuple[str, str]] = field(default_factory=set)
+    team_done: bool = False
+    announced: bool = False
+    told_lead: bool = False
+    waits: int = 0
+    last_inventory: dict[str, int] = field(default_factory=dict)
+    last_command: str = ""
+    repeats: int = 0
+    fixes: list | None = None
+    coding_fixes: list = field(default_factory=list)
+    build_tries: int = 0
+
+
+def _command_of(text: str) -> str:
+    m = re.search(r"![A-Za-z]+(?:\([^)]*\))?", text or "")
+    return m.group(0) if m else ""
+
+
+class Player:
+    """One agent's oracle: keeps a little memory between calls (see Memory)."""
+
+    def __init__(self, version: str | None = None):
+        self.version = version
+        self.mem = Memory()
+        self._goal_text = None
+        self._goal: TaskGoal | None = None
+
+    # ---- entry -------------------------------------------------------------------------------------------
+    def reply(self, view: PromptView) -> str:
+        if view.kind == "bot_responder":
+            # never break off an action for a message: it is delivered as soon as the action is over
+            return "ignore"
+        if view.kind == "saving_memory":
+            return self._memory_note(view)
+        if view.kind == "coding":
+            return self._coding(view)
+        return self._converse(view)
+
+    def goal(self, view: PromptView) -> TaskGoal:
+        if view.goal != self._goal_text:
+            self._goal_text, self._goal = view.goal, parse_goal(view.goal)
+        return self._goal
+
+    # ---- roles -------------------------------------------------------------------------------------------
+    def lead(self, view: PromptView) -> str:
+        return view.everyone[0] if view.everyone else view.name
+
+    def _hk_names(self, view: PromptView, goal: TaskGoal) -> dict[int, str]:
+        """Hell's Kitchen: agent number -> name, taking the other agents as listed in agent order."""
+        n = len(view.others) + 1
+        if goal.partner_index is None or n < 2:
+            return {}
+        mine = (goal.partner_index - 1) % n
+        ordered = list(view.others)
+        ordered.insert(mine, view.name)
+        return dict(enumerate(ordered))
+
+    def _relevant(self, goal: TaskGoal) -> set[str]:
+        """Items that can go into the task's targets."""
+        out: set[str] = set()
+        for target in goal.targets:
+            if goal.kind == "crafting":
+                out |= crafting.relevant_items(target, self.version)
+            else:
+                out |= cooking.ingredients(target) | {target}
+        if goal.partner_dish:
+            out |= cooking.ingredients(goal.partner_dish)
+        return out
+
+    def _keep(self, view: PromptView, goal: TaskGoal, item: str) -> int:
+        """How many of `item` I need myself."""
+        if goal.kind == "construction":
+            return 0
+        if goal.hells_kitchen:
+            need = 0
+            for dish, n in goal.targets.items():
+                if view.has(dish) < n:
+                    need += cooking.lacking(dish, n, {}).get(item, 0)
+            return need
+        if view.name == self.lead(view) and item in self._relevant(goal):
+            return 10 ** 6
+        return 0
+
+    # ---- the conversing prompt ---------------------------------------------------------------------------
+    def _converse(self, view: PromptView) -> str:
+        goal = self.goal(view)
+        inv = view.inventory
+        if inv != self.mem.last_inventory:
+            self.mem.waits = 0
+            self.mem.repeats = 0
+            self.mem.last_inventory = dict(inv)
+        self._absorb(view, goal)
+        if goal.kind == "construction":
+            self._observe_blueprint(view)
+
+        # 1. what I owe partners
+        while self.mem.owed:
+            player, item, n = self.mem.owed[0]
+            spare = view.has(item) - self._keep(view, goal, item)
+            self.mem.owed.pop(0)
+            if spare > 0:
+                self.mem.introduced.add(player)
+                k = min(n, spare)
+                return f"Here you go, {player}: {k} {item}. !givePlayer({quote(player)}, {quote(item)}, {k})"
+        if self.mem.sorry:
+            player, items = self.mem.sorry.pop(0)
+            self.mem.introduced.add(player)
+            return f"Sorry {player}, I don't have any {' or '.join(items)} to spare."
+
+        # 2. my own state: done, things to hand over, work
+        done = self._done(view, goal)
+        if done and not self.mem.announced:
+            self.mem.announced = True
+            return self._finish(view, goal)
+        gift = self._gift(view, goal)
+        if gift:
+            return gift
+
+        # 3. a partner's new message in an open conversation: answer it
+        fresh = [m for m in view.new_messages if not m.ended]
+        if fresh and view.partner == fresh[-1].sender:
+            answer = self._answer(view, goal, view.partner, done)
+            if answer:
+                return answer
+        if any("hasn't responded" in str(t["content"]) for t in view.turns[-1:]) and view.partner:
+            return f"No answer from {view.partner}, I'll carry on. !endConversation({quote(view.partner)})"
+
+        if done:
+            return self._idle(view, goal)
+        move, lack = self._work(view, goal)
+        if move is not None:
+            return self._guarded(view, move)
+        if lack:
+            return self._ask(view, goal, lack)
+        if goal.kind == "construction" or not self._am_lead_like(view, goal):
+            return self._idle(view, goal)
+        self.mem.waits += 1
+        return f"Waiting for the others. {WAIT}"
+
+    def _am_lead_like(self, view: PromptView, goal: TaskGoal) -> bool:
+        return goal.hells_kitchen or goal.kind == "construction" or view.name == self.lead(view)
+
+    def _absorb(self, view: PromptView, goal: TaskGoal) -> None:
+        """Take in partners' new messages: requests become debts, refusals and news are noted."""
+        for msg in view.new_messages:
+            key = (msg.sender, msg.text)
+            if key in self.mem.processed:
+                continue
+            self.mem.processed.add(key)
+            reading = read_message(msg.text)
+            if reading.done:
+                self.mem.team_done = True
+            for item in reading.refused:
+                self.mem.asked.setdefault(item, set()).add(msg.sender)
+            wants = dict(reading.wants)
+            if reading.wants_everything:
+                for item in sorted(self._relevant(goal)):
+                    if view.has(item) and item not in wants:
+                        wants[item] = view.has(item)
+            lacking = []
+            for item, n in wants.items():
+                if view.has(item) - self._keep(view, goal, item) > 0:
+                    self.mem.owed.append((msg.sender, item, n))
+                elif not reading.wants_everything:
+                    lacking.append(item)
+            if lacking and not msg.ended:
+                self.mem.sorry.append((msg.sender, lacking))
+
+    def _done(self, view: PromptView, goal: TaskGoal) -> bool:
+        if goal.kind == "construction":
+            return self.mem.fixes == []
+        if not goal.targets:
+            return False
+        mine = all(view.has(t) >= n for t, n in goal.targets.items())
+        if goal.hells_kitchen or view.name == self.lead(view):
+            return mine
+        return self.mem.team_done
+
+    def _finish(self, view: PromptView, goal: TaskGoal) -> str:
+        if goal.kind == "construction":
+            return "The house matches the blueprint: the task is done! !endGoal"
+        if goal.hells_kitchen or view.name == self.lead(view):
+            return f"I have the {goal.target_text} now: the task is done! !endGoal"
+        return "Great, the task is done! !endGoal"
+
+    def _idle(self, view: PromptView, goal: TaskGoal) -> str:
+        """Nothing left for me to do: tell the lead once, stop self-prompting, then stay quiet."""
+        lead = self.lead(view)
+        if not self.mem.told_lead and not self._am_lead_like(view, goal) and lead != view.name:
+            self.mem.told_lead = True
+            what = goal.target_text or "the task"
+            if view.partner == lead:
+                return f"That's everything I had for the {what}, {lead}. Over to you!"
+            if view.partner is None:
+                return f"!startConversation({quote(lead)}, {quote(f'I gave you everything I had for the {what}.')})"
+        if "Your current goal" in view.state:
+            return "My part is done; I'll answer if anyone needs something. !endGoal"
+        if view.new_messages and view.partner and view.partner == view.new_messages[-1].sender:
+            return f"Thanks, {view.partner}! !endConversation({quote(view.partner)})"
+        return ""
+
+    def _gift(self, view: PromptView, goal: TaskGoal) -> str:
+        """Hand over, unasked, what a partner needs more than I do."""
+        if goal.kind in ("construction", "unknown"):
+            return ""
+        if goal.hells_kitchen:
+            names = self._hk_names(view, goal)
+            receiver = names.get(goal.partner_index % max(len(names), 1)) if names else None
+            if not receiver or receiver == view.name or not goal.partner_dish:
+                return ""
+            wanted = cooking.lacking(goal.partner_dish, 1, {})
+        else:
+            receiver = self.lead(view)
+            if receiver == view.name:
+                return ""
+            wanted = {item: view.has(item) for item in self._relevant(goal)}
+        for item in sorted(wanted):
+            spare = min(view.has(item) - self._keep(view, goal, item), wanted[item])
+            if spare > 0:
+                self.mem.introduced.add(receiver)
+                what = goal.partner_dish if goal.hells_kitchen else (goal.target_text or "task")
+                return (f"Here's {spare} {item} for the {what}, {receiver}. "
+                        f"!givePlayer({quote(receiver)}, {quote(item)}, {spare})")
+        return ""
+
+    def _answer(self, view: PromptView, goal: TaskGoal, partner: str, done: bool) -> str:
+        """A reply to a partner's message: my opening, a request, or thanks and goodbye."""
+        if partner not in self.mem.introduced:
+            self.mem.introduced.add(partner)
+            return self._opening(view, goal, partner)
+        _, lack = (None, {}) if done else self._work(view, goal)
+        unasked = {i: n for i, n in lack.items() if partner not in self.mem.asked.get(i, set())}
+        if unasked:
+            for item in unasked:
+                self.mem.asked.setdefault(item, set()).add(partner)
+            return self._request_text(goal, unasked)
+        return f"Thanks, {partner}! !endConversation({quote(partner)})"
+
+    def _opening(self, view: PromptView, goal: TaskGoal, partner: str) -> str:
+        lead = self.lead(view)
+        what = goal.target_text
+        if goal.kind == "construction":
+            kinds = sorted(i for i in view.inventory if not i.endswith("_pickaxe"))
+            return (f"I'll place the blocks I have materials for ({', '.join(kinds) or 'none'}), lowest level "
+                    f"first; you place yours.")
+        if goal.hells_kitchen:
+            text = ""
+            if goal.partner_dish and goal.partner_dish in goal.recipes:
+                steps = " ".join(f"{i}) {s}" for i, s in enumerate(goal.recipes[goal.partner_dish], 1))
+                text = f"Here is the recipe for {goal.partner_dish}: {steps}"
+            lack = self._lack_now(view, goal)
+            if lack:
+                for item in lack:
+                    self.mem.asked.setdefault(item, set()).add(partner)
+                text += " " + self._request_text(goal, lack)
+            return text.strip() or f"I'm making my {what}."
+        if view.name == lead:
+            verb = "craft the" if goal.kind == "crafting" else "make the"
+            return f"I'll {verb} {what}, {partner}. Please give me everything you have for it."
+        return f"You make the {what}, {lead}; I have nothing more for it."
+
+    def _request_text(self, goal: TaskGoal, lack: dict[str, int]) -> str:
+        what = goal.target_text or "task"
+        if goal.kind == "crafting":
+            return (f"I still need {item_list(lack)} (or what it makes) for the {what}. "
+                    f"Please give me everything you have for it.")
+        return f"I need {item_list(lack)} for the {what}. Can you give {'it' if len(lack) == 1 else 'them'} to me?"
+
+    def _ask(self, view: PromptView, goal: TaskGoal, lack: dict[str, int]) -> str:
+        """Ask one partner not asked yet for what I lack; wait when everyone was asked."""
+        self.mem.waits += 1
+        if self.mem.waits <= WAITS_BEFORE_ASKING and not goal.hells_kitchen:
+            return f"Waiting for the others' items. {WAIT}"
+        if self.mem.waits > WAITS_BEFORE_REASKING:
+            self.mem.asked.clear()
+            self.mem.waits = WAITS_BEFORE_ASKING
+        candidates = [p for p in view.others if any(p not in self.mem.asked.get(i, set()) for i in lack)]
+        if not candidates:
+            return f"Waiting for {item_list(lack)}. {WAIT}"
+        partner = view.partner if view.partner in candidates else candidates[0]
+        if view.partner and view.partner != partner:
+            return f"!endConversation({quote(view.partner)})"
+        for item in lack:
+            self.mem.asked.setdefault(item, set()).add(partner)
+        text = self._request_text(goal, lack)
+        if view.partner == partner:
+            return text
+        return f"!startConversation({quote(partner)}, {quote(text)})"
+
+    def _guarded(self, view: PromptView, move: Move) -> str:
+        """The move, unless the same command keeps running with nothing changing."""
+        if move.command == self.mem.last_command and _command_of(view.my_last) == move.command:
+            self.mem.repeats += 1
+        else:
+            self.mem.repeats = 0
+        self.mem.last_command = move.command
+        if self.mem.repeats >= MAX_REPEATS:
+            said = (view.last_output or "").strip().splitlines()
+            return f"I'm stuck: {move.command} keeps failing ({said[0][:120] if said else 'no result'})."
+        return move.text()
+
+    # ---- task work ---------------------------------------------------------------------------------------
+    def _lack_now(self, view: PromptView, goal: TaskGoal) -> dict[str, int]:
+        if goal.kind == "cooking":
+            out: dict[str, int] = {}
+            for dish, n in self._my_dishes(view, goal).items():
+                for item, k in cooking.lacking(dish, n, view.inventory).items():
+                    out[item] = out.get(item, 0) + k
+            return out
+        return {}
+
+    def _my_dishes(self, view: PromptView, goal: TaskGoal) -> dict[str, int]:
+        if goal.hells_kitchen or view.name == self.lead(view):
+            # dishes that go into other dishes last, so the bigger dish does not eat a finished one
+            used = set().union(*(cooking.ingredients(d) for d in goal.targets)) if goal.targets else set()
+            return dict(sorted(goal.targets.items(), key=lambda kv: kv[0] in used))
+        return {}
+
+    def _work(self, view: PromptView, goal: TaskGoal) -> tuple[Move | None, dict[str, int]]:
+        """My next command, or what I lack from the others."""
+        inv = view.inventory
+        if goal.kind == "crafting":
+            if view.name != self.lead(view):
+                return None, {}
+            move, lack = None, {}
+            for target, n in goal.targets.items():
+                move, lack = crafting.crafter_step(target, n, inv, goal.missing_items, self.version)
+                if move or lack:
+                    break
+            return move, lack
+        if goal.kind == "cooking":
+            left = dict(inv)
+            for dish, n in self._my_dishes(view, goal).items():
+                if left.get(dish, 0) >= n:
+                    left[dish] -= n
+                    continue
+                move = cooking.next_move(dish, n, left)
+                if move is not None:
+                    return move, {}
+            return None, self._lack_now(view, goal)
+        if goal.kind == "construction":
+            return self._build(view), {}
+        return None, {}
+
+    def _observe_blueprint(self, view: PromptView) -> list | None:
+        """The fixes of the !checkBlueprint answer I just got, or None when the last output is something else."""
+        checked = construction.parse_check(view.last_output) if view.last_output else None
+        if checked is not None:
+            self.mem.fixes = checked
+        return checked
+
+    def _build(self, view: PromptView) -> Move | None:
+        checked = self._observe_blueprint(view)
+        if checked is None:
+            return Move("!checkBlueprint", "Checking the blueprint.")
+        if not checked:
+            return None
+        mine = construction.my_fixes(checked, view.inventory, view.name == self.lead(view))
+        if mine:
+            self.mem.build_tries = self.mem.build_tries + 1 if mine == self.mem.coding_fixes else 0
+            if self.mem.build_tries < MAX_REPEATS:
+                self.mem.coding_fixes = mine
+                level = mine[0].level
+                kinds = sorted({f.block for f in mine if f.kind != "remove"})
+                task = (f"Place the {len(mine)} missing blocks of level {level} that I have materials for "
+                        f"({', '.join(kinds) or 'clearing only'}) at their blueprint positions.")
+                return Move(f"!newAction({quote(task)})", f"Building level {level}.")
+        return Move(WAIT, "My blocks are placed; waiting for the rest.")
+
+    # ---- other prompts -----------------------------------------------------------------------------------
+    def _coding(self, view: PromptView) -> str:
+        feedback = [t for t in view.turns if t["role"] == "user"][1:]
+        if feedback or not self.mem.coding_fixes:
+            if feedback and "Error" in str(feedback[-1]["content"]):
+                return "The code did not work; I'll check the blueprint again instead."
+            return "Done: the blocks are placed."
+        return construction.build_code(self.mem.coding_fixes)
+
+    def _memory_note(self, view: PromptView) -> str:
+        goal = self.goal(view)
+        note = f"Task: {goal.kind}, {goal.target_text or 'see goal'}. Lead: {self.lead(view)}."
+        if self.mem.team_done or self.mem.announced:
+            note += " The task is done."
+        return note[:500]

@@ -1,0 +1,150 @@
+"""Reading the agent's prompt: who am I, what is my task, what do I hold, what just happened.
+
+Everything the oracle decides on comes from here, so that its facts are the ones the prompt shows (inventory,
+command outputs, partners' messages), never assumed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+BOT_TAG = "(FROM OTHER BOT)"
+SELF_PROMPT_START = "You are self-prompting with the goal:"
+
+_NAME = re.compile(r"^You are ([A-Za-z0-9_]+), a Minecraft bot")
+_TASK = re.compile(r"Your task: (.*?)(?:\n\s*\n|\nYou act in the world|\Z)", re.S)
+_OTHERS = re.compile(r"The other agents are: ([A-Za-z0-9_, ]+?)\.?(?:\s|$)")
+_ITEM_LINE = re.compile(r"^- ([a-z0-9_]+): (\d+)$", re.M)
+_NEARBY = re.compile(r"Other players nearby: (.*)")
+_SENDER = re.compile(r"^([A-Za-z0-9_]+): (.*)$", re.S)
+_CONVO_ENDED = re.compile(r'^Conversation with ([A-Za-z0-9_]+) ended with message: "(.*)"$', re.S)
+_STARTED = re.compile(r"^Started a conversation with ([A-Za-z0-9_]+)\.")
+_ENDED = re.compile(r"^Ended the conversation with ([A-Za-z0-9_]+)\.")
+_LEFT = re.compile(r"^([A-Za-z0-9_]+) left the game; the conversation has ended\.")
+
+
+@dataclass
+class Incoming:
+    """A message from another bot."""
+
+    sender: str
+    text: str            # without the "(FROM OTHER BOT)" tag
+    ended: bool = False  # it came with the end of the conversation
+
+
+@dataclass
+class PromptView:
+    kind: str                      # conversing, coding, saving_memory, bot_responder
+    name: str = ""
+    goal: str = ""                 # the task goal, with the "other agents" sentence
+    others: list[str] = field(default_factory=list)
+    inventory: dict[str, int] = field(default_factory=dict)
+    inventory_known: bool = False
+    current_action: str = "none"
+    trigger: dict | None = None    # the turn the model is answering (before the state message)
+    new_messages: list[Incoming] = field(default_factory=list)  # partners' messages since my last reply
+    partner: str | None = None     # who I am in a conversation with, as far as the turns show
+    my_last: str = ""              # my last reply
+    last_output: str = ""          # the last system turn that followed my last reply (a command's output)
+    turns: list[dict] = field(default_factory=list)
+    state: str = ""                # the last message: memory, stats, inventory...
+    system: str = ""
+
+    @property
+    def everyone(self) -> list[str]:
+        return sorted({self.name, *self.others} - {""})
+
+    def has(self, item: str) -> int:
+        return self.inventory.get(item, 0)
+
+
+def prompt_kind(system: str) -> str:
+    if "respond or ignore" in system:
+        return "bot_responder"
+    if "Your memory is a short note" in system:
+        return "saving_memory"
+    if "acts by writing Python code" in system or "can write Python to control itself" in system:
+        return "coding"
+    return "conversing"
+
+
+def parse_inventory(text: str) -> dict[str, int] | None:
+    """The items of the last INVENTORY block in `text`, or None when there is none."""
+    at = text.rfind("INVENTORY")
+    if at < 0:
+        return None
+    block = text[at:].split("\n\n")[0]
+    block = re.split(r"\n(?=[A-Z_]{4,}\b)", block)[0]  # stop at the next section (STATS, WEARING...)
+    return {name: int(n) for name, n in _ITEM_LINE.findall(block) if name != "free"}
+
+
+def split_sender(content: str) -> tuple[str, str]:
+    m = _SENDER.match(content)
+    return (m.group(1), m.group(2)) if m else ("", content)
+
+
+def read_prompt(messages: list[dict], system: str) -> PromptView:
+    system = str(system)
+    view = PromptView(kind=prompt_kind(system), system=system)
+    m = _NAME.match(system.strip())
+    view.name = m.group(1) if m else ""
+    task = _TASK.search(system)
+    view.goal = task.group(1).strip() if task else ""
+    others = _OTHERS.search(view.goal) or _OTHERS.search(system)
+    if others:
+        view.others = [n.strip() for n in others.group(1).split(",") if n.strip() and n.strip() != view.name]
+    turns = [dict(m) for m in messages]
+    if turns and turns[-1]["role"] in ("system", "user") and ("INVENTORY" in turns[-1]["content"]
+                                                               or "Current action" in turns[-1]["content"]):
+        view.state = str(turns.pop()["content"])
+    view.turns = turns
+    view.trigger = turns[-1] if turns else None
+    inv = parse_inventory(view.state) if view.state else None
+    if inv is None:
+        inv = parse_inventory(system)
+    if inv is not None:
+        view.inventory, view.inventory_known = inv, True
+    action = re.search(r"Current action: (.*)", view.state)
+    view.current_action = action.group(1).strip() if action else "none"
+    seen = set(view.others)
+    for t in turns:
+        content = str(t["content"])
+        role = t["role"]
+        if role == "assistant":
+            view.my_last = content
+            view.new_messages = []
+            view.last_output = ""
+            continue
+        if role == "user":
+            sender, text = split_sender(content)
+            if text.startswith(BOT_TAG):
+                view.partner = sender
+                view.new_messages.append(Incoming(sender, text[len(BOT_TAG):]))
+                seen.add(sender)
+            continue
+        # system turns: conversation events and command outputs
+        ended = _CONVO_ENDED.match(content)
+        if ended:
+            who, text = ended.group(1), ended.group(2)
+            text = text[len(BOT_TAG):] if text.startswith(BOT_TAG) else text
+            text = re.sub(r'!endConversation\([^)]*\)', "", text).strip()
+            if text:
+                view.new_messages.append(Incoming(who, text, ended=True))
+            seen.add(who)
+            if view.partner == who:
+                view.partner = None
+            continue
+        for pattern in (_ENDED, _LEFT):
+            hit = pattern.match(content)
+            if hit and view.partner == hit.group(1):
+                view.partner = None
+        if _STARTED.match(content):
+            view.partner = _STARTED.match(content).group(1)
+        if view.my_last and not content.startswith(SELF_PROMPT_START):
+            view.last_output = content
+    if not view.others:
+        nearby = _NEARBY.search(view.state)
+        names = [n.strip() for n in nearby.group(1).split(",")] if nearby else []
+        view.others = sorted({n for n in names if n and n != "none"} | seen - {view.name})
+    return view

@@ -1,0 +1,269 @@
+"""The oracle model on prompts built by the real Prompter (task profile): its next reply for a given state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mindpy.commands.parser import parse_reply
+from mindpy.commands.definitions import default_registry
+from mindpy.models.registry import create_model, parse_model_spec
+from mindpy.oracle import OracleModel
+from mindpy.oracle.construction import parse_check
+from mindpy.oracle.goals import parse_goal
+from mindpy.oracle.prompt import read_prompt
+from mindpy.prompts.prompter import Prompter
+
+TASK_PROFILE = yaml.safe_load((Path(__file__).parents[1] / "profiles" / "task.yaml").read_text())
+PICKAXE = "Collaborate with the other agents to craft a wooden_pickaxe."
+
+
+def inventory_text(items: dict) -> str:
+    lines = ["INVENTORY"] + [f"- {k}: {v}" for k, v in sorted(items.items())] or []
+    if not items:
+        lines.append("- nothing")
+    return "\n".join(lines + [f"- free slots: {36 - len(items)}"])
+
+
+class Scene:
+    """A fake agent state the prompter reads: turns, inventory, goal."""
+
+    def __init__(self, name: str, goal: str, others: list[str], items: dict, self_prompting: bool = True):
+        self.name = name
+        self.turns: list[dict] = []
+        self.items = dict(items)
+        self.goal = goal + (f" The other agents are: {', '.join(others)}." if others else "")
+        self.self_prompting = self_prompting
+        self.prompter = Prompter(name=name, prompts={"conversing": TASK_PROFILE["conversing"]}, providers={
+            "STATS": lambda: "STATS\n- Position: x: 0, y: -60, z: 0\n- Other players nearby: " + ", ".join(others),
+            "INVENTORY": lambda: inventory_text(self.items),
+            "COMMAND_DOCS": "*COMMAND DOCS*",
+            "TASK_GOAL": lambda: self.goal,
+            "TASK_INVENTORY": "",
+            "MEMORY": "",
+            "ACTION": "none",
+            "SELF_PROMPT": lambda: (f'Your current goal, which you set yourself: "{goal}"'
+                                    if self.self_prompting else ""),
+        })
+
+    def add(self, role: str, content: str) -> "Scene":
+        self.turns.append({"role": role, "content": content})
+        return self
+
+    def self_prompt(self) -> "Scene":
+        return self.add("system", f"You are self-prompting with the goal: '{self.goal}'. Your next response MUST "
+                                  f"contain a command with this syntax: !commandName. Respond:")
+
+    def hear(self, sender: str, text: str) -> "Scene":
+        return self.add("user", f"{sender}: (FROM OTHER BOT){text}")
+
+    def ask(self, model: OracleModel) -> str:
+        prompt = self.prompter.build("conversing", turns=self.turns)
+        reply = model.send(prompt.messages, prompt.system).text
+        self.add("assistant", reply)
+        return reply
+
+
+def command(reply: str):
+    parsed = parse_reply(reply, default_registry())
+    assert not parsed.error, (reply, parsed.error)
+    return parsed.command, list(parsed.args)
+
+
+def test_registered_under_oracle():
+    assert parse_model_spec("oracle").api == "oracle"
+    assert isinstance(create_model({"api": "oracle", "model": "oracle"}), OracleModel)
+
+
+def test_prompt_reading():
+    scene = Scene("ann1", PICKAXE, ["ben2"], {"stick": 2, "oak_planks": 1}).self_prompt()
+    prompt = scene.prompter.build("conversing", turns=scene.turns)
+    view = read_prompt(prompt.messages, prompt.system)
+    assert view.name == "ann1" and view.others == ["ben2"]
+    assert view.inventory == {"stick": 2, "oak_planks": 1}
+    assert view.goal.startswith(PICKAXE)
+
+
+def test_goal_phrasings():
+    assert parse_goal(PICKAXE).targets == {"wooden_pickaxe": 1}
+    assert parse_goal("Craft 2 stick.").targets == {"stick": 2}
+    g = parse_goal("Collaborate with the other agents to craft a chest. Nobody has the oak_log it takes: gather it "
+                   "nearby. The other agents are: a, b.")
+    assert g.targets == {"chest": 1} and g.missing_items == ["oak_log"]
+    g = parse_goal("Collaborate with the other agents to make baked_potato, golden_carrot and rabbit_stew. In the "
+                   "end, one agent should hold all of the dishes.\nRecipe for baked_potato:\nStep 1: Harvest.")
+    assert g.kind == "cooking" and list(g.targets) == ["baked_potato", "golden_carrot", "rabbit_stew"]
+    g = parse_goal("You must make cake, but you do not have its recipe: agent 1 has it. You hold the recipe for "
+                   "bread, which agent 1 must make. Exchange recipes with the others and keep your own dish.\n"
+                   "Recipe for bread:\nStep 1: Harvest 3 wheat.\nStep 2: At the crafting table, make bread.")
+    assert g.hells_kitchen and g.targets == {"cake": 1} and g.partner_dish == "bread"
+    assert g.recipes["bread"][0] == "Harvest 3 wheat."
+    assert parse_goal("Build the house of the blueprint together with the other agent.").kind == "construction"
+
+
+def test_helper_gives_the_crafter_its_items_then_stops():
+    model = OracleModel()
+    scene = Scene("ben2", PICKAXE, ["ann1"], {"stick": 2, "crafting_table": 1})
+    scene.hear("ann1", "Let's work together to craft a wooden_pickaxe.")
+    first = scene.ask(model)
+    assert command(first) == ("givePlayer", ["ann1", "crafting_table", 1])
+    assert "(FROM OTHER BOT)" not in first
+    scene.items.pop("crafting_table")
+    scene.add("system", "Gave ann1 1 crafting_table.")
+    assert command(scene.ask(model)) == ("givePlayer", ["ann1", "stick", 2])
+    scene.items.pop("stick")
+    scene.add("system", "Gave ann1 2 stick.")
+    told = scene.ask(model)
+    assert "everything" in told and "!" not in told.replace("Over to you!", "")  # a plain message to the crafter
+
+
+def test_crafter_crafts_step_by_step_from_its_inventory():
+    model = OracleModel()
+    scene = Scene("ann1", PICKAXE, ["ben2"], {"oak_planks": 3, "stick": 2, "crafting_table": 1}).self_prompt()
+    assert command(scene.ask(model)) == ("craftRecipe", ["wooden_pickaxe", 1])
+    scene.items = {"wooden_pickaxe": 1}
+    scene.add("system", "Crafted 1 wooden_pickaxe.")
+    done = scene.ask(model)
+    assert command(done)[0] == "endGoal" and "wooden_pickaxe" in done
+
+
+def test_crafter_plans_intermediate_steps():
+    model = OracleModel()
+    scene = Scene("ann1", PICKAXE, ["ben2"], {"oak_log": 2, "crafting_table": 1}).self_prompt()
+    assert command(scene.ask(model)) == ("craftRecipe", ["oak_planks", 2])
+
+
+def test_crafter_waits_then_asks_for_what_it_lacks():
+    model = OracleModel()
+    scene = Scene("ann1", PICKAXE, ["ben2"], {"stick": 1}).self_prompt()
+    replies = [scene.ask(model) for _ in range(4)]
+    assert [command(r)[0] for r in replies[:3]] == ["stay", "stay", "stay"]
+    name, args = command(replies[3])
+    assert name == "startConversation" and args[0] == "ben2" and "everything you have" in args[1]
+
+
+def test_crafter_opens_with_its_role_and_thanks_at_the_end():
+    model = OracleModel()
+    scene = Scene("ann1", PICKAXE, ["ben2"], {"stick": 1})
+    scene.hear("ben2", "Let's work together to craft a wooden_pickaxe.")
+    opening = scene.ask(model)
+    assert "give me everything" in opening and "!" not in opening
+    scene.items = {"stick": 2, "oak_planks": 3, "crafting_table": 1}
+    scene.hear("ben2", "Here you go, ann1: 3 oak_planks.")
+    thanks = scene.ask(model)
+    assert command(thanks) == ("endConversation", ["ben2"]) and thanks.startswith("Thanks")
+    assert command(scene.add("system", "Ended the conversation with ben2.").ask(model))[0] == "craftRecipe"
+
+
+def test_missing_log_is_collected():
+    model = OracleModel()
+    goal = "Collaborate with the other agents to craft a wooden_pickaxe. Nobody has the oak_log it takes: gather it nearby."
+    scene = Scene("ann1", goal, ["ben2"], {"stick": 2, "crafting_table": 1}).self_prompt()
+    assert command(scene.ask(model)) == ("collectBlocks", ["oak_log", 1])
+
+
+def test_requests_are_answered():
+    model = OracleModel()
+    scene = Scene("ben2", "Collaborate with the other agents to make cake and bread. In the end, one agent "
+                          "should hold all of the dishes.", ["ann1"], {"egg": 1})
+    scene.hear("ann1", "I need 1 egg and 1 bowl for the cake. Can you give them to me?")
+    assert command(scene.ask(model)) == ("givePlayer", ["ann1", "egg", 1])
+    scene.items = {}
+    scene.add("system", "Gave ann1 1 egg.")
+    sorry = scene.ask(model)
+    assert "don't have any bowl" in sorry and "!" not in sorry
+
+
+COOKING = ("Collaborate with the other agents to make baked_potato and rabbit_stew. In the end, one agent should "
+           "hold all of the dishes.")
+
+
+@pytest.mark.parametrize("items,expected", [
+    ({}, ("attack", ["rabbit"])),  # the stew first: it would eat a finished baked_potato
+    ({"cooked_rabbit": 1}, ("collectBlocks", ["potatoes", 1])),
+    ({"potato": 3, "cooked_rabbit": 1}, ("smeltItem", ["potato", 1])),
+    ({"baked_potato": 1, "bowl": 1}, ("attack", ["rabbit"])),
+    ({"baked_potato": 1, "bowl": 1, "rabbit": 1}, ("smeltItem", ["rabbit", 1])),
+    ({"baked_potato": 2, "cooked_rabbit": 1, "bowl": 1, "carrot": 1}, ("collectBlocks", ["brown_mushroom", 1])),
+    ({"baked_potato": 2, "cooked_rabbit": 1, "bowl": 1, "carrot": 1, "brown_mushroom": 1},
+     ("craftRecipe", ["rabbit_stew", 1])),
+])
+def test_cooking_lead_next_step(items, expected):
+    scene = Scene("ann1", COOKING, ["ben2"], items).self_prompt()
+    assert command(scene.ask(OracleModel())) == expected
+
+
+def test_cooking_lead_makes_the_composite_dish_first_and_finishes():
+    scene = Scene("ann1", COOKING, ["ben2"], {"baked_potato": 1, "rabbit_stew": 1}).self_prompt()
+    assert command(scene.ask(OracleModel()))[0] == "endGoal"
+
+
+def test_cooking_helper_gives_the_bowl_to_the_lead():
+    scene = Scene("ben2", COOKING, ["ann1"], {"bowl": 1}).self_prompt()
+    assert command(scene.ask(OracleModel())) == ("givePlayer", ["ann1", "bowl", 1])
+
+
+def test_hells_kitchen_sends_the_recipe_and_asks_for_what_it_lacks():
+    goal = ("You must make cake, but you do not have its recipe: agent 1 has it. You hold the recipe for bread, "
+            "which agent 1 must make. Exchange recipes with the others and keep your own dish.\n"
+            "Recipe for bread:\nStep 1: Harvest 3 wheat.\nStep 2: At the crafting table, make bread from the 3 wheat.")
+    scene = Scene("ann1", goal, ["ben2"], {"milk_bucket": 3})
+    scene.hear("ben2", "We need to make cake and bread, one dish each. Let's exchange recipes and get cooking!")
+    opening = scene.ask(OracleModel())
+    assert "recipe for bread" in opening and "Harvest 3 wheat" in opening
+    assert "1 egg" in opening and "!" not in opening.replace("cooking!", "")
+
+
+CHECK = """Level 0 requires the following fixes:
+Place sandstone at coordinates X: 150, Y: -60, Z: -170
+Place spruce_planks at coordinates X: 151, Y: -60, Z: -170
+Remove the dirt at coordinates X: 152, Y: -60, Z: -170
+Level 1 requires the following fixes:
+Place oak_door at coordinates X: 151, Y: -59, Z: -170
+"""
+
+
+def test_check_output_parsing():
+    fixes = parse_check(CHECK)
+    assert [(f.level, f.kind, f.block) for f in fixes] == [
+        (0, "place", "sandstone"), (0, "place", "spruce_planks"), (0, "remove", "air"), (1, "place", "oak_door")]
+    assert parse_check("Blueprint is complete") == []
+    assert parse_check("Gave ann1 1 stick.") is None
+
+
+def test_construction_checks_builds_with_code_and_finishes():
+    model = OracleModel()
+    goal = "Build the house of the blueprint together with the other agent, lowest level first."
+    scene = Scene("ann1", goal, ["ben2"], {"sandstone": 10, "diamond_pickaxe": 1}).self_prompt()
+    assert command(scene.ask(model)) == ("checkBlueprint", [])
+    scene.add("system", CHECK)
+    name, args = command(scene.ask(model))
+    assert name == "newAction" and "level 0" in args[0]
+    code = model.send([{"role": "user", "content": args[0]}],
+                      "You are ann1, a Minecraft bot that acts by writing Python code. Your task: " + args[0]).text
+    assert "skills.place_block('sandstone', 150, -60, -170)" in code or "('sandstone', 150, -60, -170)" in code
+    assert "(152, -60, -170)" in code and "spruce_planks" not in code  # ann1 is the lead: it clears
+    compile(code.split("```python\n")[1].split("```")[0], "<code>", "exec")
+    scene.add("system", "Code output:\nLevel 0: placed 1 of 1 blocks; cleared 1")
+    assert command(scene.ask(model)) == ("checkBlueprint", [])
+    scene.add("system", "Blueprint is complete")
+    assert command(scene.ask(model))[0] == "endGoal"
+
+
+def test_other_prompts():
+    model = OracleModel()
+    assert model.send([{"role": "user", "content": "x"}], "Reply with exactly one word: respond or ignore.").text \
+        == "ignore"
+    note = model.send([{"role": "user", "content": "x"}], "You are ann1, a Minecraft bot working on a task with "
+                      "other players: craft. Your memory is a short note you keep for yourself.").text
+    assert 0 < len(note) <= 500
+
+
+def test_deterministic():
+    def run():
+        model = OracleModel()
+        scene = Scene("ann1", COOKING, ["ben2"], {"potato": 1}).self_prompt()
+        return [scene.ask(model) for _ in range(3)]
+    assert run() == run()
