@@ -54,12 +54,15 @@ class Reading:
     wants_everything: bool = False
     refused: set[str] = field(default_factory=set)       # items the sender says it does not have
     done: bool = False
+    giving: bool = False   # the sender is handing items over ("Here's 2 stick")
 
 
 def read_message(text: str) -> Reading:
     reading = Reading()
     if _DONE.search(text):
         reading.done = True
+    if _NOT_REQUEST.search(text):
+        reading.giving = True
     for sentence in re.split(r"(?<=[.!?])\s+", text):
         if _REFUSAL.search(sentence) and not _REQUEST.search(sentence.split("don't")[0] if "don't" in sentence
                                                              else ""):

@@ -257,7 +257,7 @@ class Player:
             if spare > 0:
                 self.mem.introduced.add(receiver)
                 what = goal.partner_dish if goal.hells_kitchen else (goal.target_text or "task")
-                return (f"Here's {spare} {item} for the {what}, {receiver}. "
+                return (f"{'Here are' if spare > 1 else 'Here is'} {spare} {item} for the {what}, {receiver}. "
                         f"!givePlayer({quote(receiver)}, {quote(item)}, {spare})")
         return ""
 
@@ -267,6 +267,8 @@ class Player:
             self.mem.introduced.add(partner)
             return self._opening(view, goal, partner)
         _, lack = (None, {}) if done else self._work(view, goal)
+        if view.new_messages and read_message(view.new_messages[-1].text).giving:
+            lack = {}  # it is handing things over: no need to ask now
         unasked = {i: n for i, n in lack.items() if partner not in self.mem.asked.get(i, set())}
         if unasked:
             for item in unasked:
@@ -295,6 +297,7 @@ class Player:
         if view.name == lead:
             verb = "craft the" if goal.kind == "crafting" else "make the"
             return f"I'll {verb} {what}, {partner}. Please give me everything you have for it."
+        self.mem.told_lead = True
         return f"You make the {what}, {lead}; I have nothing more for it."
 
     def _request_text(self, goal: TaskGoal, lack: dict[str, int]) -> str:
