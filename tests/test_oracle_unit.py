@@ -72,7 +72,10 @@ def command(reply: str):
     return parsed.command, list(parsed.args)
 
 
-def test_registered_under_oracle():
+def test_registered_under_oracle(monkeypatch):
+    from mindpy.models import registry
+
+    monkeypatch.setattr(registry, "_loaded", False)  # another test may have swapped the "oracle" provider out
     assert parse_model_spec("oracle").api == "oracle"
     assert isinstance(create_model({"api": "oracle", "model": "oracle"}), OracleModel)
 
