@@ -145,7 +145,8 @@ def bind_world_actions(registry: CommandRegistry) -> None:
     bind("viewChest", lambda: lambda s: s.view_chest())
     bind("discard", lambda item, num: lambda s: s.discard(item, num))
     bind("collectBlocks", lambda block, num: lambda s: s.collect_blocks(block, num))
-    bind("craftRecipe", lambda item, num: lambda s: s.craft_recipe(item, num))
+    # the command counts uses of the recipe (1 log -> 4 planks is one use), the skill counts items
+    bind("craftRecipe", lambda item, num: lambda s: s.craft_recipe(item, num * _items_per_craft(registry, item)))
     bind("smeltItem", lambda item, num: lambda s: s.smelt_item(item, num))
     bind("clearFurnace", lambda: lambda s: s.clear_furnace())
     bind("placeHere", lambda block: lambda s: s.place_here(block))
@@ -161,6 +162,13 @@ def bind_world_actions(registry: CommandRegistry) -> None:
     bind("useOn", lambda tool, target: lambda s: s.use_on(tool, target))
     bind("showVillagerTrades", lambda vid: lambda s: s.show_villager_trades(vid))
     bind("tradeWithVillager", lambda vid, index, count: lambda s: s.trade_with_villager(vid, index, count))
+
+
+def _items_per_craft(registry: CommandRegistry, item: str) -> int:
+    from ..recipes import recipe_book
+
+    recipes = recipe_book(registry.version).recipes(item)
+    return recipes[0].count if recipes else 1
 
 
 # ---- actions on the agent itself -------------------------------------------------------------------------
