@@ -245,19 +245,21 @@ def test_presets_cover_the_listed_servers():
 
 
 def test_registry_is_open_for_new_providers():
+    from mindpy.models import registry
+
     class Echo(ChatModel):
-        api = "oracle"
+        api = "echo"
 
         def _complete(self, messages, system):
             return "echo: " + messages[-1]["content"], Usage()
 
-    register_provider("oracle", lambda spec: Echo(spec.model), replace=True)
+    register_provider("echo", lambda spec: Echo(spec.model))
     try:
-        assert create_model("oracle").send(MSGS).text == "echo: steve: hello"
+        assert create_model("echo").send(MSGS).text == "echo: steve: hello"
+        with pytest.raises(ValueError):  # an api name is not silently taken over
+            register_provider("echo", lambda spec: Echo(spec.model))
     finally:
-        from mindpy.models import registry
-
-        registry._PROVIDERS.pop("oracle", None)
+        registry._PROVIDERS.pop("echo", None)
 
 
 def test_backoff_grows_with_jitter():
