@@ -255,7 +255,7 @@ def test_registry_is_open_for_new_providers():
 
     register_provider("echo", lambda spec: Echo(spec.model))
     try:
-        assert create_model("echo").send(MSGS).text == "echo: steve: hello"
+        assert create_model({"api": "echo", "model": "e"}).send(MSGS).text == "echo: steve: hello"
         with pytest.raises(ValueError):  # an api name is not silently taken over
             register_provider("echo", lambda spec: Echo(spec.model))
     finally:
