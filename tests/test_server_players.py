@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from conftest import isolate, teleport, wait_until
+from conftest import isolate, teleport, unique_name, wait_until
 from mindpy.server.probe import status
 
 
@@ -117,3 +117,26 @@ def test_others_see_what_a_player_holds_and_wears(make_bot):
     b.js.equip(b.js.registry.itemsByName["iron_helmet"].id, "head", timeout=10)  # equipment: 0 hand .. 5 head
     wait_until(lambda: seen().equipment[5] is not None and seen().equipment[5].name == "iron_helmet",
                message="a to see b's helmet")
+
+
+def test_bots_that_join_together_all_see_each_other(server):
+    """Joined at the same moment and teleported side by side, every bot knows every other as a player entity
+    (flying-squid used to leave some pairs unknown to each other for good)."""
+    from mindpy.bridge import create_bots
+    from mindpy.bridge.runtime import call_js
+
+    for trial in range(2):
+        names = [unique_name(f"team{trial}") for _ in range(4)]
+        bots = create_bots(names, server.host, server.port)
+        try:
+            for i, name in enumerate(names):
+                server.command(f"tp {name} {-300 - 40 * trial + 2 * i} -60 300")
+
+            def sees(bot, other):
+                return bool(call_js(lambda: bool(bot.js.players[other] and bot.js.players[other].entity), "sees"))
+
+            wait_until(lambda: all(sees(b, o) for b in bots for o in names if o != b.name), timeout=10,
+                       message="every bot to see every other")
+        finally:
+            for bot in bots:
+                bot.close()

@@ -1,0 +1,72 @@
+'use strict'
+// Which entities each player is sent. flying-squid's updateAndSpawn, when a moving entity comes into a
+// player's view, resets that player's list of known entities to everything near it, including entities it
+// was never sent. Three players teleported next to each other then leave one pair invisible to each other
+// for good (a bot "cannot find" a teammate standing beside it). Here a player's list only gains or loses the
+// entity that actually came or went.
+
+module.exports.entity = function (entity, serv) {
+  // flying-squid's own entity plugins run after ours and assign updateAndSpawn again: keep ours
+  Object.defineProperty(entity, 'updateAndSpawn', { configurable: true, get: () => updateAndSpawn, set: () => {} })
+
+  function updateAndSpawn () {
+    const nearby = entity.getNearby()
+    const added = nearby.filter(e => !entity.nearbyEntities.includes(e))
+    const removed = entity.nearbyEntities.filter(e => !nearby.includes(e))
+    if (entity.type === 'player') {
+      entity.despawnEntities(removed)
+      added.forEach(entity.spawnEntity)
+    }
+    entity.lastPositionPlayersUpdated = entity.position.clone()
+    for (const player of removed.filter(e => e.type === 'player')) {
+      if (!player.nearbyEntities.includes(entity)) continue
+      player.despawnEntities([entity])
+      player.nearbyEntities = player.nearbyEntities.filter(e => e !== entity)
+    }
+    for (const player of added.filter(e => e.type === 'player')) {
+      // a player still logging in would drop the packet; its own updateAndSpawn at the end of login sends it
+      if (player.nearbyEntities.includes(entity) || !player.mindpyLoginSent) continue
+      player.spawnEntity(entity)
+      player.nearbyEntities = [...player.nearbyEntities, entity]
+    }
+    entity.nearbyEntities = nearby
+  }
+}
+
+// A player entity sent before its tab-list entry is never linked to that player by the client (mineflayer
+// names a player entity from the tab list at spawn time), which happens when bots join at the same moment.
+// Send the entry first, every time a player entity is spawned for someone. And nothing is spawned for a player
+// before its login packet, which the client would drop.
+module.exports.player = function (player, serv) {
+  const write = player._client.write.bind(player._client)
+  player._client.write = (name, data) => {
+    if (name === 'login') player.mindpyLoginSent = true
+    return write(name, data)
+  }
+
+  let spawnEntity
+  Object.defineProperty(player, 'spawnEntity', {
+    configurable: true,
+    get: () => spawnEntity,
+    set: (original) => {
+      spawnEntity = (entity) => {
+        if (entity.type === 'player' && entity !== player) sendTabEntry(player, entity, serv)
+        return original(entity)
+      }
+    }
+  })
+}
+
+function sendTabEntry (toPlayer, other, serv) {
+  if (!serv.supportFeature('playerInfoActionIsBitfield')) return
+  toPlayer._client.write('player_info', {
+    action: { add_player: true, update_game_mode: true, update_listed: true, update_latency: true },
+    data: [{
+      uuid: other.uuid,
+      player: { name: other.username, properties: other.profileProperties || [] },
+      gamemode: other.gameMode,
+      listed: true,
+      latency: other._client.latency || 0
+    }]
+  })
+}
