@@ -31,6 +31,16 @@ module.exports.entity = function (entity, serv) {
     }
     entity.nearbyEntities = nearby
   }
+
+  // flying-squid checks whether to update who sees whom in the 'move' event, before the new position is
+  // stored: after a teleport of an entity that then stands still the check never passes, so players near
+  // the new place never see it arrive (and it keeps seeing those near the old place). Check again once the
+  // position is stored.
+  entity.on('move_done', () => {
+    if (entity.lastPositionPlayersUpdated && entity.position.distanceTo(entity.lastPositionPlayersUpdated) > 2) {
+      updateAndSpawn()
+    }
+  })
 }
 
 // A player entity sent before its tab-list entry is never linked to that player by the client (mineflayer
