@@ -17,14 +17,26 @@ async function equipBestWeapon (bot) {
 }
 
 // Hit the entity until it dies or is out of reach; pathfind to it when it moves away.
+// A player that dies keeps its entity (it respawns elsewhere): watch for its death, not only for the entity to go.
 async function fight (bot, entity, timeoutMs = 60000) {
+  let died = false
+  const onDead = e => { if (e.id === entity.id) died = true }
+  bot.on('entityDead', onDead)
+  try {
+    return await fightUntil(bot, entity, timeoutMs, () => died)
+  } finally {
+    bot.removeListener('entityDead', onDead)
+  }
+}
+
+async function fightUntil (bot, entity, timeoutMs, died) {
   move.ensurePathfinder(bot)
   await equipBestWeapon(bot)
   const end = Date.now() + timeoutMs
   while (Date.now() < end) {
     c.checkInterrupt(bot)
     const current = bot.entities[entity.id]
-    if (!current || !current.isValid) return true
+    if (!current || !current.isValid || died()) return true
     const distance = current.position.distanceTo(bot.entity.position)
     if (distance > 3) {
       try {
