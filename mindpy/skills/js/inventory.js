@@ -30,7 +30,19 @@ async function discard (bot, name, num = -1) {
 
 // Turn away from other players so tossed items are not picked up by them by accident.
 async function moveAwayFromPeople (bot) {
-  const yaw = bot.entity.yaw + Math.PI
+  const me = bot.entity.position
+  const near = bot.nearestEntity(e => e.type === 'player' && e !== bot.entity && e.position.distanceTo(me) < 12)
+  if (!near) return
+  if (near.position.distanceTo(me) < 4) {
+    try {
+      await move.goto(bot, new move.goals.GoalInvert(new move.goals.GoalFollow(near, 4)), 5000)
+    } catch (err) {
+      if (err instanceof c.Interrupted) throw err
+    }
+  }
+  // mineflayer's yaw looking from here towards (x, z) is atan2(-dx, -dz): look the opposite way
+  const here = bot.entity.position
+  const yaw = Math.atan2(near.position.x - here.x, near.position.z - here.z)
   await bot.look(yaw, 0, true)
 }
 
