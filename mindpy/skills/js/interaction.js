@@ -44,7 +44,9 @@ async function useOn (bot, toolName, target) {
     c.say(bot, `Used ${toolName} on the ${target}.`)
     return true
   }
-  const block = c.nearestBlock(bot, [target], 24)
+  // not the block the bot stands on: the server (like placing a block into oneself) ignores a use aimed there
+  const under = bot.entity.position.floored().offset(0, -1, 0)
+  const block = c.nearestBlock(bot, [target], 24, b => !b.position.equals(under))
   if (!block) c.fail(`There is no ${target} nearby.`)
   if (bot.entity.position.distanceTo(block.position) > 4) {
     await move.goto(bot, new move.goals.GoalLookAtBlock(block.position, bot.world, { reach: 4 }), 30000)
