@@ -297,11 +297,14 @@ def test_dig_down_and_go_to_surface(layer, make_bot):
     assert abs(bot.position[1] - (y - 2)) < 0.1
     assert block(bot, x, y - 1, z) == "air" and block(bot, x, y - 2, z) == "air"
 
-    # under a roof: the surface is on top of it
+    # under a roof: the surface is on top of it (steps lead up there: climbing by pillaring takes the
+    # pathfinder some 30 s)
     ok(layer, ctx, f"!goToCoordinates({x + 6}, {y}, {z}, 0)")
     bot.chat(f"/fill {x + 5} {y + 2} {z - 1} {x + 7} {y + 2} {z + 1} stone")
-    wait_until(lambda: block(bot, x + 7, y + 2, z + 1) == "stone", message="the roof")
-    give(bot, "dirt", 8)
+    bot.chat(f"/fill {x + 8} {y} {z} {x + 8} {y + 1} {z} stone")
+    bot.chat(f"/setblock {x + 9} {y} {z} stone")
+    wait_until(lambda: block(bot, x + 9, y, z) == "stone" and block(bot, x + 7, y + 2, z + 1) == "stone",
+               message="the roof and its steps")
     out = ok(layer, ctx, "!goToSurface")
     assert f"surface at y={y + 3}" in out
     assert abs(bot.position[1] - (y + 3)) < 0.1
