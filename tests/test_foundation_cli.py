@@ -64,7 +64,12 @@ def test_server_command_runs_in_the_foreground_until_interrupted(tmp_path):
         assert probe.connect_ex(("127.0.0.1", port)) != 0, "the server still listens after Ctrl-C"
 
 
-def test_demo_greets_and_exits_cleanly(tmp_path):
-    result = run(["demo", "--run-dir", str(tmp_path)])
+def test_demo_plays_a_crafting_task_with_oracle_players(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}  # no key: the oracle plays
+    result = run(["demo", "--run-dir", str(tmp_path)], env=env)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Jill heard <Andy>" in result.stdout and "Andy heard <Jill>" in result.stdout
+    out = result.stdout
+    assert out.strip().splitlines()[-1] == "score: 1.0"
+    assert "[andy] runs: !startConversation('jill'" in out  # the game is shown as it is played
+    assert "runs: !craftRecipe('wooden_pickaxe', 1)" in out
+    assert json.loads((tmp_path / "result.json").read_text())["end_reason"] == "success"
