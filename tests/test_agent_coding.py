@@ -66,7 +66,9 @@ def test_an_untrusted_player_gets_no_code_run(coder_agent, make_bot):
     stranger.chat(f"{agent.name}, run some code")
     wait_until(lambda: any("only write and run code for trusted players" in t for t in system_turns(agent)),
                timeout=15, message="the refusal")
-    assert all("```" not in c["reply"] for c in model.calls)  # the code reply was never asked for
+    # After the refusal the loop may go on talking (and receive the scripted code block as plain chat), but the
+    # coding prompt must never be sent and no code may run.
+    assert not any("write Python to control itself" in c["system"] for c in model.calls)
     assert agent.bot.inventory() == {}
 
 
