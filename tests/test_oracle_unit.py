@@ -89,6 +89,20 @@ def test_prompt_reading():
     assert view.goal.startswith(PICKAXE)
 
 
+def test_prompt_reading_keeps_every_partner_in_agent_order():
+    scene = Scene("jill", PICKAXE, ["andy", "bob", "sally"], {}).self_prompt()
+    prompt = scene.prompter.build("conversing", turns=scene.turns)
+    assert read_prompt(prompt.messages, prompt.system).others == ["andy", "bob", "sally"]
+
+
+def test_hells_kitchen_gift_goes_to_the_agent_who_makes_the_dish_i_hold():
+    goal = ("You must make cake, but you do not have its recipe: agent 0 has it. You hold the recipe for "
+            "golden_carrot, which agent 2 must make. Exchange recipes with the others and keep your own dish.\n"
+            "Recipe for golden_carrot:\nStep 1: Harvest a carrot.\nStep 2: Get 8 gold nuggets.")
+    scene = Scene("jill", goal, ["andy", "bob", "sally"], {"egg": 1, "gold_nugget": 2}).self_prompt()
+    assert command(scene.ask(OracleModel())) == ("givePlayer", ["bob", "gold_nugget", 2])
+
+
 def test_goal_phrasings():
     assert parse_goal(PICKAXE).targets == {"wooden_pickaxe": 1}
     assert parse_goal("Craft 2 stick.").targets == {"stick": 2}
@@ -270,3 +284,23 @@ def test_deterministic():
         scene = Scene("ann1", COOKING, ["ben2"], {"potato": 1}).self_prompt()
         return [scene.ask(model) for _ in range(3)]
     assert run() == run()
+
+
+def test_a_harvest_that_keeps_failing_becomes_a_request_to_a_partner():
+    model = OracleModel()
+    scene = Scene("ann1", "Collaborate with the other agents to make bread.", ["ben2"], {}).self_prompt()
+    commands = []
+    for _ in range(10):
+        reply = scene.ask(model)
+        parsed = parse_reply(reply, default_registry())
+        commands.append((parsed.command, list(parsed.args)) if parsed.command else ("", []))
+        if parsed.command == "collectBlocks":
+            scene.add("system", "Action output: No wheat nearby to collect.")
+        elif parsed.command == "stay":
+            scene.add("system", "Action output: Stayed for 5 seconds.")
+        if parsed.command == "startConversation":
+            break
+    collects = [c for c in commands if c[0] == "collectBlocks"]
+    assert collects and len(collects) <= 4, commands  # given up on after a few tries, not run forever
+    name, args = commands[-1]
+    assert name == "startConversation" and args[0] == "ben2" and "wheat" in args[1], commands

@@ -47,6 +47,8 @@ class Move:
 
     command: str
     say: str
+    item: str = ""   # what the command is meant to get, and how many: asked of partners when it keeps failing
+    count: int = 0
 
     def text(self) -> str:
         return f"{self.say} {self.command}".strip()
@@ -92,6 +94,25 @@ def lacking(item: str, count: int, inv: Mapping[str, int]) -> dict[str, int]:
     return {item: need}
 
 
+def needed(item: str, count: int, inv: Mapping[str, int]) -> dict[str, int]:
+    """How many of each item (at any depth) making `count` x `item` uses, given what the inventory already
+    holds: what an agent must keep rather than give away."""
+    out = {item: count}
+    need = count - inv.get(item, 0)
+    if need <= 0:
+        return out
+    parts: dict[str, int] = {}
+    if item in SMELTED:
+        parts = {SMELTED[item]: need}
+    elif item in CRAFTED:
+        crafts = -(-need // CRAFT_YIELD.get(item, 1))
+        parts = {part: n * crafts for part, n in CRAFTED[item].items()}
+    for part, n in parts.items():
+        for name, k in needed(part, n, inv).items():
+            out[name] = out.get(name, 0) + k
+    return out
+
+
 def next_move(item: str, count: int, inv: Mapping[str, int]) -> Move | None:
     """The next command towards holding `count` x `item`, or None when it is held or only lacking items are in
     the way."""
@@ -102,14 +123,14 @@ def next_move(item: str, count: int, inv: Mapping[str, int]) -> Move | None:
         raw = SMELTED[item]
         if inv.get(raw, 0) > 0:
             n = min(need, inv[raw])
-            return Move(f'!smeltItem("{raw}", {n})', f"Cooking {n} {raw} into {item}.")
+            return Move(f'!smeltItem("{raw}", {n})', f"Cooking {n} {raw} into {item}.", item, n)
         return next_move(raw, need, inv)
     if item in HARVESTED:
         block = HARVESTED[item]
-        return Move(f'!collectBlocks("{block}", {need})', f"Getting {item} from the {block}.")
+        return Move(f'!collectBlocks("{block}", {need})', f"Getting {item} from the {block}.", item, need)
     if item in HUNTED:
         animal = HUNTED[item]
-        return Move(f'!attack("{animal}")', f"Hunting a {animal} for {item}.")
+        return Move(f'!attack("{animal}")', f"Hunting a {animal} for {item}.", item, need)
     if item in CRAFTED:
         crafts = -(-need // CRAFT_YIELD.get(item, 1))
         ready = True
@@ -120,5 +141,5 @@ def next_move(item: str, count: int, inv: Mapping[str, int]) -> Move | None:
                 if move is not None:
                     return move
         if ready:
-            return Move(f'!craftRecipe("{item}", {crafts})', f"Crafting {item}.")
+            return Move(f'!craftRecipe("{item}", {crafts})', f"Crafting {item}.", item, need)
     return None

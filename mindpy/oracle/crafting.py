@@ -44,5 +44,5 @@ def crafter_step(target: str, count: int, inv: Mapping[str, int], collectable: l
     for item, n in plan.missing.items():
         if item in collectable:
             return Move(f'!collectBlocks("{_COLLECT_AS.get(item, item)}", {n})',
-                        f"Nobody has {item}, so I'm collecting {n}."), {}
+                        f"Nobody has {item}, so I'm collecting {n}.", item, n), {}
     return None, dict(plan.missing)

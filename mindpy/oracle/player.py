@@ -47,6 +47,7 @@ class Memory:
     fixes: list | None = None
     coding_fixes: list = field(default_factory=list)
     build_tries: int = 0
+    stuck: set[str] = field(default_factory=set)   # commands that kept failing: their items are asked for
 
 
 def _command_of(text: str) -> str:
@@ -113,7 +114,7 @@ class Player:
             need = 0
             for dish, n in goal.targets.items():
                 if view.has(dish) < n:
-                    need += cooking.lacking(dish, n, {}).get(item, 0)
+                    need += cooking.needed(dish, n, view.inventory).get(item, 0)
             return need
         if view.name == self.lead(view) and item in self._relevant(goal):
             return 10 ** 6
@@ -166,8 +167,14 @@ class Player:
         if done:
             return self._idle(view, goal)
         move, lack = self._work(view, goal)
+        if move is not None and self._stuck(view, move):
+            if not move.item:
+                return f"I'm stuck: {move.command.lstrip('!')} keeps failing ({self._last_said(view)})."
+            self.mem.stuck.add(move.command)
+            move, lack = self._work(view, goal)
         if move is not None:
-            return self._guarded(view, move)
+            self.mem.last_command = move.command
+            return move.text()
         if lack:
             return self._ask(view, goal, lack)
         if goal.kind == "construction" or not self._am_lead_like(view, goal):
@@ -328,17 +335,18 @@ class Player:
             return text
         return f"!startConversation({quote(partner)}, {quote(text)})"
 
-    def _guarded(self, view: PromptView, move: Move) -> str:
-        """The move, unless the same command keeps running with nothing changing."""
+    def _stuck(self, view: PromptView, move: Move) -> bool:
+        """Has the same command run MAX_REPEATS times in a row with nothing changing?"""
         if move.command == self.mem.last_command and _command_of(view.my_last) == move.command:
             self.mem.repeats += 1
         else:
             self.mem.repeats = 0
-        self.mem.last_command = move.command
-        if self.mem.repeats >= MAX_REPEATS:
-            said = (view.last_output or "").strip().splitlines()
-            return f"I'm stuck: {move.command} keeps failing ({said[0][:120] if said else 'no result'})."
-        return move.text()
+        return self.mem.repeats >= MAX_REPEATS
+
+    @staticmethod
+    def _last_said(view: PromptView) -> str:
+        said = (view.last_output or "").strip().splitlines()
+        return said[0][:120] if said else "no result"
 
     # ---- task work ---------------------------------------------------------------------------------------
     def _lack_now(self, view: PromptView, goal: TaskGoal) -> dict[str, int]:
@@ -366,19 +374,27 @@ class Player:
             move, lack = None, {}
             for target, n in goal.targets.items():
                 move, lack = crafting.crafter_step(target, n, inv, goal.missing_items, self.version)
+                if move is not None and move.command in self.mem.stuck:
+                    move, lack = None, {move.item: move.count}
                 if move or lack:
                     break
             return move, lack
         if goal.kind == "cooking":
             left = dict(inv)
+            stuck: dict[str, int] = {}
             for dish, n in self._my_dishes(view, goal).items():
                 if left.get(dish, 0) >= n:
                     left[dish] -= n
                     continue
                 move = cooking.next_move(dish, n, left)
-                if move is not None:
+                if move is not None and move.command in self.mem.stuck:
+                    stuck[move.item] = stuck.get(move.item, 0) + move.count
+                elif move is not None:
                     return move, {}
-            return None, self._lack_now(view, goal)
+            lack = self._lack_now(view, goal)
+            for item, k in stuck.items():
+                lack[item] = max(lack.get(item, 0), k)
+            return None, lack
         if goal.kind == "construction":
             return self._build(view), {}
         return None, {}

@@ -14,7 +14,7 @@ SELF_PROMPT_START = "You are self-prompting with the goal:"
 
 _NAME = re.compile(r"^You are ([A-Za-z0-9_]+), a Minecraft bot")
 _TASK = re.compile(r"Your task: (.*?)(?:\n\s*\n|\nYou act in the world|\Z)", re.S)
-_OTHERS = re.compile(r"The other agents are: ([A-Za-z0-9_, ]+?)\.?(?:\s|$)")
+_OTHERS = re.compile(r"The other agents are: ([A-Za-z0-9_]+(?:,\s*[A-Za-z0-9_]+)*)")
 _ITEM_LINE = re.compile(r"^- ([a-z0-9_]+): (\d+)$", re.M)
 _NEARBY = re.compile(r"Other players nearby: (.*)")
 _SENDER = re.compile(r"^([A-Za-z0-9_]+): (.*)$", re.S)

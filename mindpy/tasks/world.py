@@ -186,15 +186,17 @@ CROP_ROWS = (("wheat", "wheat[age=7]"), ("beetroots", "beetroots[age=3]"), ("pot
 
 def _plan_cooking_world(setup: TaskSetup, origin: Position) -> None:
     x0, y, z0 = origin
-    _plan_clear_ground(setup, origin, west=SPREAD + 1, north=8, east=24, south=12, height=5)
+    _plan_clear_ground(setup, origin, west=SPREAD + 1, north=12, east=24, south=12, height=5)
     at = lambda dx, dz, dy=0: (x0 + dx, y + dy, z0 + dz)  # noqa: E731  (a position relative to agent 0)
 
-    # crops: ripe, on farmland (farmland with a crop on it does not dry out), one row per kind
+    # crops: ripe, on farmland (farmland with a crop on it does not dry out), two rows of 6 per kind, so that
+    # two dishes needing the same crop (cake and bread: 3 wheat each) still leave some for a lost drop
     for row, (name, state) in enumerate(CROP_ROWS):
-        dz = -7 + row
-        setup.commands.append(_fill(at(7, dz, -1), at(12, dz, -1), "farmland[moisture=7]"))
-        setup.commands.append(_fill(at(7, dz), at(12, dz), state))
+        dz = -11 + 2 * row
+        setup.commands.append(_fill(at(7, dz, -1), at(12, dz + 1, -1), "farmland[moisture=7]"))
+        setup.commands.append(_fill(at(7, dz), at(12, dz + 1), state))
         setup.expected_blocks[at(7, dz)] = name
+        setup.expected_blocks[at(12, dz + 1)] = name
     setup.commands.append(_fill(at(7, -2), at(10, -2), "pumpkin"))
     setup.expected_blocks[at(7, -2)] = "pumpkin"
 
