@@ -71,8 +71,14 @@ def test_hunting_an_animal_with_a_sword_drops_its_loot(make_bot, animal, health,
 def test_fists_do_one_damage_and_hits_land_only_after_the_invulnerability(make_bot):
     bot = make_bot("boxer")
     x, y, z = isolate(bot)
-    rabbit = summon(bot, "rabbit", x + 2, y, z)
-    fast = json.loads(js().attackUntilDead(bot.js, rabbit["id"], 3, 100, timeout=10))  # three hits in 0.3 s
+    for _ in range(3):  # a loaded machine can stretch three quick hits past 0.5 s: then try a new rabbit
+        rabbit = summon(bot, "rabbit", x + 2, y, z)
+        fast = json.loads(js().attackUntilDead(bot.js, rabbit["id"], 3, 50, timeout=10))  # three hits in 0.15 s
+        if fast["times"][-1] < 400:
+            break
+        bot.chat("/kill @e[type=rabbit]")
+        wait_until(lambda: not seen(bot, "rabbit"), message="the rabbit gone")
+    assert fast["times"][-1] < 400, f"the machine is too loaded to send three hits within 0.4 s: {fast}"
     assert not fast["dead"] and fast["hurt"] == 1, fast  # only the first one counts within 0.5 s
     time.sleep(0.6)
     slow = attack(bot, rabbit["id"])

@@ -52,7 +52,8 @@ async function placeOnTop (bot, itemName, x, y, z) {
 }
 
 // Hit the entity with bot.attack every `intervalMs` until the server reports it dead (entity status 3)
-// or `maxHits` hits; returns {hits, dead, hurt} (hurt: how many hits the server reported as damage).
+// or `maxHits` hits; returns {hits, dead, hurt, times} (hurt: how many hits the server reported as damage;
+// times: when each hit was sent, in ms after the first, since a loaded machine can stretch the intervals).
 async function attackUntilDead (bot, entityId, maxHits = 20, intervalMs = 550) {
   let dead = false
   let hurt = 0
@@ -61,6 +62,7 @@ async function attackUntilDead (bot, entityId, maxHits = 20, intervalMs = 550) {
   bot.on('entityDead', onDead)
   bot.on('entityHurt', onHurt)
   let hits = 0
+  const times = []
   try {
     while (!dead && hits < maxHits) {
       const target = bot.entities[entityId]
@@ -68,6 +70,8 @@ async function attackUntilDead (bot, entityId, maxHits = 20, intervalMs = 550) {
       if (target.position.distanceTo(bot.entity.position) > 3) await walkTo(bot, target.position.x, target.position.z, 2, 3000)
       await bot.lookAt(target.position.offset(0, 0.5, 0), true)
       bot.attack(target)
+      times.push(times.length ? Date.now() - times.start : 0)
+      if (times.length === 1) times.start = Date.now()
       hits++
       const until = Date.now() + intervalMs
       while (!dead && Date.now() < until) await sleep(20)
@@ -76,7 +80,7 @@ async function attackUntilDead (bot, entityId, maxHits = 20, intervalMs = 550) {
     bot.removeListener('entityDead', onDead)
     bot.removeListener('entityHurt', onHurt)
   }
-  return JSON.stringify({ hits, dead, hurt })
+  return JSON.stringify({ hits, dead, hurt, times })
 }
 
 // Use `itemName` on the block at x y z (bot.activateBlock on its top face: tilling, bone meal, doors...).
