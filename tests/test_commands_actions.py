@@ -287,6 +287,24 @@ def test_smelt_and_clear_furnace(layer, make_bot):
     assert "already empty" in ok(layer, ctx, "!clearFurnace")
 
 
+def test_smelting_uses_a_free_station_when_the_nearest_furnace_is_busy(layer, make_bot):
+    bot = make_bot("cook")
+    x, y, z = isolate(bot)
+    bot.chat(f"/setblock {x + 1} {y} {z} furnace")
+    bot.chat(f"/setblock {x + 3} {y} {z + 2} smoker")
+    wait_until(lambda: block(bot, x + 3, y, z + 2) == "smoker", message="the smoker")
+    give(bot, "raw_gold", 1)
+    give(bot, "beef", 1)
+    give(bot, "coal", 2)
+    busy = bot.js.openFurnace(bot.js.blockAt(bot.js.entity.position.offset(1, 0, 0)), timeout=10)
+    busy.putInput(bot.js.registry.itemsByName.raw_gold.id, None, 1, timeout=10)  # no fuel: it stays there
+    busy.close()
+    wait_until(lambda: "raw_gold" not in bot.inventory(), message="the raw gold in the furnace")
+    out = ok(layer, CommandContext(bot), '!smeltItem("beef", 1)')
+    assert "Smelted 1 beef into cooked_beef" in out
+    assert bot.inventory().get("cooked_beef") == 1
+
+
 def test_dig_down_and_go_to_surface(layer, make_bot):
     bot = make_bot("digger")
     x, y, z = isolate(bot)

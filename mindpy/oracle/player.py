@@ -27,7 +27,8 @@ from .prompt import PromptView
 WAIT = '!stay(5)'
 WAITS_BEFORE_ASKING = 3   # let partners hand things over before asking
 WAITS_BEFORE_REASKING = 8
-MAX_REPEATS = 3           # the same command with nothing changing: give up on it
+MAX_REPEATS = 3           # the same command with nothing changing: give up on it...
+STUCK_CALLS = 8           # ...ask partners for its item instead, and try it again this many calls later
 
 
 @dataclass
@@ -47,7 +48,8 @@ class Memory:
     fixes: list | None = None
     coding_fixes: list = field(default_factory=list)
     build_tries: int = 0
-    stuck: set[str] = field(default_factory=set)   # commands that kept failing: their items are asked for
+    stuck: dict[str, int] = field(default_factory=dict)  # failing command -> the call when it may be retried
+    calls: int = 0
 
 
 def _command_of(text: str) -> str:
@@ -124,6 +126,8 @@ class Player:
     def _converse(self, view: PromptView) -> str:
         goal = self.goal(view)
         inv = view.inventory
+        self.mem.calls += 1
+        self.mem.stuck = {c: until for c, until in self.mem.stuck.items() if until > self.mem.calls}
         if inv != self.mem.last_inventory:
             self.mem.waits = 0
             self.mem.repeats = 0
@@ -170,7 +174,7 @@ class Player:
         if move is not None and self._stuck(view, move):
             if not move.item:
                 return f"I'm stuck: {move.command.lstrip('!')} keeps failing ({self._last_said(view)})."
-            self.mem.stuck.add(move.command)
+            self.mem.stuck[move.command] = self.mem.calls + STUCK_CALLS
             move, lack = self._work(view, goal)
         if move is not None:
             self.mem.last_command = move.command

@@ -111,6 +111,44 @@ const SMELT_INPUTS = {
   smooth_stone: 'stone', brick: 'clay_ball', charcoal: 'oak_log', terracotta: 'clay', dried_kelp: 'kelp'
 }
 
+// Raw foods a smoker also cooks, and ores a blast furnace also smelts (a furnace smelts both).
+const SMOKER_INPUTS = new Set(['beef', 'porkchop', 'chicken', 'mutton', 'rabbit', 'cod', 'salmon', 'potato', 'kelp'])
+const BLAST_INPUTS = new Set(['raw_iron', 'raw_gold', 'raw_copper', 'iron_ore', 'gold_ore', 'copper_ore'])
+const STATION_WAIT_MS = 30000
+
+// The nearest furnace-like station that can smelt `input` and is free (or already smelting `input`), opened.
+// Another agent's smelting keeps a station busy for a few seconds, so when every one is busy we wait for one.
+async function openFreeFurnace (bot, input) {
+  const kinds = ['furnace']
+  if (SMOKER_INPUTS.has(input)) kinds.push('smoker')
+  if (BLAST_INPUTS.has(input)) kinds.push('blast_furnace')
+  const ids = kinds.map(n => bot.registry.blocksByName[n]?.id).filter(id => id !== undefined)
+  const deadline = Date.now() + STATION_WAIT_MS
+  let busyWith = null
+  while (true) {
+    const positions = bot.findBlocks({ matching: ids, maxDistance: TABLE_RANGE, count: 8 })
+    if (!positions.length) {
+      const placed = await findOrPlaceStation(bot, 'furnace')
+      if (!placed) c.fail('There is no furnace nearby and you have none to place.')
+      positions.push(placed.position)
+    }
+    for (const pos of positions) {
+      if (bot.entity.position.distanceTo(pos) > 4) {
+        await move.goto(bot, new move.goals.GoalLookAtBlock(pos, bot.world, { reach: 4 }), 30000)
+      }
+      const furnace = await bot.openFurnace(bot.blockAt(pos))
+      const inside = furnace.inputItem()
+      if (!inside || inside.name === input) return furnace
+      busyWith = inside.name
+      furnace.close()
+    }
+    if (Date.now() > deadline) {
+      c.fail(`Every furnace nearby is busy (smelting ${busyWith}); wait, or use !clearFurnace.`)
+    }
+    await c.wait(bot, 2000)
+  }
+}
+
 async function smeltItem (bot, name, num = 1) {
   // Accept either the raw input (beef) or, if given an output name, its input.
   let input = name
@@ -118,13 +156,8 @@ async function smeltItem (bot, name, num = 1) {
   const inputItem = c.inventoryItem(bot, input)
   if (!inputItem) c.fail(`You do not have any ${input} to smelt.`)
   const count = Math.min(num, c.countItem(bot, input))
-  const furnaceBlock = await findOrPlaceStation(bot, 'furnace') || await findOrPlaceStation(bot, 'smoker')
-  if (!furnaceBlock) c.fail('There is no furnace nearby and you have none to place.')
-  const furnace = await bot.openFurnace(furnaceBlock)
+  const furnace = await openFreeFurnace(bot, input)
   try {
-    if (furnace.inputItem() && furnace.inputItem().name !== input) {
-      c.fail(`The furnace is already smelting ${furnace.inputItem().name}; use !clearFurnace first.`)
-    }
     if (!furnace.fuelItem() && !(furnace.fuel > 0)) {
       const fuel = fuelFor(bot)
       if (!fuel) c.fail('You have no fuel (coal, charcoal, planks or logs) for the furnace.')
