@@ -76,6 +76,13 @@ def test_an_unreachable_server_is_an_infrastructure_error_not_a_score(suite, tmp
     assert "score:" not in out
 
 
+def _cmdline(proc_dir: Path) -> str:
+    try:
+        return (proc_dir / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
 def test_eval_in_parallel_resumes_after_a_kill_and_exports_sft(suite, tmp_path):
     out_dir = tmp_path / "eval"
     args = ["eval", str(suite / "tasks.json"), "--parallel", "2", "--out", str(out_dir),
@@ -84,8 +91,11 @@ def test_eval_in_parallel_resumes_after_a_kill_and_exports_sft(suite, tmp_path):
     episodes = out_dir / "episodes"
     wait_until(lambda: len(list(episodes.glob("*/result.json"))) >= 2, timeout=240, interval=0.5,
                message="two finished episodes")
-    os.killpg(first.pid, signal.SIGKILL)
-    first.wait(timeout=30)
+    os.kill(first.pid, signal.SIGTERM)  # the eval alone: it must stop the episodes it started
+    first.wait(timeout=60)
+    assert first.returncode == 130
+    left = [p for p in Path("/proc").glob("[0-9]*") if str(out_dir) in _cmdline(p)]
+    assert not left, "episode processes outlived the eval"
     finished = {p.parent.name: p.stat().st_mtime_ns for p in episodes.glob("*/result.json")}
     assert 2 <= len(finished) < 4
 

@@ -38,12 +38,23 @@ def _safe(text: str) -> str:
 
 
 def _cmd_eval(args) -> int:
+    import signal
+
     from .evaluate import Evaluation
 
+    def on_terminate(signum, frame):  # `kill PID` stops the episodes too, as Ctrl-C does
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_terminate)
     evaluation = Evaluation(args.files, out=args.out, model=args.model, parallel=args.parallel,
                             servers=args.servers.split(",") if args.servers else None,
                             ids=args.task_id or None, limit=args.limit, usd_per_mtok=args.usd_per_mtok)
-    summary = evaluation.run()
+    try:
+        summary = evaluation.run()
+    except KeyboardInterrupt:
+        print(f"Stopped. Rerun the same command to play what is missing (results so far: "
+              f"{Path(args.out) / 'results.csv'}).")
+        return 130
     print(f"Results: {Path(args.out) / 'results.csv'}, {Path(args.out) / 'summary.json'}, "
           f"{Path(args.out) / 'summary.png'}")
     print(f"success rate {summary['success_rate']:.2%} over {summary['episodes']} episodes "

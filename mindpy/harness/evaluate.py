@@ -81,6 +81,8 @@ class Evaluation:
         self.rows: dict[str, dict] = {}
         self._lock = threading.Lock()
         self._free_servers = list(servers or [])
+        self._children: set[subprocess.Popen] = set()
+        self._stopping = False
 
     # ---- running -------------------------------------------------------------------------------------------
     def run(self) -> dict:
@@ -94,18 +96,41 @@ class Evaluation:
                 todo.append(ep)
         self._report(f"{len(self.episodes)} episodes: {len(self.episodes) - len(todo)} already done, "
                      f"{len(todo)} to play, {self.parallel} at a time")
-        with ThreadPoolExecutor(max_workers=self.parallel) as pool:
+        pool = ThreadPoolExecutor(max_workers=self.parallel)
+        try:
             for _ in pool.map(self._play, todo):
                 pass
+        except BaseException:  # Ctrl-C or SIGTERM: stop the episodes being played; a rerun resumes
+            self._stopping = True
+            self._stop_children()
+            pool.shutdown(wait=True, cancel_futures=True)
+            self.write()
+            raise
+        pool.shutdown()
         return self.write()
+
+    def _stop_children(self) -> None:
+        with self._lock:
+            children = list(self._children)
+        for proc in children:
+            proc.terminate()  # the episode stops its own server and bots
+        for proc in children:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
     def _play(self, ep: Episode) -> None:
         error = ""
         for attempt in range(1, ATTEMPTS + 1):
+            if self._stopping:
+                return
             if ep.run_dir.exists():
                 shutil.rmtree(ep.run_dir)  # a half-played episode (killed run, or the failed attempt)
             ep.run_dir.mkdir(parents=True)
             code, error = self._run_process(ep)
+            if self._stopping:
+                return  # cut off, not failed: left unrecorded so that a rerun plays it
             result = ep.finished()
             if code == 0 and result is not None:
                 self._record(ep, self._row(ep, result, attempts=attempt))
@@ -121,7 +146,14 @@ class Evaluation:
             command += ["--model", self.model]
         try:
             with (ep.run_dir / "process.log").open("w") as log:
-                proc = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, env=_child_env())
+                proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=_child_env())
+                with self._lock:
+                    self._children.add(proc)
+                try:
+                    proc.wait()
+                finally:
+                    with self._lock:
+                        self._children.discard(proc)
             tail = (ep.run_dir / "process.log").read_text(errors="replace").strip().splitlines()[-1:] or [""]
             return proc.returncode, tail[0]
         finally:
