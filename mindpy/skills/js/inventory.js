@@ -60,18 +60,43 @@ async function consume (bot, name) {
   return true
 }
 
-// Walk to a player, toss the items, and watch whether they pick them up.
+// Walk to a player, toss the items, and watch whether they pick them up. A toss can land out of the
+// receiver's reach (it moved, or stands where the item rolls off): then take the items back and toss them
+// again from closer.
 async function giveToPlayer (bot, playerName, name, num = 1) {
   if (playerName === bot.username) c.fail('You cannot give items to yourself.')
   const have = c.countItem(bot, name)
   if (!have) c.fail(`You do not have any ${name} to give.`)
   const count = Math.min(num, have)
   if (!c.playerEntity(bot, playerName)) c.fail(`Could not find ${playerName}: they are not nearby or not online.`)
-  await move.goto(bot, new move.goals.GoalFollow(c.playerEntity(bot, playerName), 2), 60000)
+  let received = 0
+  let target = null
+  for (const range of [2, 1]) {
+    const toss = Math.min(count - received, c.countItem(bot, name))
+    if (toss <= 0) break
+    target = await approach(bot, playerName, range)
+    received += await tossAndWatch(bot, playerName, name, toss)
+    if (received >= count) {
+      c.say(bot, `${playerName} received ${count} ${name}.`)
+      return true
+    }
+    if (range === 2 && !(await takeBackDropped(bot, name, target.position))) break
+  }
+  c.say(bot, `Tossed ${count} ${name} to ${playerName}, but ${received ? 'they picked up only ' + received : 'they did not pick them up'}; the items are on the ground near ${c.fmt(target.position)}.`)
+  return false
+}
+
+async function approach (bot, playerName, range) {
+  await move.goto(bot, new move.goals.GoalFollow(c.playerEntity(bot, playerName), range), 60000)
   const target = c.playerEntity(bot, playerName)
   if (!target) c.fail(`${playerName} went out of sight.`)
   await bot.lookAt(target.position.offset(0, target.height * 0.8, 0), true)
   await c.sleep(100)
+  return target
+}
+
+// Toss `count` items towards the player being looked at; how many they picked up within 5 s.
+async function tossAndWatch (bot, playerName, name, count) {
   let received = 0
   const onCollect = (collector, collected) => {
     if (collector && collector.username === playerName && collected && collected.getDroppedItem) {
@@ -87,12 +112,24 @@ async function giveToPlayer (bot, playerName, name, num = 1) {
   } finally {
     bot.removeListener('playerCollect', onCollect)
   }
-  if (received >= count) {
-    c.say(bot, `${playerName} received ${count} ${name}.`)
-    return true
+  return received
+}
+
+// Walk onto the dropped `name` items near `where` to pick them up again; whether any came back.
+async function takeBackDropped (bot, name, where) {
+  const before = c.countItem(bot, name)
+  const dropped = Object.values(bot.entities).filter(e => e.name === 'item' && e.position.distanceTo(where) < 6 &&
+    e.getDroppedItem && e.getDroppedItem()?.name === name)
+  for (const item of dropped) {
+    try {
+      await move.goto(bot, new move.goals.GoalNear(item.position.x, item.position.y, item.position.z, 0), 10000)
+    } catch (err) {
+      if (err instanceof c.Interrupted) throw err
+    }
+    const deadline = Date.now() + 3000
+    while (c.countItem(bot, name) <= before && Date.now() < deadline) await c.wait(bot, 100)
   }
-  c.say(bot, `Tossed ${count} ${name} to ${playerName}, but ${received ? 'they picked up only ' + received : 'they did not pick them up'}; the items are on the ground near ${c.fmt(target.position)}.`)
-  return false
+  return c.countItem(bot, name) > before
 }
 
 async function openNearestChest (bot, range = 32) {
