@@ -75,7 +75,12 @@ class Player:
             return self._memory_note(view)
         if view.kind == "coding":
             return self._coding(view)
-        return self._converse(view)
+        reply = self._converse(view)
+        if reply:
+            # the agent records a reply as my turn, and the prompt's new messages start after it: the ones read
+            # so far will not come again, so a partner repeating the same request later is a new request
+            self.mem.processed.clear()
+        return reply
 
     def goal(self, view: PromptView) -> TaskGoal:
         if view.goal != self._goal_text:

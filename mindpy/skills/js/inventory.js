@@ -72,7 +72,7 @@ async function giveToPlayer (bot, playerName, name, num = 1) {
   let received = 0
   let target = null
   for (const range of [2, 1]) {
-    const toss = Math.min(count - received, c.countItem(bot, name))
+    const toss = Math.min(count - received, c.countItem(bot, name) - (have - count))  // never more than asked
     if (toss <= 0) break
     target = await approach(bot, playerName, range)
     received += await tossAndWatch(bot, playerName, name, toss)
@@ -80,7 +80,8 @@ async function giveToPlayer (bot, playerName, name, num = 1) {
       c.say(bot, `${playerName} received ${count} ${name}.`)
       return true
     }
-    if (range === 2 && !(await takeBackDropped(bot, name, target.position))) break
+    // a short toss is caught again by the giver after 2 s; a long one must be fetched
+    if (range === 2 && c.countItem(bot, name) < have - received) await takeBackDropped(bot, name, target.position)
   }
   c.say(bot, `Tossed ${count} ${name} to ${playerName}, but ${received ? 'they picked up only ' + received : 'they did not pick them up'}; the items are on the ground near ${c.fmt(target.position)}.`)
   return false
@@ -115,7 +116,7 @@ async function tossAndWatch (bot, playerName, name, count) {
   return received
 }
 
-// Walk onto the dropped `name` items near `where` to pick them up again; whether any came back.
+// Walk onto the dropped `name` items near `where` to pick them up again.
 async function takeBackDropped (bot, name, where) {
   const before = c.countItem(bot, name)
   const dropped = Object.values(bot.entities).filter(e => e.name === 'item' && e.position.distanceTo(where) < 6 &&
@@ -129,7 +130,6 @@ async function takeBackDropped (bot, name, where) {
     const deadline = Date.now() + 3000
     while (c.countItem(bot, name) <= before && Date.now() < deadline) await c.wait(bot, 100)
   }
-  return c.countItem(bot, name) > before
 }
 
 async function openNearestChest (bot, range = 32) {
