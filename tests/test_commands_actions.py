@@ -287,6 +287,21 @@ def test_smelt_and_clear_furnace(layer, make_bot):
     assert "already empty" in ok(layer, ctx, "!clearFurnace")
 
 
+def test_a_toss_into_a_crowd_reaches_the_receiver_not_a_bystander(layer, make_bot):
+    bystander, receiver, giver = make_bot("bystander"), make_bot("receiver"), make_bot("giver")
+    x, y, z = isolate(receiver)
+    teleport(bystander, x - 0.7, y, z + 0.5)  # close behind the receiver, as agents crowd round a station
+    teleport(giver, x + 4.5, y, z + 0.5)
+    wait_until(lambda: receiver.name in queries.stats(giver)["nearbyPlayers"], message="the receiver in sight")
+    give(giver, "bowl", 1)
+    for _ in range(3):
+        out = ok(layer, CommandContext(giver), f'!givePlayer("{receiver.name}", "bowl", 1)')
+        assert f"{receiver.name} received 1 bowl" in out, out
+        assert "bowl" not in bystander.inventory()
+        receiver.chat(f"/clear {receiver.name}")
+        give(giver, "bowl", 1)
+
+
 def test_smelting_uses_a_free_station_when_the_nearest_furnace_is_busy(layer, make_bot):
     bot = make_bot("cook")
     x, y, z = isolate(bot)

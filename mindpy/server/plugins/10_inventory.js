@@ -484,21 +484,23 @@ function setUp (player, serv) {
     return left
   }
 
-  // flying-squid offers an item only to the nearest player: while that is the thrower, still waiting,
-  // the next nearest may take it.
+  // flying-squid offers an item to the first player its search returns: hand it to the nearest one that
+  // may take it instead (the thrower only after its delay), so a toss to a player in a crowd reaches them.
   player.collect = (entity) => {
     if (entity.itemId === undefined) return
-    if (entity.mindpyThrower === player && Date.now() - entity.bornTime < THROWER_PICKUP_DELAY_MS) {
-      const other = serv.getNearby({ world: entity.world, position: entity.position, radius: PICKUP_RADIUS })
-        .find(p => p !== player && p.collect)
-      if (other) other.collect(entity)
-      return
-    }
+    const mayTake = p => p.mindpyTake && !(entity.mindpyThrower === p && Date.now() - entity.bornTime < THROWER_PICKUP_DELAY_MS)
+    const takers = serv.getNearby({ world: entity.world, position: entity.position, radius: PICKUP_RADIUS }).filter(mayTake)
+    if (!takers.length) return
+    takers.sort((a, b) => a.position.distanceTo(entity.position) - b.position.distanceTo(entity.position))
+    for (const taker of takers) if (taker.mindpyTake(entity)) break  // a full inventory leaves it to the next
+  }
+
+  player.mindpyTake = (entity) => {
     const item = new Item(entity.itemId, entity.itemCount || 1, entity.itemDamage)
     const before = item.count
     const left = player.mindpyGive(item)
     const taken = before - (left ? left.count : 0)
-    if (taken <= 0) return
+    if (taken <= 0) return false
     entity._writeOthersNearby('collect', { collectedEntityId: entity.id, collectorEntityId: player.id, pickupItemCount: taken })
     player._client.write('collect', { collectedEntityId: entity.id, collectorEntityId: player.id, pickupItemCount: taken })
     if (left) {
@@ -507,5 +509,6 @@ function setUp (player, serv) {
     } else {
       entity.destroy()
     }
+    return true
   }
 }

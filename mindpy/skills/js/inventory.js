@@ -71,11 +71,12 @@ async function giveToPlayer (bot, playerName, name, num = 1) {
   if (!c.playerEntity(bot, playerName)) c.fail(`Could not find ${playerName}: they are not nearby or not online.`)
   let received = 0
   let target = null
+  const state = { caughtBy: new Set() }  // other players who picked the toss up
   for (const range of [2, 1]) {
     const toss = Math.min(count - received, c.countItem(bot, name) - (have - count))  // never more than asked
     if (toss <= 0) break
     target = await approach(bot, playerName, range)
-    received += await tossAndWatch(bot, playerName, name, toss)
+    received += await tossAndWatch(bot, playerName, name, toss, state)
     if (received >= count) {
       c.say(bot, `${playerName} received ${count} ${name}.`)
       return true
@@ -83,7 +84,10 @@ async function giveToPlayer (bot, playerName, name, num = 1) {
     // a short toss is caught again by the giver after 2 s; a long one must be fetched
     if (range === 2 && c.countItem(bot, name) < have - received) await takeBackDropped(bot, name, target.position)
   }
-  c.say(bot, `Tossed ${count} ${name} to ${playerName}, but ${received ? 'they picked up only ' + received : 'they did not pick them up'}; the items are on the ground near ${c.fmt(target.position)}.`)
+  const got = received ? `they picked up only ${received}` : 'they did not pick them up'
+  const where = state.caughtBy.size ? `${[...state.caughtBy].join(' and ')} picked them up instead`
+    : `the items are on the ground near ${c.fmt(target.position)}`
+  c.say(bot, `Tossed ${count} ${name} to ${playerName}, but ${got}; ${where}.`)
   return false
 }
 
@@ -97,13 +101,14 @@ async function approach (bot, playerName, range) {
 }
 
 // Toss `count` items towards the player being looked at; how many they picked up within 5 s.
-async function tossAndWatch (bot, playerName, name, count) {
+async function tossAndWatch (bot, playerName, name, count, state) {
   let received = 0
   const onCollect = (collector, collected) => {
-    if (collector && collector.username === playerName && collected && collected.getDroppedItem) {
-      const dropped = collected.getDroppedItem()
-      if (dropped && dropped.name === name) received += dropped.count
-    }
+    if (!collector || !collected || !collected.getDroppedItem) return
+    const dropped = collected.getDroppedItem()
+    if (!dropped || dropped.name !== name) return
+    if (collector.username === playerName) received += dropped.count
+    else if (collector.username && collector !== bot.entity) state.caughtBy.add(collector.username)
   }
   bot.on('playerCollect', onCollect)
   try {
