@@ -139,5 +139,6 @@ def call_js(fn, what: str, timeout: float | None = None):
     except Exception as exc:  # JSPyBridge raises bare Exception for timeouts
         text = str(exc)
         if "timed out" in text.lower():
-            raise BridgeTimeout(f"{what}: no answer from Node within {timeout} s") from None
+            limit = f"{timeout} s" if timeout is not None else "JSPyBridge's default time limit"
+            raise BridgeTimeout(f"{what}: no answer from Node within {limit}") from None
         raise BridgeError(f"{what}: {js_message(exc)}") from None
