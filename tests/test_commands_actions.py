@@ -302,6 +302,21 @@ def test_a_toss_into_a_crowd_reaches_the_receiver_not_a_bystander(layer, make_bo
         give(giver, "bowl", 1)
 
 
+def test_a_table_placed_for_crafting_is_taken_back(layer, make_bot):
+    bot = make_bot("tabler")
+    isolate(bot)
+    give(bot, "crafting_table", 1)
+    give(bot, "iron_ingot", 10)
+    give(bot, "chest", 1)
+    ctx = CommandContext(bot)
+    out = ok(layer, ctx, '!craftRecipe("hopper", 1)')
+    assert "Placed crafting_table" in out and "crafted hopper" in out
+    wait_until(lambda: bot.inventory().get("crafting_table") == 1, message="the table back in the inventory")
+    assert not [b for b in queries.nearby_blocks(bot, 6) if b["name"] == "crafting_table"]
+    ok(layer, ctx, '!craftRecipe("minecart", 1)')  # the next recipe that needs a table places it again
+    assert bot.inventory() == {"hopper": 1, "minecart": 1, "crafting_table": 1}
+
+
 def test_smelting_uses_a_free_station_when_the_nearest_furnace_is_busy(layer, make_bot):
     bot = make_bot("cook")
     x, y, z = isolate(bot)

@@ -18,7 +18,9 @@ async function findOrPlaceStation (bot, blockName) {
   if (bot.entity.position.distanceTo(station.position) > 4) {
     await move.goto(bot, new move.goals.GoalLookAtBlock(station.position, bot.world, { reach: 4 }), 30000)
   }
-  return bot.blockAt(station.position)
+  const block = bot.blockAt(station.position)
+  if (block) block.placedByUs = station.placedByUs  // so that the caller takes a station it placed back
+  return block
 }
 
 function describeIngredients (bot, recipe) {
@@ -84,10 +86,25 @@ async function craftRecipe (bot, name, num = 1) {
   if (after <= before) c.fail(`Crafting ${name} did not work: the inventory did not change.`)
   if (times * perCraft < num) c.say(bot, `Only had the resources for ${times * perCraft} of ${num}.`)
   c.say(bot, `Successfully crafted ${name}, you now have ${after} ${name}.`)
-  if (table && table.placedByUs) {
-    try { await gather.breakBlockAt(bot, table.position.x, table.position.y, table.position.z) } catch (e) {}
-  }
+  if (table && table.placedByUs) await takeBackStation(bot, table)
   return true
+}
+
+// Break a station placed for one job and pick it up again, so that it is in the inventory for the next one.
+async function takeBackStation (bot, block) {
+  const before = c.countItem(bot, block.name)
+  try {
+    await gather.breakBlockAt(bot, block.position.x, block.position.y, block.position.z)
+  } catch (err) {
+    if (err instanceof c.Interrupted) throw err
+    return
+  }
+  const deadline = Date.now() + 3000
+  while (c.countItem(bot, block.name) <= before && Date.now() < deadline) {
+    await gather.pickupNearbyItems(bot, 4)
+    await c.wait(bot, 200)
+  }
+  if (c.countItem(bot, block.name) > before) c.say(bot, `Picked the ${block.name} up again.`)
 }
 
 const FUELS = ['coal', 'charcoal', 'coal_block', 'oak_planks', 'spruce_planks', 'birch_planks', 'oak_log',
