@@ -102,19 +102,5 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def entry() -> None:
-    """The `mindpy` command: run, then leave without the interpreter's final teardown. Native thread pools
-    (torch's) sometimes abort in it ("terminate called without an active exception") after the work is done and
-    saved, which turned finished episodes into crashes. Exit handlers (the Node bridge's) still run."""
-    import atexit
-    import os
-
-    code = main()
-    atexit._run_exitfuncs()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
-
-
 if __name__ == "__main__":
-    entry()
+    sys.exit(main())

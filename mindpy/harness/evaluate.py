@@ -132,7 +132,9 @@ class Evaluation:
             if self._stopping:
                 return  # cut off, not failed: left unrecorded so that a rerun plays it
             result = ep.finished()
-            if code == 0 and result is not None:
+            # a saved result is only written once the episode was played to the end: it counts even when the
+            # process then died in the interpreter's teardown (native thread pools sometimes abort there)
+            if result is not None:
                 self._record(ep, self._row(ep, result, attempts=attempt))
                 return
             self._report(f"{ep.task_id}: attempt {attempt} failed ({error or f'exit code {code}'})")
