@@ -436,7 +436,7 @@ def test_go_to_bed_sleeps_through_the_night(layer, make_bot):
     try:
         out = ok(layer, CommandContext(bot), "Time to sleep. !goToBed")
         assert "You are in bed" in out and "You woke up" in out
-        wait_until(lambda: bot.js.time.timeOfDay < 2000, message="morning")
+        wait_until(lambda: bot.js.time.timeOfDay < 2000, timeout=20, message="morning")  # slower under load
     finally:
         bot.chat("/time set day")
 
