@@ -74,6 +74,17 @@ def ingredients(item: str) -> set[str]:
     return out
 
 
+def _inputs(item: str, need: int) -> dict[str, int]:
+    """What making `need` more x `item` takes directly: the raw item to smelt, or the ingredients of enough
+    crafts (nothing for items the world offers)."""
+    if item in SMELTED:
+        return {SMELTED[item]: need}
+    if item in CRAFTED:
+        crafts = -(-need // CRAFT_YIELD.get(item, 1))
+        return {part: n * crafts for part, n in CRAFTED[item].items()}
+    return {}
+
+
 def lacking(item: str, count: int, inv: Mapping[str, int]) -> dict[str, int]:
     """The items the world does not offer that making `count` x `item` still takes, beyond the inventory."""
     have = inv.get(item, 0)
@@ -83,10 +94,9 @@ def lacking(item: str, count: int, inv: Mapping[str, int]) -> dict[str, int]:
     if item in SMELTED:
         return lacking(SMELTED[item], need, {})
     if item in CRAFTED:
-        crafts = -(-need // CRAFT_YIELD.get(item, 1))
         out: dict[str, int] = {}
-        for part, n in CRAFTED[item].items():
-            for name, k in lacking(part, n * crafts, inv).items():
+        for part, n in _inputs(item, need).items():
+            for name, k in lacking(part, n, inv).items():
                 out[name] = out.get(name, 0) + k
         return out
     if obtainable(item):
@@ -101,13 +111,7 @@ def needed(item: str, count: int, inv: Mapping[str, int]) -> dict[str, int]:
     need = count - inv.get(item, 0)
     if need <= 0:
         return out
-    parts: dict[str, int] = {}
-    if item in SMELTED:
-        parts = {SMELTED[item]: need}
-    elif item in CRAFTED:
-        crafts = -(-need // CRAFT_YIELD.get(item, 1))
-        parts = {part: n * crafts for part, n in CRAFTED[item].items()}
-    for part, n in parts.items():
+    for part, n in _inputs(item, need).items():
         for name, k in needed(part, n, inv).items():
             out[name] = out.get(name, 0) + k
     return out

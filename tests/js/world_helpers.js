@@ -63,6 +63,7 @@ async function attackUntilDead (bot, entityId, maxHits = 20, intervalMs = 550) {
   bot.on('entityHurt', onHurt)
   let hits = 0
   const times = []
+  let start = 0
   try {
     while (!dead && hits < maxHits) {
       const target = bot.entities[entityId]
@@ -70,8 +71,8 @@ async function attackUntilDead (bot, entityId, maxHits = 20, intervalMs = 550) {
       if (target.position.distanceTo(bot.entity.position) > 3) await walkTo(bot, target.position.x, target.position.z, 2, 3000)
       await bot.lookAt(target.position.offset(0, 0.5, 0), true)
       bot.attack(target)
-      times.push(times.length ? Date.now() - times.start : 0)
-      if (times.length === 1) times.start = Date.now()
+      if (!times.length) start = Date.now()
+      times.push(Date.now() - start)
       hits++
       const until = Date.now() + intervalMs
       while (!dead && Date.now() < until) await sleep(20)

@@ -490,7 +490,6 @@ function setUp (player, serv) {
     if (entity.itemId === undefined) return
     const mayTake = p => p.mindpyTake && !(entity.mindpyThrower === p && Date.now() - entity.bornTime < THROWER_PICKUP_DELAY_MS)
     const takers = serv.getNearby({ world: entity.world, position: entity.position, radius: PICKUP_RADIUS }).filter(mayTake)
-    if (!takers.length) return
     takers.sort((a, b) => a.position.distanceTo(entity.position) - b.position.distanceTo(entity.position))
     for (const taker of takers) if (taker.mindpyTake(entity)) break  // a full inventory leaves it to the next
   }

@@ -7,6 +7,13 @@ const gather = require('./gathering')
 
 const TABLE_RANGE = 32
 
+// Walk until the block at `pos` can be used (within 4 blocks and in sight).
+async function walkWithinReach (bot, pos) {
+  if (bot.entity.position.distanceTo(pos) > 4) {
+    await move.goto(bot, new move.goals.GoalLookAtBlock(pos, bot.world, { reach: 4 }), 30000)
+  }
+}
+
 async function findOrPlaceStation (bot, blockName) {
   let station = c.nearestBlock(bot, [blockName], TABLE_RANGE)
   if (!station && c.countItem(bot, blockName) > 0) {
@@ -15,9 +22,7 @@ async function findOrPlaceStation (bot, blockName) {
     if (station) station.placedByUs = true
   }
   if (!station) return null
-  if (bot.entity.position.distanceTo(station.position) > 4) {
-    await move.goto(bot, new move.goals.GoalLookAtBlock(station.position, bot.world, { reach: 4 }), 30000)
-  }
+  await walkWithinReach(bot, station.position)
   const block = bot.blockAt(station.position)
   if (block) block.placedByUs = station.placedByUs  // so that the caller takes a station it placed back
   return block
@@ -99,12 +104,9 @@ async function takeBackStation (bot, block) {
     if (err instanceof c.Interrupted) throw err
     return
   }
-  const deadline = Date.now() + 3000
-  while (c.countItem(bot, block.name) <= before && Date.now() < deadline) {
-    await gather.pickupNearbyItems(bot, 4)
-    await c.wait(bot, 200)
+  if (await gather.collectDrops(bot, block.position, before, () => c.countItem(bot, block.name))) {
+    c.say(bot, `Picked the ${block.name} up again.`)
   }
-  if (c.countItem(bot, block.name) > before) c.say(bot, `Picked the ${block.name} up again.`)
 }
 
 const FUELS = ['coal', 'charcoal', 'coal_block', 'oak_planks', 'spruce_planks', 'birch_planks', 'oak_log',
@@ -150,9 +152,7 @@ async function openFreeFurnace (bot, input) {
       positions.push(placed.position)
     }
     for (const pos of positions) {
-      if (bot.entity.position.distanceTo(pos) > 4) {
-        await move.goto(bot, new move.goals.GoalLookAtBlock(pos, bot.world, { reach: 4 }), 30000)
-      }
+      await walkWithinReach(bot, pos)
       const furnace = await bot.openFurnace(bot.blockAt(pos))
       const inside = furnace.inputItem()
       if (!inside || inside.name === input) return furnace
@@ -213,9 +213,7 @@ async function smeltItem (bot, name, num = 1) {
 async function clearFurnace (bot) {
   const furnaceBlock = c.nearestBlock(bot, ['furnace', 'smoker', 'blast_furnace'], TABLE_RANGE)
   if (!furnaceBlock) c.fail('There is no furnace nearby.')
-  if (bot.entity.position.distanceTo(furnaceBlock.position) > 4) {
-    await move.goto(bot, new move.goals.GoalLookAtBlock(furnaceBlock.position, bot.world, { reach: 4 }), 30000)
-  }
+  await walkWithinReach(bot, furnaceBlock.position)
   const furnace = await bot.openFurnace(furnaceBlock)
   try {
     const took = []

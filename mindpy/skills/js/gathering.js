@@ -256,4 +256,4 @@ async function digDown (bot, distance = 10) {
   return dug > 0
 }
 
-module.exports = { collectBlocks, breakBlockAt, placeBlock, placeHere, digDown, pickupNearbyItems, equipBestTool, harvestable }
+module.exports = { collectBlocks, collectDrops, breakBlockAt, placeBlock, placeHere, digDown, pickupNearbyItems, equipBestTool, harvestable }

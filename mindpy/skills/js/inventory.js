@@ -3,6 +3,7 @@
 
 const c = require('./common')
 const move = require('./movement')
+const gather = require('./gathering')
 
 async function equip (bot, name) {
   const item = c.inventoryItem(bot, name)
@@ -82,7 +83,10 @@ async function giveToPlayer (bot, playerName, name, num = 1) {
       return true
     }
     // a short toss is caught again by the giver after 2 s; a long one must be fetched
-    if (range === 2 && c.countItem(bot, name) < have - received) await takeBackDropped(bot, name, target.position)
+    const holding = c.countItem(bot, name)
+    if (range === 2 && holding < have - received) {
+      await gather.collectDrops(bot, target.position, holding, () => c.countItem(bot, name))
+    }
   }
   const got = received ? `they picked up only ${received}` : 'they did not pick them up'
   const where = state.caughtBy.size ? `${[...state.caughtBy].join(' and ')} picked them up instead`
@@ -119,22 +123,6 @@ async function tossAndWatch (bot, playerName, name, count, state) {
     bot.removeListener('playerCollect', onCollect)
   }
   return received
-}
-
-// Walk onto the dropped `name` items near `where` to pick them up again.
-async function takeBackDropped (bot, name, where) {
-  const before = c.countItem(bot, name)
-  const dropped = Object.values(bot.entities).filter(e => e.name === 'item' && e.position.distanceTo(where) < 6 &&
-    e.getDroppedItem && e.getDroppedItem()?.name === name)
-  for (const item of dropped) {
-    try {
-      await move.goto(bot, new move.goals.GoalNear(item.position.x, item.position.y, item.position.z, 0), 10000)
-    } catch (err) {
-      if (err instanceof c.Interrupted) throw err
-    }
-    const deadline = Date.now() + 3000
-    while (c.countItem(bot, name) <= before && Date.now() < deadline) await c.wait(bot, 100)
-  }
 }
 
 async function openNearestChest (bot, range = 32) {
