@@ -23,7 +23,6 @@ def _cmd_server(args) -> int:
           f"{args.host}:{server.port}")
     print(f"Log: {server.log_path}. Press Ctrl-C to stop.", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # even if a shell started us with SIGINT ignored
     try:
         while server.is_running():
             time.sleep(0.5)
@@ -91,6 +90,9 @@ def _register_optional(sub) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # Ctrl-C stops every command, even when we were started in the background of a script (`cmd &`), which
+    # leaves SIGINT ignored, a setting that Python and our child processes would otherwise inherit
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:

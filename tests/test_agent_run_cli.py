@@ -71,9 +71,7 @@ def test_run_profile_plays_until_interrupted(tmp_path):
             player.close()
         proc.send_signal(signal.SIGINT)
         try:
-            # generous: under a loaded full suite, a bridge call during shutdown was seen to stall for the
-            # bridge's default time limit (about 100 s) before the process could exit
-            code = proc.wait(timeout=150)
+            code = proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
             raise
