@@ -8,34 +8,23 @@ What modes do is written to the behaviour log the model is shown.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable
 
-from ..bridge.runtime import call_js, runtime
+from ..world import observe as world_observe
 
 log = logging.getLogger(__name__)
 
-OBSERVE_JS = Path(__file__).resolve().parent / "js" / "observe.js"
 BEHAVIOR_LOG_LIMIT = 500
-_observe_module = None
-_observe_lock = threading.Lock()
-
-
-def _observer():
-    global _observe_module
-    with _observe_lock:
-        if _observe_module is None:
-            _observe_module = runtime().require(OBSERVE_JS)
-        return _observe_module
 
 
 @dataclass
 class Mode:
+    """A named automatic behaviour: its on/paused flags, which actions it may interrupt, and its per-tick state."""
+
     name: str
     description: str
     on: bool = True
@@ -44,11 +33,13 @@ class Mode:
     paused: bool = False
     state: dict = field(default_factory=dict)
 
-    def update(self, ctl: "ModeController", obs: dict) -> None:  # pragma: no cover - overridden
+    def update(self, ctl: ModeController, obs: dict) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
 
 class SelfPreservation(Mode):
+    """Jump while in water; flee falling blocks, fire or lava; run away when health is low and dropping."""
+
     def update(self, ctl, obs):
         if obs["inWater"]:
             if not self.state.get("jumping"):
@@ -90,6 +81,8 @@ class Unstuck(Mode):
 
 
 class Cowardice(Mode):
+    """Run away from a hostile mob within 16 blocks."""
+
     def update(self, ctl, obs):
         hostile = obs["hostile"]
         if hostile and hostile["distance"] < 16:
@@ -98,6 +91,8 @@ class Cowardice(Mode):
 
 
 class SelfDefense(Mode):
+    """Attack a hostile mob that comes within 8 blocks."""
+
     def update(self, ctl, obs):
         hostile = obs["hostile"]
         if hostile and hostile["distance"] < 8:
@@ -105,6 +100,8 @@ class SelfDefense(Mode):
 
 
 class Hunting(Mode):
+    """Attack a nearby huntable animal when the agent is idle."""
+
     def update(self, ctl, obs):
         prey = obs["huntable"]
         if prey and ctl.is_idle():
@@ -134,6 +131,8 @@ class ItemCollecting(Mode):
 
 
 class TorchPlacing(Mode):
+    """Place a torch where it is dark and none is nearby, when idle (at most every few seconds)."""
+
     cooldown_seconds = 5.0
 
     def update(self, ctl, obs):
@@ -146,6 +145,8 @@ class TorchPlacing(Mode):
 
 
 class ElbowRoom(Mode):
+    """Step away from a player standing closer than one block, when idle."""
+
     def update(self, ctl, obs):
         player = obs["player"]
         if player and player["distance"] < 1.0 and ctl.is_idle():
@@ -153,6 +154,8 @@ class ElbowRoom(Mode):
 
 
 class IdleStaring(Mode):
+    """Turn to look at a nearby player or animal about once a second, when idle."""
+
     def update(self, ctl, obs):
         target = obs["lookTarget"]
         if not ctl.is_idle() or not target:
@@ -186,6 +189,10 @@ def default_modes() -> list[Mode]:
         IdleStaring("idle_staring", "Look at nearby players and animals when idle.", True, []),
         Cheat("cheat", "Place blocks instantly with commands (for building tasks).", False, []),
     ]
+
+
+# The modes' names, in priority order: profiles and !setMode accept these.
+MODE_NAMES = tuple(mode.name for mode in default_modes())
 
 
 class ModeController:
@@ -245,10 +252,10 @@ class ModeController:
         return not self.actions.executing and not self._agent_busy()
 
     def set_jump(self, on: bool) -> None:
-        call_js(lambda: _observer().setJump(self.bot.js, on), "jumping")
+        world_observe.set_jump(self.bot, on)
 
     def look_at(self, entity_id: int) -> None:
-        call_js(lambda: _observer().lookAtEntity(self.bot.js, entity_id), "looking")
+        world_observe.look_at_entity(self.bot, entity_id)
 
     def set_cheat(self, on: bool) -> None:
         self.skills.runner.set_cheat(on)
@@ -289,7 +296,7 @@ class ModeController:
 
     # ---- the tick --------------------------------------------------------------------------------
     def observe(self) -> dict:
-        return json.loads(call_js(lambda: _observer().observeJson(self.bot.js), "observing"))
+        return world_observe.observe(self.bot)
 
     def update(self) -> None:
         if any(mode.active for mode in self.modes):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from .. import DEFAULT_MINECRAFT_VERSION
 from ..errors import BridgeTimeout, UnsupportedVersion
 from .events import EventDispatcher
-from .runtime import call_js, runtime
+from .runtime import call_js, js_module, runtime
 
 
 class Bot:
@@ -24,6 +26,8 @@ class Bot:
         self._events = EventDispatcher(name)
         self._forwarded: set[str] = set()
         self._forward_lock = threading.Lock()
+        self._plugins: set[Path] = set()
+        self._plugin_lock = threading.Lock()
         self.closed = False
 
     # ---- events -------------------------------------------------------------------------------
@@ -61,6 +65,22 @@ class Bot:
         finally:
             self.off(event, listener)
 
+    # ---- plugins --------------------------------------------------------------------------------
+    def load_plugin(self, path: str | Path) -> Any:
+        """Inject the mineflayer plugin of the JS file `path` into this bot, once; return the file's module.
+
+        The file exports `inject(bot)` (as `module.exports` or `module.exports.inject`), like mineflayer's own
+        plugins; later calls for the same file only return the module.
+        """
+        path = Path(path).resolve()
+        module = js_module(path)
+        with self._plugin_lock:
+            if path not in self._plugins:
+                call_js(lambda: self._runtime.host.loadPlugin(self.js, str(path)),
+                        f"loading plugin {path.name} into bot {self.name}")
+                self._plugins.add(path)
+        return module
+
     # ---- common actions -----------------------------------------------------------------------
     def chat(self, text: str) -> None:
         call_js(lambda: self.js.chat(text), f"bot {self.name} chat")
@@ -70,11 +90,13 @@ class Bot:
 
     def inventory(self) -> dict[str, int]:
         """Item name -> total count in the bot's inventory."""
-        return json.loads(call_js(lambda: self._runtime.host.inventoryCountsJson(self.js), f"bot {self.name} inventory"))
+        return json.loads(call_js(lambda: self._runtime.host.inventoryCountsJson(self.js),
+                                  f"bot {self.name} inventory"))
 
     @property
     def position(self) -> tuple[float, float, float]:
-        pos = json.loads(call_js(lambda: self._runtime.host.plainJson(self.js.entity.position), f"bot {self.name} position"))
+        pos = json.loads(call_js(lambda: self._runtime.host.plainJson(self.js.entity.position),
+                                 f"bot {self.name} position"))
         return (pos["x"], pos["y"], pos["z"])
 
     @property

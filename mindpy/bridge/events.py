@@ -11,7 +11,8 @@ import logging
 import queue
 import threading
 from collections import defaultdict
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -19,9 +20,11 @@ Callback = Callable[..., Any]
 
 
 class EventDispatcher:
+    """Delivers a bot's JS events to Python subscribers on one worker thread, in the order they arrived."""
+
     def __init__(self, name: str):
         self._subscribers: dict[str, list[Callback]] = defaultdict(list)
-        self._queue: "queue.Queue[tuple[str, str] | None]" = queue.Queue()
+        self._queue: queue.Queue[tuple[str, str] | None] = queue.Queue()
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name=f"events-{name}", daemon=True)
         self._thread.start()

@@ -13,6 +13,7 @@ import re
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from ..errors import BridgeError, BridgeTimeout, SetupError
 from ..nodejs import check_node_side, node_environment
@@ -20,7 +21,7 @@ from ..nodejs import check_node_side, node_environment
 HOST_SCRIPT = Path(__file__).resolve().parent / "js" / "host.js"
 
 _lock = threading.RLock()
-_runtime: "NodeRuntime | None" = None
+_runtime: NodeRuntime | None = None
 
 
 def _point_javascript_at_our_node() -> None:
@@ -66,7 +67,8 @@ class NodeRuntime:
     def require(self, path: str | Path):
         """Load a JS file of ours with Node's own require (never JSPyBridge's installer)."""
         path = Path(path).resolve()
-        return call_js(lambda: self._config.global_jsi._require(str(path), timeout=60), f"loading {path.name}", timeout=60)
+        return call_js(lambda: self._config.global_jsi._require(str(path), timeout=60), f"loading {path.name}",
+                       timeout=60)
 
     @property
     def pid(self) -> int | None:
@@ -109,6 +111,22 @@ def runtime() -> NodeRuntime:
         elif _runtime.closed:
             raise BridgeError("The Node bridge of this process was closed; start a new Python process to use it again.")
         return _runtime
+
+
+_modules: dict[Path, Any] = {}
+_modules_lock = threading.Lock()
+
+
+def js_module(path: str | Path) -> Any:
+    """The JS file at `path`, loaded once into this process's Node; later calls return the same module.
+
+    Loading takes a bridge round trip, and two threads asking at once must not load the file twice.
+    """
+    path = Path(path).resolve()
+    with _modules_lock:
+        if path not in _modules:
+            _modules[path] = runtime().require(path)
+        return _modules[path]
 
 
 def shutdown() -> None:

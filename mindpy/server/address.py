@@ -11,6 +11,7 @@ EMBEDDED = "embedded"
 
 @dataclass(frozen=True)
 class ServerAddress:
+    """The host and port of a Minecraft server."""
     host: str
     port: int
 

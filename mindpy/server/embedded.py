@@ -15,6 +15,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import BinaryIO
 
 from .. import DEFAULT_MINECRAFT_VERSION
 from ..errors import ServerError, UnsupportedVersion
@@ -47,8 +48,8 @@ class EmbeddedServer:
         self.world_folder = Path(world_folder).resolve() if world_folder else None
         self.options = dict(options or {})
         self.port: int | None = None
-        self.process: subprocess.Popen | None = None
-        self._log_file = None
+        self.process: subprocess.Popen[bytes] | None = None
+        self._log_file: BinaryIO | None = None
 
     @property
     def log_path(self) -> Path:
@@ -60,7 +61,7 @@ class EmbeddedServer:
             raise ServerError("The embedded server is not running")
         return ServerAddress(self.host, self.port)
 
-    def start(self) -> "EmbeddedServer":
+    def start(self) -> EmbeddedServer:
         if self.process is not None:
             return self
         node = check_node_side()
@@ -77,7 +78,8 @@ class EmbeddedServer:
             "pluginDir": str(PLUGIN_DIR),
             "worldFolder": str(self.world_folder) if self.world_folder else None,
             "pluginOptions": self.options,
-            **{k: v for k, v in self.options.items() if k in ("gameMode", "difficulty", "viewDistance", "maxPlayers", "maxEntities")},
+            **{k: v for k, v in self.options.items()
+               if k in ("gameMode", "difficulty", "viewDistance", "maxPlayers", "maxEntities")},
         }
         config_path.write_text(json.dumps(config, indent=2))
         self._log_file = open(self.log_path, "ab")
@@ -97,6 +99,8 @@ class EmbeddedServer:
         return self
 
     def _wait_until_ready(self, ready_path: Path, error_path: Path) -> None:
+        process = self.process
+        assert process is not None, "start() sets the process before waiting for it"
         deadline = time.monotonic() + self.start_timeout
         while time.monotonic() < deadline:
             if ready_path.exists():
@@ -109,13 +113,14 @@ class EmbeddedServer:
                 if "not supported" in message:
                     raise UnsupportedVersion(message)
                 raise ServerError(f"Embedded server failed to start: {message} (log: {self.log_path})")
-            if self.process.poll() is not None:
+            if process.poll() is not None:
                 raise ServerError(
-                    f"Embedded server exited with code {self.process.returncode} before it was ready. "
+                    f"Embedded server exited with code {process.returncode} before it was ready. "
                     f"Last log lines:\n{self.log_tail()}"
                 )
             time.sleep(0.02)
-        raise ServerError(f"Embedded server not ready after {self.start_timeout:.0f} s. Last log lines:\n{self.log_tail()}")
+        raise ServerError(f"Embedded server not ready after {self.start_timeout:.0f} s. "
+                          f"Last log lines:\n{self.log_tail()}")
 
     def _accepts_connections(self) -> bool:
         try:
@@ -128,8 +133,10 @@ class EmbeddedServer:
         """Run a server console command (no leading slash), e.g. `give alice dirt 5`. No reply is returned."""
         if not self.is_running():
             raise ServerError("The embedded server is not running")
-        self.process.stdin.write(line.strip().encode() + b"\n")
-        self.process.stdin.flush()
+        process = self.process
+        assert process is not None and process.stdin is not None, "a running server has a stdin pipe"
+        process.stdin.write(line.strip().encode() + b"\n")
+        process.stdin.flush()
 
     def is_running(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -139,7 +146,8 @@ class EmbeddedServer:
         process, self.process = self.process, None
         if process is not None:
             try:
-                process.stdin.close()
+                if process.stdin is not None:
+                    process.stdin.close()
             except OSError:
                 pass
             try:
@@ -161,7 +169,7 @@ class EmbeddedServer:
         except OSError:
             return "(no log)"
 
-    def __enter__(self) -> "EmbeddedServer":
+    def __enter__(self) -> EmbeddedServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:

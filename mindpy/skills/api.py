@@ -12,6 +12,8 @@ from .runner import SkillResult, SkillRunner
 
 
 class Skills:
+    """One bot's skills as blocking methods returning True/False, with their messages gathered in `log`."""
+
     def __init__(self, bot: Bot, runner: SkillRunner | None = None):
         self.bot = bot
         self.runner = runner or SkillRunner(bot)
@@ -39,7 +41,7 @@ class Skills:
     # ---- movement ------------------------------------------------------------------------------
     def go_to_position(self, x: float, y: float, z: float, closeness: float = 2) -> bool:
         """Walk to within `closeness` blocks of (x, y, z), digging or climbing if needed."""
-        return self._do("goToPosition", x, y, z, closeness)
+        return self._do("goToCoordinates", x, y, z, closeness)
 
     def go_to_player(self, player: str, closeness: float = 3) -> bool:
         """Walk to within `closeness` blocks of the player named `player`."""
@@ -55,11 +57,11 @@ class Skills:
 
     def go_to_nearest_block(self, block: str, min_distance: float = 2, search_range: float = 64) -> bool:
         """Walk to the nearest block of type `block` within `search_range` blocks."""
-        return self._do("goToNearestBlock", block, min_distance, search_range)
+        return self._do("searchForBlock", block, min_distance, search_range)
 
     def go_to_nearest_entity(self, entity: str, min_distance: float = 2, search_range: float = 64) -> bool:
         """Walk to the nearest entity of type `entity` (e.g. 'cow', 'villager') within `search_range` blocks."""
-        return self._do("goToNearestEntity", entity, min_distance, search_range)
+        return self._do("searchForEntity", entity, min_distance, search_range)
 
     def go_to_surface(self) -> bool:
         """Climb to the highest solid block above the bot."""
@@ -125,8 +127,8 @@ class Skills:
 
     # ---- crafting ------------------------------------------------------------------------------
     def craft_recipe(self, item: str, num: int = 1) -> bool:
-        """Craft `num` of `item`, using a nearby crafting table (or placing one from the inventory) when the
-        recipe needs it."""
+        """Craft `item` by using its recipe `num` times (one use of oak_log gives 4 oak_planks), using a nearby
+        crafting table (or placing one from the inventory) when the recipe needs it."""
         return self._do("craftRecipe", item, num)
 
     def smelt_item(self, item: str, num: int = 1) -> bool:
@@ -153,7 +155,7 @@ class Skills:
 
     def give_to_player(self, player: str, item: str, num: int = 1) -> bool:
         """Walk to `player`, toss them `num` of `item`, and check that they picked it up."""
-        return self._do("giveToPlayer", player, item, num)
+        return self._do("givePlayer", player, item, num)
 
     def put_in_chest(self, item: str, num: int = -1) -> bool:
         """Put `num` of `item` (-1: all) into the nearest chest."""

@@ -3,32 +3,22 @@
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..bridge import Bot
-from ..bridge.runtime import call_js, runtime
+from ..bridge.runtime import call_js
 from ..errors import BridgeError, BridgeTimeout
 
+# the mineflayer plugin that registers every skill on a bot (js/core.js runs them)
 SKILLS_JS = Path(__file__).resolve().parent / "js" / "index.js"
 DEFAULT_TIMEOUT = 300.0
-
-_module = None
-_module_lock = threading.Lock()
-
-
-def skills_module():
-    """The JS skills library, loaded once into the bridge's Node process."""
-    global _module
-    with _module_lock:
-        if _module is None:
-            _module = runtime().require(SKILLS_JS)
-        return _module
 
 
 @dataclass
 class SkillResult:
+    """How a skill ended: success flag, the messages it logged, and whether it was interrupted or failed."""
+
     ok: bool
     messages: list[str] = field(default_factory=list)
     interrupted: bool = False
@@ -49,7 +39,7 @@ class SkillRunner:
 
     def __init__(self, bot: Bot):
         self.bot = bot
-        self.js = skills_module()
+        self.js = bot.load_plugin(SKILLS_JS)
 
     def run(self, name: str, *args, timeout: float = DEFAULT_TIMEOUT) -> SkillResult:
         # the JS side enforces `timeout`; the bridge's own limit is only a backstop well after it

@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Any
 
 from .blueprint import Blueprint, GetBlock
 from .schema import Task
 
 Inventory = Mapping[str, int]
-OnEnd = Callable[[float, str], None]
+OnEnd = Callable[[float, str], Any]  # (score, end reason); what it returns is ignored
 
 SUCCESS, TIMEOUT, ERROR = "success", "timeout", "error"
 CHECK_INTERVAL = 0.3  # seconds: the agents' update tick
@@ -34,6 +35,8 @@ CHECK_INTERVAL = 0.3  # seconds: the agents' update tick
 
 @dataclass(frozen=True)
 class CheckResult:
+    """One check of a task's progress: its score so far and whether the task is complete."""
+
     score: float
     done: bool  # the task is complete: the episode can end with success
     detail: str = ""
@@ -65,7 +68,7 @@ class ItemChecker:
         return CheckResult(0.0, False, f"still missing {closest}")
 
     def check(self, bots: Sequence) -> CheckResult:
-        from .live import inventories
+        from ..world.bulk import inventories
 
         return self.check_inventories(inventories(bots))
 
@@ -89,7 +92,7 @@ class HellsKitchenChecker:
             f"agent {index}: {share}" for index, share in left.items()))
 
     def check(self, bots: Sequence) -> CheckResult:
-        from .live import inventories
+        from ..world.bulk import inventories
 
         return self.check_inventories(inventories(bots))
 
@@ -108,7 +111,7 @@ class ConstructionChecker:
 
     def check(self, bots: Sequence) -> CheckResult:
         """Reads every cell through the first bot, in one bridge call."""
-        from .live import block_map
+        from ..world.bulk import block_map
 
         blocks = block_map(bots[0], self.positions)
         return self.check_blocks(lambda x, y, z: blocks.get((x, y, z)))
@@ -118,6 +121,7 @@ Checker = ItemChecker | HellsKitchenChecker | ConstructionChecker
 
 
 def checker_for(task: Task) -> Checker:
+    """The checker that scores this task: blueprint match, Hell's Kitchen targets, or items held."""
     if task.type == "construction":
         if task.blueprint is None:
             raise ValueError(f"Construction task '{task.id}' has no blueprint")

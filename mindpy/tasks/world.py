@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from ..errors import MindpyError
 from .blueprint import block_base_name
@@ -106,7 +106,8 @@ def plan_setup(task: Task, agent_names: Sequence[str], origin: Position | None =
     elif task.type == "techtree":
         _plan_forest(setup, origin, _forest_wood(task))
 
-    for i, (name, spot) in enumerate(zip(names, _agent_spots(origin, len(names), seed))):
+    # not strict: _agent_spots always returns the origin, so with no names it has one spot more
+    for i, (name, spot) in enumerate(zip(names, _agent_spots(origin, len(names), seed), strict=False)):
         _plan_agent(setup, i, name, spot)
     return setup
 
@@ -271,7 +272,7 @@ def apply_setup(setup: TaskSetup, issue: Issue) -> None:
 
 def setup_problems(setup: TaskSetup, bots: Sequence) -> list[str]:
     """What still differs from the set-up's expectations, as readable lines (empty when the world is ready)."""
-    from .live import block_map, entity_counts
+    from ..world.bulk import block_map, entity_counts
 
     problems = []
     for bot in bots:

@@ -6,27 +6,16 @@ Each query is one call to the JS side (js/queries.js); formatting happens here.
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
 
-from ..bridge import Bot
-from ..bridge.runtime import call_js, runtime
+from ..bridge import Bot, js_module
+from ..bridge.runtime import call_js
 
 QUERIES_JS = Path(__file__).resolve().parent / "js" / "queries.js"
-_module = None
-_lock = threading.Lock()
-
-
-def _js():
-    global _module
-    with _lock:
-        if _module is None:
-            _module = runtime().require(QUERIES_JS)
-        return _module
 
 
 def _query(bot: Bot, name: str, *args):
-    return json.loads(call_js(lambda: getattr(_js(), name)(bot.js, *args), f"query {name}"))
+    return json.loads(call_js(lambda: getattr(js_module(QUERIES_JS), name)(bot.js, *args), f"query {name}"))
 
 
 def block_at(bot: Bot, x: int, y: int, z: int) -> dict | None:
@@ -35,22 +24,27 @@ def block_at(bot: Bot, x: int, y: int, z: int) -> dict | None:
 
 
 def stats(bot: Bot) -> dict:
+    """{position, gamemode, health, hunger, biome, weather, timeOfDay, dimension, heldItem, nearbyPlayers}."""
     return _query(bot, "statsJson")
 
 
 def inventory(bot: Bot) -> dict:
+    """{items: {name: count}, equipment: {slot: name or None}, heldItem, freeSlots}."""
     return _query(bot, "inventoryJson")
 
 
 def nearby_blocks(bot: Bot, search_range: int = 16) -> list[dict]:
+    """Distinct block types within `search_range`, nearest first: [{name, distance}] (at most 40)."""
     return _query(bot, "nearbyBlocksJson", search_range)
 
 
 def entities(bot: Bot, search_range: int = 16) -> list[dict]:
+    """Entities within `search_range`, nearest first: [{id, name, username, type, distance, item}]."""
     return _query(bot, "entitiesJson", search_range)
 
 
 def craftable(bot: Bot) -> list[str]:
+    """Names of the items the bot could craft now (using a crafting table nearby or in its inventory)."""
     return _query(bot, "craftableJson")
 
 
@@ -63,6 +57,7 @@ def _time_label(ticks: int) -> str:
 
 
 def stats_text(bot: Bot) -> str:
+    """The STATS section for the model: position, health, hunger, biome, weather, time, held item, players."""
     s = stats(bot)
     p = s["position"]
     lines = [
@@ -81,6 +76,7 @@ def stats_text(bot: Bot) -> str:
 
 
 def inventory_text(bot: Bot) -> str:
+    """The INVENTORY section for the model: item counts, worn equipment and free slots."""
     inv = inventory(bot)
     lines = ["INVENTORY"]
     lines += [f"- {name}: {count}" for name, count in sorted(inv["items"].items())] or ["- nothing"]
@@ -92,6 +88,7 @@ def inventory_text(bot: Bot) -> str:
 
 
 def nearby_blocks_text(bot: Bot, search_range: int = 16) -> str:
+    """The NEARBY_BLOCKS section for the model: block types with their distances."""
     blocks = nearby_blocks(bot, search_range)
     if not blocks:
         return "NEARBY_BLOCKS: none"
@@ -99,6 +96,7 @@ def nearby_blocks_text(bot: Bot, search_range: int = 16) -> str:
 
 
 def entities_text(bot: Bot, search_range: int = 16) -> str:
+    """The NEARBY_ENTITIES section for the model: players, dropped items and mobs with their distances."""
     found = entities(bot, search_range)
     if not found:
         return "NEARBY_ENTITIES: none"
@@ -114,5 +112,6 @@ def entities_text(bot: Bot, search_range: int = 16) -> str:
 
 
 def craftable_text(bot: Bot) -> str:
+    """The CRAFTABLE_ITEMS line for the model: comma-separated names, or 'none'."""
     names = craftable(bot)
     return "CRAFTABLE_ITEMS: " + (", ".join(names) if names else "none")

@@ -39,9 +39,12 @@ def _smelting() -> dict[str, list[str]]:
 
 
 class WikiLookup:
+    """Answers wiki searches for one game version with a short extract built from minecraft-data."""
+
     def __init__(self, version: str):
         self.data = minecraft_data(version)
         self.book = recipe_book(version)
+        self._uses_cache: dict[str, list[str]] | None = None  # built on first use by _uses()
 
     def names(self) -> list[str]:
         return sorted(set(self.data.items_by_name) | set(self.data.blocks_by_name) | set(self.data.entities_by_name))
@@ -100,15 +103,16 @@ class WikiLookup:
             out.append(f"Used to craft: {', '.join(uses[:10])}.")
         return out
 
-    @lru_cache(maxsize=1)
     def _uses(self) -> dict[str, list[str]]:
-        """ingredient -> the items crafted from it (forward recipes only)."""
-        uses: dict[str, set[str]] = {}
-        for item in self.data.items_by_name:
-            for recipe in self.book.forward_recipes(item):
-                for ingredient in recipe.ingredient_names():
-                    uses.setdefault(ingredient, set()).add(item)
-        return {k: sorted(v) for k, v in uses.items()}
+        """ingredient -> the items crafted from it (forward recipes only); computed once per instance."""
+        if self._uses_cache is None:
+            uses: dict[str, set[str]] = {}
+            for item in self.data.items_by_name:
+                for recipe in self.book.forward_recipes(item):
+                    for ingredient in recipe.ingredient_names():
+                        uses.setdefault(ingredient, set()).add(item)
+            self._uses_cache = {k: sorted(v) for k, v in uses.items()}
+        return self._uses_cache
 
     def _entity(self, name: str) -> list[str]:
         entity = self.data.entities_by_name.get(name)
@@ -124,4 +128,5 @@ class WikiLookup:
 
 @lru_cache(maxsize=4)
 def wiki(version: str) -> WikiLookup:
+    """The shared WikiLookup for a game version (built once; a few versions are kept)."""
     return WikiLookup(version)

@@ -139,6 +139,16 @@ function plainJson (value) {
   return JSON.stringify(plain(value))
 }
 
+// Inject the plugin of one of our JS files into a bot. mineflayer's loadPlugin skips a plugin function the bot
+// already has, and Node's require cache makes the function the same object each time.
+function loadPlugin (bot, file) {
+  const loaded = require(file)
+  const inject = typeof loaded === 'function' ? loaded : loaded && loaded.inject
+  if (typeof inject !== 'function') throw new Error(`${file} is not a mineflayer plugin: it exports no inject(bot)`)
+  bot.loadPlugin(inject)
+  return true
+}
+
 function quit (bot) {
   return new Promise(resolve => {
     if (!bot._client || bot._client.ended) return resolve(true)
@@ -148,4 +158,4 @@ function quit (bot) {
   })
 }
 
-module.exports = { createBot, createBots, supportedVersionsJson, forwardEvents, inventoryCountsJson, plainJson, quit }
+module.exports = { createBot, createBots, supportedVersionsJson, forwardEvents, inventoryCountsJson, plainJson, loadPlugin, quit }

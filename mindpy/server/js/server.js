@@ -37,9 +37,45 @@ function supportedVersions () {
   return testedVersions.filter(v => mineflayer.testedVersions.includes(v) && v !== '1.21.4' && atLeast118(v))
 }
 
+// mindpy's plugins (files in config.pluginDir, mindpy/server/plugins/), loaded in this order: later ones build on
+// earlier ones (chests on block containers, commands on the inventory...). This list decides the order, not the
+// numbers in the names; a listed file that is missing, or a file that is not listed, stops the start.
+const PLUGINS = [
+  '05_chunk_streaming',
+  '10_inventory',
+  '11_players',
+  '12_block_containers',
+  '13_returning_players',
+  '14_command_order',
+  '15_private_messages',
+  '16_entity_visibility',
+  '20_crafting',
+  '21_smelting',
+  '22_chests',
+  '30_commands',
+  '31_entity_commands',
+  '32_world_commands',
+  '33_tick_rate',
+  '40_animals',
+  '41_block_loot',
+  '42_animal_movement',
+  '43_animal_products',
+  '44_farming',
+  '50_food',
+  '51_beds_doors',
+  '52_sleeping',
+  '53_hunger',
+  '54_levers_buttons',
+  '99_diagnostics'
+]
+
 function pluginFiles (dir) {
-  if (!dir || !fs.existsSync(dir)) return []
-  return fs.readdirSync(dir).filter(f => f.endsWith('.js')).sort().map(f => path.join(dir, f))
+  if (!dir || !fs.existsSync(dir)) fail(`the server plugin folder ${dir} does not exist`)
+  const missing = PLUGINS.filter(name => !fs.existsSync(path.join(dir, name + '.js')))
+  if (missing.length) fail(`server plugin(s) listed in server.js but not in ${dir}: ${missing.join(', ')}`)
+  const unlisted = fs.readdirSync(dir).filter(f => f.endsWith('.js') && !PLUGINS.includes(f.slice(0, -3)))
+  if (unlisted.length) fail(`server plugin(s) in ${dir} but not listed in server.js (PLUGINS): ${unlisted.join(', ')}`)
+  return PLUGINS.map(name => path.join(dir, name + '.js'))
 }
 
 function main () {

@@ -1,7 +1,9 @@
 'use strict'
 // Fighting mobs and players.
+// A plugin: inject(bot) registers these skills in bot.skills.
 
 const c = require('./common')
+const core = require('./core')
 const move = require('./movement')
 const gather = require('./gathering')
 
@@ -79,4 +81,9 @@ async function attackPlayer (bot, name) {
   return killed
 }
 
-module.exports = { attack, attackPlayer, fight, equipBestWeapon }
+function inject (bot) {
+  bot.loadPlugin(core.inject)
+  bot.skills.register({ attack, attackPlayer })
+}
+
+module.exports = { inject, fight, equipBestWeapon }

@@ -1,7 +1,9 @@
 'use strict'
 // Crafting (with or without a crafting table) and smelting.
+// A plugin: inject(bot) registers these skills in bot.skills.
 
 const c = require('./common')
+const core = require('./core')
 const move = require('./movement')
 const gather = require('./gathering')
 
@@ -54,9 +56,10 @@ function closestRecipe (bot, recipes) {
   return best
 }
 
+// `num` is how many times the recipe is used, as bot.craft counts: one use of oak_log gives 4 oak_planks.
 async function craftRecipe (bot, name, num = 1) {
   const item = c.itemByName(bot, name)
-  if (num < 1) c.fail('The number to craft must be at least 1.')
+  if (num < 1) c.fail('The number of times to use the recipe must be at least 1.')
   let table = null
   let recipes = bot.recipesFor(item.id, null, 1, null)
   if (!recipes.length) {
@@ -73,8 +76,7 @@ async function craftRecipe (bot, name, num = 1) {
     c.fail(`You do not have the resources to craft ${name}. One recipe needs: ${describeIngredients(bot, any)}${tableNote}.`)
   }
   const recipe = recipes[0]
-  const perCraft = recipe.result.count
-  let times = Math.ceil(num / perCraft)
+  let times = num
   // craft only as many times as the ingredients allow
   for (const ingredient of recipe.delta) {
     if (ingredient.count >= 0) continue
@@ -89,7 +91,9 @@ async function craftRecipe (bot, name, num = 1) {
   while (c.countItem(bot, name) <= before && Date.now() < deadline) await c.sleep(50)
   const after = c.countItem(bot, name)
   if (after <= before) c.fail(`Crafting ${name} did not work: the inventory did not change.`)
-  if (times * perCraft < num) c.say(bot, `Only had the resources for ${times * perCraft} of ${num}.`)
+  if (times < num) {
+    c.say(bot, `Only had the resources to use the recipe ${times} of ${num} times (${times * recipe.result.count} ${name}).`)
+  }
   c.say(bot, `Successfully crafted ${name}, you now have ${after} ${name}.`)
   if (table && table.placedByUs) await takeBackStation(bot, table)
   return true
@@ -228,4 +232,9 @@ async function clearFurnace (bot) {
   }
 }
 
-module.exports = { craftRecipe, smeltItem, clearFurnace, findOrPlaceStation }
+function inject (bot) {
+  bot.loadPlugin(core.inject)
+  bot.skills.register({ craftRecipe, smeltItem, clearFurnace })
+}
+
+module.exports = { inject, findOrPlaceStation }

@@ -1,7 +1,9 @@
 'use strict'
 // Digging, collecting and placing blocks.
+// A plugin: inject(bot) registers these skills in bot.skills; collectDrops() and the rest are for the other concerns.
 
 const c = require('./common')
+const core = require('./core')
 const move = require('./movement')
 
 // Names a model may use for a family of blocks.
@@ -64,6 +66,7 @@ async function pickupNearbyItems (bot, range = 8) {
     }
     await c.wait(bot, 250)
   }
+  return true
 }
 
 // After digging: wait for the drops to appear (the server spawns them a moment later) and walk over them,
@@ -256,4 +259,9 @@ async function digDown (bot, distance = 10) {
   return dug > 0
 }
 
-module.exports = { collectBlocks, collectDrops, breakBlockAt, placeBlock, placeHere, digDown, pickupNearbyItems, equipBestTool, harvestable }
+function inject (bot) {
+  bot.loadPlugin(core.inject)
+  bot.skills.register({ collectBlocks, breakBlockAt, placeBlock, placeHere, digDown, pickupNearbyItems })
+}
+
+module.exports = { inject, collectDrops, breakBlockAt, placeHere, pickupNearbyItems, equipBestTool, harvestable }

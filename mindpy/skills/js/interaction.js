@@ -1,7 +1,9 @@
 'use strict'
 // Using blocks and items on the world: beds, doors/levers/buttons, tools on targets, villagers.
+// A plugin: inject(bot) registers these skills in bot.skills.
 
 const c = require('./common')
+const core = require('./core')
 const move = require('./movement')
 
 async function goToBed (bot) {
@@ -93,4 +95,9 @@ async function tradeWithVillager (bot, id, index, count = 1) {
   return true
 }
 
-module.exports = { goToBed, activate, useOn, showVillagerTrades, tradeWithVillager }
+function inject (bot) {
+  bot.loadPlugin(core.inject)
+  bot.skills.register({ goToBed, activate, useOn, showVillagerTrades, tradeWithVillager })
+}
+
+module.exports = { inject }

@@ -1,7 +1,9 @@
 'use strict'
 // Items in hand and inventory: equip, discard, eat, give to players, chests.
+// A plugin: inject(bot) registers these skills in bot.skills.
 
 const c = require('./common')
+const core = require('./core')
 const move = require('./movement')
 const gather = require('./gathering')
 
@@ -64,7 +66,7 @@ async function consume (bot, name) {
 // Walk to a player, toss the items, and watch whether they pick them up. A toss can land out of the
 // receiver's reach (it moved, or stands where the item rolls off): then take the items back and toss them
 // again from closer.
-async function giveToPlayer (bot, playerName, name, num = 1) {
+async function givePlayer (bot, playerName, name, num = 1) {
   if (playerName === bot.username) c.fail('You cannot give items to yourself.')
   const have = c.countItem(bot, name)
   if (!have) c.fail(`You do not have any ${name} to give.`)
@@ -181,4 +183,9 @@ async function viewChest (bot) {
   return true
 }
 
-module.exports = { equip, discard, consume, giveToPlayer, putInChest, takeFromChest, viewChest }
+function inject (bot) {
+  bot.loadPlugin(core.inject)
+  bot.skills.register({ equip, discard, consume, givePlayer, putInChest, takeFromChest, viewChest })
+}
+
+module.exports = { inject }

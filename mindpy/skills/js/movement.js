@@ -1,8 +1,10 @@
 'use strict'
 // Moving around: go to positions, players, blocks and entities; follow; move away; stay; look.
+// A plugin: inject(bot) registers these skills in bot.skills; goto() and goals are for the other concerns.
 
 const { pathfinder, Movements, goals } = require('mineflayer-pathfinder')
 const c = require('./common')
+const core = require('./core')
 
 function ensurePathfinder (bot) {
   if (!bot.pathfinder) bot.loadPlugin(pathfinder)
@@ -37,7 +39,7 @@ async function goto (bot, goal, timeoutMs = 60000) {
   }
 }
 
-async function goToPosition (bot, x, y, z, closeness = 2) {
+async function goToCoordinates (bot, x, y, z, closeness = 2) {
   await goto(bot, new goals.GoalNear(x, y, z, closeness))
   c.say(bot, `You have reached ${c.fmt({ x, y, z })}.`)
   return true
@@ -79,7 +81,7 @@ async function moveAway (bot, distance) {
   return true
 }
 
-async function goToNearestBlock (bot, type, minDistance = 2, range = 64) {
+async function searchForBlock (bot, type, minDistance = 2, range = 64) {
   const block = c.nearestBlock(bot, [type], range)
   if (!block) c.fail(`Could not find any ${type} within ${range} blocks.`)
   c.say(bot, `Found ${type} at ${c.fmt(block.position)}.`)
@@ -87,7 +89,7 @@ async function goToNearestBlock (bot, type, minDistance = 2, range = 64) {
   return true
 }
 
-async function goToNearestEntity (bot, type, minDistance = 2, range = 64) {
+async function searchForEntity (bot, type, minDistance = 2, range = 64) {
   const entity = bot.nearestEntity(e => e.name === type && e.position.distanceTo(bot.entity.position) <= range)
   if (!entity) c.fail(`Could not find any ${type} within ${range} blocks.`)
   c.say(bot, `Found ${type} ${Math.round(entity.position.distanceTo(bot.entity.position))} blocks away.`)
@@ -145,19 +147,21 @@ async function lookAtPosition (bot, x, y, z) {
   return true
 }
 
-module.exports = {
-  ensurePathfinder,
-  goto,
-  goals,
-  goToPosition,
-  goToPlayer,
-  followPlayer,
-  moveAway,
-  goToNearestBlock,
-  goToNearestEntity,
-  goToSurface,
-  avoidEntity,
-  stay,
-  lookAtPlayer,
-  lookAtPosition
+function inject (bot) {
+  bot.loadPlugin(core.inject)
+  bot.skills.register({
+    goToCoordinates,
+    goToPlayer,
+    followPlayer,
+    moveAway,
+    searchForBlock,
+    searchForEntity,
+    goToSurface,
+    avoidEntity,
+    stay,
+    lookAtPlayer,
+    lookAtPosition
+  })
 }
+
+module.exports = { inject, ensurePathfinder, goto, goals }

@@ -1,6 +1,7 @@
 'use strict'
-// What task code reads through a bot, one bridge call each. blockNamesJson, for the live construction
-// checker and the set-up check: positions [[x, y, z], ...] -> JSON list of block names (null where the bot has not loaded the chunk).
+// Reading much of the world through a bot in one bridge call (mindpy/world/bulk.py). blockNamesJson, for the
+// construction checker and the set-up check: positions [[x, y, z], ...] -> JSON list of block names (null where
+// the bot has not loaded the chunk).
 
 function blockNamesJson (bot, positionsJson) {
   const { Vec3 } = require('vec3')

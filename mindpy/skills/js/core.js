@@ -1,0 +1,64 @@
+'use strict'
+// The core skills plugin: a per-bot skill table (bot.skills) that the concern plugins register into, and the
+// machinery Python uses to run one skill at a time, interrupt it and set cheat mode.
+
+const c = require('./common')
+
+function inject (bot) {
+  const table = {}
+  bot.skills = {
+    table,
+    // name -> async (bot, ...args) => boolean; a skill reports what it did with c.say()
+    register (skills) { Object.assign(table, skills) },
+    names () { return Object.keys(table) }
+  }
+}
+
+// Run one skill; the result is JSON: {ok, interrupted, error, messages}.
+// The time limit is kept here, not by the bridge: a bridge call that times out leaves JSPyBridge waiting
+// for its answer to be collected, which stalls every later call.
+async function run (bot, name, argsJson, timeoutMs = 300000) {
+  const skill = bot.skills && bot.skills.table[name]
+  if (!skill) return JSON.stringify({ ok: false, error: `unknown skill ${name}`, messages: [] })
+  const st = c.state(bot)
+  st.interrupted = false
+  st.log = []
+  st.running = name
+  let timer
+  const limit = new Promise((resolve, reject) => {
+    timer = setTimeout(() => {
+      interrupt(bot)
+      reject(new c.SkillFailure(`${name} took longer than ${Math.round(timeoutMs / 1000)} s and was stopped.`))
+    }, timeoutMs)
+  })
+  try {
+    const ok = await Promise.race([skill(bot, ...JSON.parse(argsJson)), limit])
+    return JSON.stringify({ ok: ok !== false, interrupted: false, messages: st.log })
+  } catch (err) {
+    if (err instanceof c.Interrupted) return JSON.stringify({ ok: false, interrupted: true, messages: st.log })
+    const message = err instanceof c.SkillFailure ? err.message : `${err.name || 'Error'}: ${err.message}`
+    return JSON.stringify({ ok: false, interrupted: false, error: message, messages: st.log })
+  } finally {
+    clearTimeout(timer)
+    st.running = null
+  }
+}
+
+// Stop whatever the bot is doing: the running skill sees the flag within 100 ms.
+function interrupt (bot) {
+  const st = c.state(bot)
+  st.interrupted = true
+  try { if (bot.pathfinder) bot.pathfinder.stop() } catch (e) {}
+  try { if (bot.pathfinder) bot.pathfinder.setGoal(null) } catch (e) {}
+  try { bot.stopDigging() } catch (e) {}
+  try { bot.clearControlStates() } catch (e) {}
+  try { if (bot.currentWindow) bot.closeWindow(bot.currentWindow) } catch (e) {}
+  return true
+}
+
+function setCheat (bot, on) {
+  c.state(bot).cheat = !!on
+  return true
+}
+
+module.exports = { inject, run, interrupt, setCheat }
