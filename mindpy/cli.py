@@ -48,6 +48,7 @@ def _cmd_demo(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The `mindpy` argument parser, with every subcommand registered."""
     parser = argparse.ArgumentParser(prog="mindpy", description="LLM agents that play Minecraft together.")
     parser.add_argument("--version", action="version", version=f"mindpy {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -80,7 +81,7 @@ def _register_optional(sub) -> None:
     """Subcommands whose modules register themselves (`register(subparsers)`)."""
     import importlib
 
-    for module in ("mindpy.tasks.cli", "mindpy.commands.cli", "mindpy.agent.cli", "mindpy.harness.cli"):
+    for module in ("mindpy.tasks.cli", "mindpy.commands.cli", "mindpy.harness.run", "mindpy.harness.cli"):
         try:
             importlib.import_module(module).register(sub)
         except ModuleNotFoundError as exc:
@@ -89,6 +90,7 @@ def _register_optional(sub) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the process exit code (2 for a mindpy error)."""
     args = build_parser().parse_args(argv)
     # Ctrl-C stops every command, even when we were started in the background of a script (`cmd &`), which
     # leaves SIGINT ignored, a setting that Python and our child processes would otherwise inherit

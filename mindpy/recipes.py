@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from typing import Mapping
+from functools import cache, cached_property
+from typing import Any
 
 from . import DEFAULT_MINECRAFT_VERSION
 from .mcdata import MinecraftData, minecraft_data
@@ -91,6 +92,8 @@ def _unusual(ingredient: str, result: str) -> int:
 
 @dataclass(frozen=True)
 class Recipe:
+    """One crafting recipe: what it makes, how many, from which ingredients, and if a table is needed."""
+
     result: str
     count: int                                  # items one craft makes
     ingredients: tuple[tuple[str, int], ...]    # (item, number per craft), in the recipe's order
@@ -104,12 +107,51 @@ class Recipe:
     def ingredient_names(self) -> list[str]:
         return [name for name, _ in self.ingredients]
 
+    def ingredient_dict(self) -> dict[str, int]:
+        return dict(self.ingredients)
+
     def returns(self) -> list[tuple[str, int]]:
         return [(CONTAINER_RETURNS[n], k) for n, k in self.ingredients if n in CONTAINER_RETURNS]
 
 
+def parse_recipe(data: MinecraftData, item: str, index: int, entry: dict) -> Recipe | None:
+    """One of minecraft-data's recipe entries for `item`; None when it names unknown items or none at all."""
+    by_id = data.items_by_id
+    if "inShape" in entry:
+        shape = entry["inShape"]
+        ids = [i for row in shape for i in row if i is not None]
+        needs_table = len(shape) > 2 or any(len(row) > 2 for row in shape)
+    elif "ingredients" in entry:
+        ids = list(entry["ingredients"])
+        needs_table = len(ids) > 4
+    else:
+        return None
+    counts: Counter = Counter()
+    for i in ids:
+        if i not in by_id:
+            return None
+        counts[by_id[i]["name"]] += 1
+    if not counts:
+        return None
+    count = int(entry.get("result", {}).get("count", 1)) or 1
+    return Recipe(item, count, tuple(counts.items()), needs_table, index)
+
+
+def parse_recipes(data: MinecraftData) -> dict[str, list[Recipe]]:
+    """Every item's crafting recipes, in minecraft-data's order (items without a usable one left out). The task
+    generators build on this too: a change to what it returns changes the hashed task splits."""
+    out: dict[str, list[Recipe]] = {}
+    for item in sorted(data.recipes):
+        parsed = [r for r in (parse_recipe(data, item, i, e) for i, e in enumerate(data.recipes_for(item))) if r]
+        if parsed:
+            out[item] = parsed
+    return out
+
+
 @dataclass(frozen=True)
 class Step:
+    """One step of a plan: a recipe and how many times to craft it."""
+
     recipe: Recipe
     crafts: int                                 # how many times the recipe is used (the !craftRecipe num)
 
@@ -135,6 +177,8 @@ class Step:
 
 @dataclass
 class CraftingPlan:
+    """How to craft a target from an inventory: the steps in order, what is missing and what is left."""
+
     target: str
     count: int
     steps: list[Step] = field(default_factory=list)
@@ -187,6 +231,8 @@ class CraftingPlan:
 
 @dataclass(frozen=True)
 class Craftable:
+    """An item the inventory can craft now, with how many crafts and items that allows."""
+
     item: str
     times: int      # how many times the best recipe can be used now
     count: int      # items that makes
@@ -215,37 +261,12 @@ class RecipeBook:
 
     def __init__(self, data: MinecraftData):
         self.data = data
+        self._source_sets: dict[str, frozenset[str]] = {}  # memo of _sources
 
     # ---- recipes -----------------------------------------------------------------------------------------
-    def _parse(self, item: str, index: int, entry: dict) -> Recipe | None:
-        by_id = self.data.items_by_id
-        if "inShape" in entry:
-            shape = entry["inShape"]
-            ids = [i for row in shape for i in row if i is not None]
-            needs_table = len(shape) > 2 or any(len(row) > 2 for row in shape)
-        elif "ingredients" in entry:
-            ids = list(entry["ingredients"])
-            needs_table = len(ids) > 4
-        else:
-            return None
-        counts: Counter = Counter()
-        for i in ids:
-            if i not in by_id:
-                return None
-            counts[by_id[i]["name"]] += 1
-        if not counts:
-            return None
-        count = int(entry.get("result", {}).get("count", 1)) or 1
-        return Recipe(item, count, tuple(counts.items()), needs_table, index)
-
     @cached_property
     def _recipes(self) -> dict[str, list[Recipe]]:
-        out: dict[str, list[Recipe]] = {}
-        for item in sorted(self.data.recipes):
-            parsed = [r for r in (self._parse(item, i, e) for i, e in enumerate(self.data.recipes_for(item))) if r]
-            if parsed:
-                out[item] = parsed
-        return out
+        return parse_recipes(self.data)
 
     def recipes(self, item: str) -> list[Recipe]:
         """Every recipe for an item, reverse ones included."""
@@ -287,9 +308,11 @@ class RecipeBook:
         """No recipe to plan with: a base resource."""
         return not self.forward_recipes(item)
 
-    @lru_cache(maxsize=4096)
     def _sources(self, item: str) -> frozenset[str]:
         """Every item that can end up, through forward recipes, in crafting `item`."""
+        known = self._source_sets.get(item)
+        if known is not None:
+            return known
         seen: set[str] = set()
         queue = deque([item])
         while queue:
@@ -299,7 +322,8 @@ class RecipeBook:
                     if name not in seen and name != item:
                         seen.add(name)
                         queue.append(name)
-        return frozenset(seen)
+        known = self._source_sets[item] = frozenset(seen)
+        return known
 
     # ---- choosing recipes -------------------------------------------------------------------------------
     def _candidates(self, item: str, stack: frozenset[str], inv: Mapping[str, int]) -> list[Recipe | None]:
@@ -325,11 +349,11 @@ class RecipeBook:
             out.append(None)
         return out
 
-    def _tree(self, roots: list[str], inv: Mapping[str, int],
-              override: Mapping[str, Recipe | None]) -> tuple[dict[str, Recipe | None], dict[str, list[Recipe]]]:
+    def _tree(self, roots: list[str], inv: Mapping[str, int], override: Mapping[str, Recipe | None]
+              ) -> tuple[dict[str, Recipe | None], dict[str, list[Recipe | None]]]:
         """The recipe chosen for every item below the roots (None for base resources), and the alternatives."""
         chosen: dict[str, Recipe | None] = {}
-        options: dict[str, list[Recipe]] = {}
+        options: dict[str, list[Recipe | None]] = {}
 
         def visit(item: str, stack: frozenset[str]) -> None:
             if item in chosen:
@@ -352,35 +376,35 @@ class RecipeBook:
     @staticmethod
     def _order(roots: list[str], chosen: dict[str, Recipe | None]) -> list[str]:
         """Items with ingredients before what they make; a cycle through shared items is cut (made base)."""
+        def visit(item: str, state: dict[str, int], order: list[str]) -> str | None:
+            """Depth-first from `item`; returns the item to cut when a cycle is met, else None."""
+            cut: str | None = None
+            state[item] = 1
+            recipe = chosen.get(item)
+            for name in (recipe.ingredient_names() if recipe else ()):
+                if cut:
+                    return cut
+                if state.get(name) == 1:
+                    return item
+                if name not in state:
+                    cut = visit(name, state, order)
+            state[item] = 2
+            order.append(item)
+            return cut
+
         while True:
             order: list[str] = []
             state: dict[str, int] = {}
             cut: str | None = None
-
-            def visit(item: str) -> None:
-                nonlocal cut
-                state[item] = 1
-                recipe = chosen.get(item)
-                for name in (recipe.ingredient_names() if recipe else ()):
-                    if cut:
-                        return
-                    if state.get(name) == 1:
-                        cut = item
-                        return
-                    if name not in state:
-                        visit(name)
-                state[item] = 2
-                order.append(item)
-
             for root in roots:
                 if root not in state and not cut:
-                    visit(root)
+                    cut = visit(root, state, order)
             if cut is None:
                 return order
             chosen[cut] = None
 
     def _evaluate(self, target: str, count: int, inv: dict[str, int], table_available: bool,
-                  override: Mapping[str, Recipe | None]) -> tuple[CraftingPlan, dict[str, list[Recipe]], bool]:
+                  override: Mapping[str, Recipe | None]) -> tuple[CraftingPlan, dict[str, list[Recipe | None]], bool]:
         roots = [target]
         plan, options, invalid = self._demand(roots, target, count, inv, override)
         tables_left = inv.get(CRAFTING_TABLE, 0) - plan.from_inventory.get(CRAFTING_TABLE, 0)  # crafter uses one
@@ -394,7 +418,7 @@ class RecipeBook:
         return plan, options, invalid
 
     def _demand(self, roots: list[str], target: str, count: int, inv: dict[str, int],
-                override: Mapping[str, Recipe | None]) -> tuple[CraftingPlan, dict[str, list[Recipe]], bool]:
+                override: Mapping[str, Recipe | None]) -> tuple[CraftingPlan, dict[str, list[Recipe | None]], bool]:
         chosen, options = self._tree(roots, inv, override)
         order = self._order(roots, chosen)
         demand: Counter = Counter({target: count})
@@ -473,7 +497,7 @@ class RecipeBook:
         best, options, invalid = self._evaluate(target, count, inv, table_available, override)
         best_score = self._score(best, invalid, inv)
         # try the next best recipes of each item with alternatives, keeping a change when it leaves less missing
-        state = [best, best_score, override, options]
+        state: list[Any] = [best, best_score, override, options]
         self._descend(target, count, inv, table_available, state)
         for _ in range(self.PASSES):
             # two changes at once: e.g. the table from oak while the tools use the birch held
@@ -574,8 +598,9 @@ class RecipeBook:
         return "CRAFTABLE_ITEMS\n" + "\n".join(f"- {c}" for c in items)
 
 
-@lru_cache(maxsize=None)
+@cache
 def recipe_book(version: str = DEFAULT_MINECRAFT_VERSION) -> RecipeBook:
+    """The RecipeBook of a Minecraft version, shared process-wide (built once per version)."""
     return RecipeBook(minecraft_data(version))
 
 
@@ -587,6 +612,7 @@ def plan(target: str, count: int = 1, inventory: Mapping[str, int] | None = None
 
 def craftable(inventory: Mapping[str, int] | None, *, table_available: bool = False,
               version: str = DEFAULT_MINECRAFT_VERSION) -> list[Craftable]:
+    """`recipe_book(version).craftable(...)`."""
     return recipe_book(version).craftable(inventory, table_available=table_available)
 
 
@@ -597,4 +623,4 @@ def crafting_plan_text(target: str, count: int, inventory: Mapping[str, int] | N
 
 
 __all__ = ["CRAFTING_TABLE", "Craftable", "CraftingPlan", "Recipe", "RecipeBook", "Step", "craftable",
-           "crafting_plan_text", "plan", "recipe_book"]
+           "crafting_plan_text", "parse_recipe", "parse_recipes", "plan", "recipe_book"]

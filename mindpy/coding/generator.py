@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 import string
 import threading
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Callable, Collection
 
+from ..models.base import strip_thinking
 from .api import MODULES, CodeApi
 from .api_docs import RELEVANT_DOCS_COUNT, Rank, docs_text, relevant_docs
 from .sandbox import DEFAULT_TIMEOUT, Limits, RunResult, run_code
@@ -74,13 +75,11 @@ NO_CODE_REMINDER = ("No code block found. Reply with the code in a ```python blo
                     "or say in words that the task is done.")
 
 _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.S)
-_THINK_END = "</think>"
 
 
 def extract_code(reply: str) -> str | None:
     """The first ```python block of the reply (or the first untagged block), without the fences."""
-    if _THINK_END in reply:
-        reply = reply.split(_THINK_END, 1)[1]
+    reply = strip_thinking(reply)
     blocks = [(lang.lower(), body) for lang, body in _FENCE.findall(reply)]
     for lang, body in blocks:
         if lang in ("python", "py", "python3"):
@@ -119,6 +118,8 @@ class CodingPolicy:
 
 @dataclass
 class CodingOutcome:
+    """The result of one coding action: success, summary, the code that ran and the exchange."""
+
     success: bool
     summary: str                   # what the agent records as the action's output
     attempts: int = 0              # model replies used
@@ -134,10 +135,12 @@ def _should_stop(cancel) -> bool:
     return cancel.is_set() if hasattr(cancel, "is_set") else bool(cancel())
 
 
-class _CancelEvent:
-    """Makes a `should_stop()` callable look like an Event for the sandbox (polled every 100 ms)."""
+class _CancelEvent(threading.Event):
+    """Makes a `should_stop()` callable look like an Event for the sandbox (polled every 100 ms). Only `is_set()`
+    follows the callable: `set()` and `wait()` keep the plain Event behaviour, and the sandbox uses neither."""
 
     def __init__(self, cancel):
+        super().__init__()
         self.cancel = cancel
 
     def is_set(self) -> bool:

@@ -1,5 +1,5 @@
 """`mindpy run --task FILE --task-id ID`, `mindpy eval FILE...` and `mindpy sft export RUN_DIR...`.
-The main CLI calls `register(subparsers)` (`mindpy run` itself is declared in mindpy/agent/cli.py)."""
+The main CLI calls `register(subparsers)` (`mindpy run` itself is declared in run.py)."""
 
 from __future__ import annotations
 
@@ -78,6 +78,7 @@ def _cmd_sft_export(args) -> int:
 
 
 def register(sub) -> None:
+    """Add the `eval` subcommand (play a suite of task files) to `sub`."""
     ev = sub.add_parser("eval", help="play a suite of tasks and write results.csv, summary.json and a chart")
     ev.add_argument("files", nargs="+", metavar="FILE", help="task files (JSON or YAML)")
     ev.add_argument("--model", default=None, help="model for every agent (default: the oracle without an API key)")

@@ -36,6 +36,8 @@ class Usage:
 
 @dataclass
 class Reply:
+    """A model's answer: the text (reasoning stripped), the token usage and the raw text."""
+
     text: str
     usage: Usage = field(default_factory=Usage)
     raw_text: str = ""  # the reply as the model wrote it, reasoning included
@@ -96,7 +98,7 @@ class ChatModel(ABC):
             total.attempts += u.attempts
         return total
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook: providers without connections keep this no-op
         """Release connections (nothing to do for most providers)."""
 
     def __repr__(self) -> str:  # never shows keys: providers keep only the name of the variable holding one

@@ -20,6 +20,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Preset:
+    """Defaults of one OpenAI-compatible service: its URL and the variable holding its key."""
+
     url: str | None      # None: the client's default (api.openai.com)
     key_env: str | None  # variable holding the key
     key_required: bool   # hosted services need one; local servers accept anything
@@ -47,6 +49,8 @@ _CLIENT_PARAMS = {"temperature", "top_p", "max_tokens", "max_completion_tokens",
 
 
 class OpenAICompatModel(ChatModel):
+    """A chat model behind an OpenAI-compatible API (OpenAI, vLLM, Ollama, ...), with retries."""
+
     def __init__(self, model: str, api: str = "openai", url: str | None = None, key_env: str | None = None,
                  params: dict | None = None, attempts: int = 4, timeout: float = 60.0, base_delay: float = 1.0,
                  max_delay: float = 30.0):
@@ -72,7 +76,7 @@ class OpenAICompatModel(ChatModel):
         self._client = openai.OpenAI(api_key=key, base_url=self.url, timeout=self.timeout, max_retries=0)
 
     @classmethod
-    def from_spec(cls, spec) -> "OpenAICompatModel":
+    def from_spec(cls, spec) -> OpenAICompatModel:
         return cls(spec.model, api=spec.api, url=spec.url, key_env=spec.key_env, params=spec.params,
                    **spec.options)
 
@@ -86,7 +90,7 @@ class OpenAICompatModel(ChatModel):
 
     def _request_args(self, messages: list[dict], system: str) -> dict[str, Any]:
         args: dict[str, Any] = {"model": self.model, "messages": with_system(messages, system)}
-        extra = {}
+        extra: dict[str, Any] = {}
         for k, v in self.params.items():
             (args if k in _CLIENT_PARAMS else extra)[k] = v
         if extra:

@@ -5,15 +5,22 @@ A spec names a model the way profiles do:
     "openai/gpt-4o", "ollama/llama3.2"     -> api before the first slash, when it is a registered api
     "replay:path/to/script.yaml"           -> the replay provider
     {"api": "vllm", "model": "...", "url": "http://...", "params": {...}}  (MINDcraft's form)
-Providers register a factory under an api name; later ones (e.g. an `oracle`) plug in with `register_provider`.
+Providers register a factory under an api name with `register_provider`, or, from an installed package, with an
+entry point of the group `mindpy.models` (the oracle does so in mindpy's own pyproject.toml):
+    [project.entry-points."mindpy.models"]
+    myapi = "mypackage.module:factory"     # factory(spec: ModelSpec) -> ChatModel
+The entry point's name is the api; its module is imported only when a model of that api is created. Such a provider
+is also named by its api alone or `api:model` ("oracle", "oracle:NAME").
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from importlib import metadata
+from typing import Any
 
 from .base import ChatModel, ModelError
 
@@ -37,6 +44,8 @@ _GUESS_DEFAULT = "ollama"
 
 @dataclass
 class ModelSpec:
+    """Which model to use: the provider api, the model name, and its URL, parameters and options."""
+
     api: str
     model: str
     url: str | None = None
@@ -49,17 +58,20 @@ class ModelSpec:
 
 
 def register_provider(api: str, factory: Factory, replace: bool = False) -> None:
+    """Make `factory` build the models of `api`; raises ValueError if taken unless `replace`."""
     if api in _PROVIDERS and not replace:
         raise ValueError(f"a provider for api '{api}' is already registered")
     _PROVIDERS[api] = factory
 
 
 def available_apis() -> list[str]:
+    """The api names that have a provider, built-in or plugged in, sorted."""
     _load_builtin()
     return sorted(_PROVIDERS)
 
 
 def guess_api(name: str) -> str:
+    """The provider api a bare model name most likely belongs to, from its name."""
     lowered = name.lower()
     for pattern, api in _NAME_RULES:
         if re.match(pattern, lowered):
@@ -81,8 +93,9 @@ def parse_model_spec(spec: Any) -> ModelSpec:
             raise ValueError("model name is empty")
         if text.startswith("replay:"):
             return ModelSpec(api="replay", model=text[len("replay:"):].strip())
-        if text == "oracle" or text.startswith("oracle:"):
-            return ModelSpec(api="oracle", model=text.partition(":")[2] or "oracle")
+        api, _, name = text.partition(":")
+        if api in _PLUGGED_IN:
+            return ModelSpec(api=api, model=name or api)
         head, sep, rest = text.partition("/")
         if sep and rest and head.lower() in _PROVIDERS:
             return ModelSpec(api=head.lower(), model=rest)
@@ -125,23 +138,34 @@ def create_model(spec: Any, **options) -> ChatModel:
 
 
 _loaded = False
+_PLUGGED_IN: set[str] = set()  # apis that come from entry points
+ENTRY_POINT_GROUP = "mindpy.models"
 
 
 def _load_builtin() -> None:
-    """Register the providers that ship with mindpy (imported lazily: the openai client is slow to import)."""
+    """Register the providers that ship with mindpy, then those of the entry points (all imported lazily: the
+    openai client is slow to import, and a plugged-in provider may load data, as the oracle does)."""
     global _loaded
     if _loaded:
         return
     _loaded = True
     from . import openai_compat, replay
 
-    for api in openai_compat.PRESETS:
-        register_provider(api, openai_compat.OpenAICompatModel.from_spec, replace=True)
-    register_provider("replay", replay.ReplayModel.from_spec, replace=True)
+    builtin: dict[str, Factory] = {api: openai_compat.OpenAICompatModel.from_spec for api in openai_compat.PRESETS}
+    builtin["replay"] = replay.ReplayModel.from_spec
+    for api, factory in builtin.items():
+        register_provider(api, factory, replace=True)
+    _PLUGGED_IN.clear()
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if entry.name in builtin:
+            log.warning("entry point %s = %s ignored: api '%s' is built in", entry.name, entry.value, entry.name)
+            continue
+        register_provider(entry.name, _lazy(entry), replace=True)
+        _PLUGGED_IN.add(entry.name)
 
-    def oracle(spec: ModelSpec) -> ChatModel:  # imported on use: it loads the recipe data
-        from ..oracle import OracleModel
 
-        return OracleModel.from_spec(spec)
+def _lazy(entry: metadata.EntryPoint) -> Factory:
+    def factory(spec: ModelSpec) -> ChatModel:
+        return entry.load()(spec)
 
-    register_provider("oracle", oracle, replace=True)
+    return factory

@@ -24,6 +24,8 @@ from .tokens import count_messages, count_tokens
 
 @dataclass
 class ScriptEntry:
+    """One scripted reply: an optional pattern it answers, and how many times it may be used."""
+
     reply: str
     pattern: re.Pattern | None = None
     times: int = 1  # 0: unlimited
@@ -73,6 +75,7 @@ def load_script(path: str | Path) -> tuple[list[ScriptEntry], str | None]:
 
 
 def parse_script(data: Any, where: str = "replay script") -> tuple[list[ScriptEntry], str | None]:
+    """The entries and the default reply of an already loaded script; raises ModelError if malformed."""
     default = None
     if isinstance(data, dict):
         default = data.get("default")
@@ -86,6 +89,7 @@ def parse_script(data: Any, where: str = "replay script") -> tuple[list[ScriptEn
 
 
 def last_user_message(messages: list[dict]) -> str:
+    """The content of the last user message (of the last message when there is none)."""
     for m in reversed(messages):
         if m.get("role") == "user":
             return str(m.get("content", ""))
@@ -93,6 +97,8 @@ def last_user_message(messages: list[dict]) -> str:
 
 
 class ReplayModel(ChatModel):
+    """A chat model that answers from a script (see the module doc) and records its calls."""
+
     api = "replay"
 
     def __init__(self, script: str | Path | list | dict, default: str | None = None):
@@ -109,7 +115,7 @@ class ReplayModel(ChatModel):
         self._pick_lock = threading.Lock()
 
     @classmethod
-    def from_spec(cls, spec) -> "ReplayModel":
+    def from_spec(cls, spec) -> ReplayModel:
         return cls(spec.model)
 
     def _pick(self, messages: list[dict]) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -22,6 +23,8 @@ class Transient(Exception):
 
 @dataclass
 class RetryPolicy:
+    """How often and how long to retry a failed call: exponential backoff with jitter, capped."""
+
     attempts: int = 4          # calls in all, the first included
     base_delay: float = 1.0    # seconds before the first retry
     max_delay: float = 30.0    # cap of one wait
@@ -29,9 +32,8 @@ class RetryPolicy:
 
     def delay(self, retry: int, retry_after: float | None = None, rng: random.Random | None = None) -> float:
         """Wait before retry number `retry` (0-based). Jitter spreads out bots that failed together."""
-        rng = rng or random
         wait = min(self.max_delay, self.base_delay * (2 ** retry))
-        wait *= 1.0 - self.jitter * rng.random()
+        wait *= 1.0 - self.jitter * (rng.random() if rng else random.random())
         if retry_after is not None:  # the server knows best, within our cap
             wait = max(wait, min(float(retry_after), self.max_delay))
         return wait

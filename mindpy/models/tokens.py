@@ -22,6 +22,7 @@ def _encoding():
 
 
 def encode(text: str) -> list[int]:
+    """The token ids of `text` (a rough 4-characters-per-token stand-in without a tokenizer)."""
     enc = _encoding()
     if enc is None:  # rough fallback: ~4 characters per token
         return list(range((len(text) + 3) // 4))
@@ -29,6 +30,7 @@ def encode(text: str) -> list[int]:
 
 
 def count_tokens(text: str) -> int:
+    """The number of tokens of `text`."""
     return len(encode(text)) if text else 0
 
 

@@ -8,8 +8,8 @@ agents never fight over a cell and nobody needs the other's materials.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 _LEVEL = re.compile(r"^Level (\d+) (requires the following fixes:|is complete)", re.M)
 _FIX = re.compile(r"^(?:Place (?P<place>[a-z0-9_]+)|Remove the (?P<remove>[a-z0-9_]+)|"
@@ -19,6 +19,8 @@ _FIX = re.compile(r"^(?:Place (?P<place>[a-z0-9_]+)|Remove the (?P<remove>[a-z0-
 
 @dataclass(frozen=True)
 class Fix:
+    """One block the blueprint check reports wrong: its level, what to do and where."""
+
     level: int
     kind: str       # place, remove, replace
     block: str      # the block to put there ("air" to remove)
@@ -28,6 +30,7 @@ class Fix:
 
 
 def is_check_output(text: str) -> bool:
+    """True when `text` is an answer of !checkBlueprint."""
     return text.startswith("Blueprint is complete") or bool(_LEVEL.search(text))
 
 
@@ -68,6 +71,7 @@ def my_fixes(fixes: list[Fix], inv: Mapping[str, int], lead: bool) -> list[Fix]:
 
 
 def materials_needed(fixes: list[Fix]) -> dict[str, int]:
+    """Blocks to place for `fixes`, by name (removals need none)."""
     out: dict[str, int] = {}
     for f in fixes:
         if f.kind != "remove":

@@ -7,8 +7,8 @@ only the agents' inventories hold: those items are "lacking" when not held, to b
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 # The direct ingredients of each dish and of the crafted things dishes need (crafted at the crafting table).
 CRAFTED: dict[str, dict[str, int]] = {

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Mapping
 
 from ..recipes import CRAFTING_TABLE, recipe_book
 from .cooking import Move

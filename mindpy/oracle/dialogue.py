@@ -58,6 +58,7 @@ class Reading:
 
 
 def read_message(text: str) -> Reading:
+    """What a partner's message says: done, giving, refusing, or asking for items."""
     reading = Reading()
     if _DONE.search(text):
         reading.done = True
@@ -80,6 +81,7 @@ def read_message(text: str) -> Reading:
 
 
 def item_list(items: dict[str, int]) -> str:
+    """The items as prose: "2 stick, 1 oak_planks and 3 coal"."""
     parts = [f"{n} {name}" for name, n in items.items()]
     if len(parts) <= 1:
         return "".join(parts)

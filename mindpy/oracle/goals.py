@@ -26,6 +26,8 @@ _OTHERS_SENTENCE = re.compile(r"\s*The other agents are: [^.]*\.?")
 
 @dataclass
 class TaskGoal:
+    """A task goal as read from its text: the kind, the targets and the kind's special facts."""
+
     kind: str                                   # crafting, cooking, construction, unknown
     targets: dict[str, int] = field(default_factory=dict)
     missing_items: list[str] = field(default_factory=list)  # crafting: base items nobody holds
@@ -50,6 +52,7 @@ def _dish_list(text: str) -> dict[str, int]:
 
 
 def parse_goal(goal: str) -> TaskGoal:
+    """Read a task goal's text (see the module doc for the phrasings); kind "unknown" otherwise."""
     text = _OTHERS_SENTENCE.sub(" ", goal or "").strip()
     recipes = {name: [line.split(": ", 1)[1] for line in body.strip().splitlines()]
                for name, body in _RECIPE.findall(text)}

@@ -33,6 +33,8 @@ STUCK_CALLS = 8           # ...ask partners for its item instead, and try it aga
 
 @dataclass
 class Memory:
+    """What the player remembers between calls: promises, requests, progress and repeats."""
+
     owed: list[tuple[str, str, int]] = field(default_factory=list)   # (player, item, count) promised
     sorry: list[tuple[str, list[str]]] = field(default_factory=list)  # (player, items) I must say I lack
     asked: dict[str, set[str]] = field(default_factory=dict)          # item -> partners asked for it
@@ -63,7 +65,7 @@ class Player:
     def __init__(self, version: str | None = None):
         self.version = version
         self.mem = Memory()
-        self._goal_text = None
+        self._goal_text: str | None = None
         self._goal: TaskGoal | None = None
 
     # ---- entry -------------------------------------------------------------------------------------------
@@ -83,7 +85,7 @@ class Player:
         return reply
 
     def goal(self, view: PromptView) -> TaskGoal:
-        if view.goal != self._goal_text:
+        if self._goal is None or view.goal != self._goal_text:
             self._goal_text, self._goal = view.goal, parse_goal(view.goal)
         return self._goal
 
@@ -258,8 +260,9 @@ class Player:
         if goal.kind in ("construction", "unknown"):
             return ""
         if goal.hells_kitchen:
-            names = self._hk_names(view, goal)
-            receiver = names.get(goal.partner_index % max(len(names), 1)) if names else None
+            names = self._hk_names(view, goal)  # empty unless the goal names the partner's index
+            index = goal.partner_index
+            receiver = names.get(index % max(len(names), 1)) if names and index is not None else None
             if not receiver or receiver == view.name or not goal.partner_dish:
                 return ""
             wanted = cooking.lacking(goal.partner_dish, 1, {})
@@ -380,11 +383,13 @@ class Player:
         if goal.kind == "crafting":
             if view.name != self.lead(view):
                 return None, {}
-            move, lack = None, {}
+            move: Move | None = None
+            lack: dict[str, int] = {}
             for target, n in goal.targets.items():
                 move, lack = crafting.crafter_step(target, n, inv, goal.missing_items, self.version)
                 if move is not None and move.command in self.mem.stuck:
-                    move, lack = None, {move.item: move.count}
+                    lack = {move.item: move.count}
+                    move = None
                 if move or lack:
                     break
             return move, lack

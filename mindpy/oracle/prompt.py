@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-BOT_TAG = "(FROM OTHER BOT)"
+from ..agent.conversation import BOT_TAG
+
 SELF_PROMPT_START = "You are self-prompting with the goal:"
 
 _NAME = re.compile(r"^You are ([A-Za-z0-9_]+), a Minecraft bot")
@@ -35,6 +36,8 @@ class Incoming:
 
 @dataclass
 class PromptView:
+    """What the oracle reads from a prompt: who it is, the goal, inventory, partners and messages."""
+
     kind: str                      # conversing, coding, saving_memory, bot_responder
     name: str = ""
     goal: str = ""                 # the task goal, with the "other agents" sentence
@@ -60,6 +63,7 @@ class PromptView:
 
 
 def prompt_kind(system: str) -> str:
+    """Which prompt the system message is: conversing, coding, saving_memory or bot_responder."""
     if "respond or ignore" in system:
         return "bot_responder"
     if "Your memory is a short note" in system:
@@ -80,11 +84,13 @@ def parse_inventory(text: str) -> dict[str, int] | None:
 
 
 def split_sender(content: str) -> tuple[str, str]:
+    """(sender, text) of a chat message written as "name: text"; ("", content) otherwise."""
     m = _SENDER.match(content)
     return (m.group(1), m.group(2)) if m else ("", content)
 
 
 def read_prompt(messages: list[dict], system: str) -> PromptView:
+    """The PromptView of a chat request (its messages and system prompt)."""
     system = str(system)
     view = PromptView(kind=prompt_kind(system), system=system)
     m = _NAME.match(system.strip())
@@ -139,8 +145,9 @@ def read_prompt(messages: list[dict], system: str) -> PromptView:
             hit = pattern.match(content)
             if hit and view.partner == hit.group(1):
                 view.partner = None
-        if _STARTED.match(content):
-            view.partner = _STARTED.match(content).group(1)
+        started = _STARTED.match(content)
+        if started:
+            view.partner = started.group(1)
         if view.my_last and not content.startswith(SELF_PROMPT_START):
             view.last_output = content
     if not view.others:

@@ -17,6 +17,8 @@ from .prompt import read_prompt
 
 
 class OracleModel(ChatModel):
+    """A chat model that plays the task from the prompt with a scripted player (see the module doc)."""
+
     api = "oracle"
 
     def __init__(self, model: str = "oracle", version: str | None = None):
@@ -26,7 +28,7 @@ class OracleModel(ChatModel):
         self._play_lock = threading.Lock()
 
     @classmethod
-    def from_spec(cls, spec) -> "OracleModel":
+    def from_spec(cls, spec) -> OracleModel:
         return cls(spec.model, version=(spec.params or {}).get("version"))
 
     def _complete(self, messages: list[dict], system: str) -> tuple[str, Usage]:

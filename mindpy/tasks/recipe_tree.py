@@ -1,8 +1,9 @@
 """The crafting-recipe tree the task generators need: one canonical recipe per item, recipe depth, and what a
 target breaks down into a given number of levels down.
 
-This is deliberately small and frozen in behaviour: the generated train/test splits are checked by hash, so the
-choice of recipe must not change when the general recipe planner (mindpy/recipes.py) evolves.
+The recipes are mindpy.recipes' (`parse_recipes`), their ingredients sorted by name. The choice below is its own and
+frozen in behaviour: the generated train/test splits are checked by hash, so it must not change when the general
+recipe planner (mindpy/recipes.py) evolves.
 
 Choosing among minecraft-data's recipes for an item (it lists one per wood type, stone type, ...):
 - a recipe is left out if it uses the item itself, or an ingredient that is itself made from the item (a block of
@@ -14,10 +15,11 @@ Choosing among minecraft-data's recipes for an item (it lists one per wood type,
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..mcdata import MinecraftData
+from ..recipes import Recipe, parse_recipes
 
 _ODD_PREFIXES = (
     "spruce_", "birch_", "jungle_", "acacia_", "dark_oak_", "mangrove_", "cherry_", "pale_oak_", "bamboo",
@@ -55,17 +57,6 @@ def _odd(ingredient: str, result: str) -> bool:
 
 
 @dataclass(frozen=True)
-class Recipe:
-    result: str
-    count: int                     # items one craft makes
-    ingredients: tuple[tuple[str, int], ...]  # (item, number per craft), sorted by item
-    needs_table: bool              # does not fit the 2x2 inventory grid
-
-    def ingredient_dict(self) -> dict[str, int]:
-        return dict(self.ingredients)
-
-
-@dataclass(frozen=True)
 class Breakdown:
     """What `count` of `target` takes when the inventory holds items `depth` levels below the target's own
     ingredients."""
@@ -79,41 +70,21 @@ class Breakdown:
 
 
 class RecipeTree:
+    """One canonical recipe per item (see the module doc), with recipe depths and breakdowns."""
+
     def __init__(self, data: MinecraftData):
         self.data = data
 
-    def _parse(self, item: str, entry: dict) -> Recipe | None:
-        by_id = self.data.items_by_id
-        counts: dict[str, int] = {}
-        if "inShape" in entry:
-            shape = entry["inShape"]
-            ids = [i for row in shape for i in row if i is not None]
-            needs_table = len(shape) > 2 or any(len(row) > 2 for row in shape)
-        elif "ingredients" in entry:
-            ids = list(entry["ingredients"])
-            needs_table = len(ids) > 4
-        else:
-            return None
-        for i in ids:
-            if i not in by_id:
-                return None
-            name = by_id[i]["name"]
-            counts[name] = counts.get(name, 0) + 1
-        result = entry.get("result", {})
-        return Recipe(item, int(result.get("count", 1)), tuple(sorted(counts.items())), needs_table)
-
     @cached_property
     def _all(self) -> dict[str, list[Recipe]]:
-        out: dict[str, list[Recipe]] = {}
-        for item in sorted(self.data.recipes):
-            parsed = [r for r in (self._parse(item, e) for e in self.data.recipes_for(item)) if r is not None]
-            if parsed:
-                out[item] = parsed
-        return out
+        # sorted ingredients: the cycle cut in _canonical walks them in this order
+        return {item: [replace(r, ingredients=tuple(sorted(r.ingredients))) for r in recipes]
+                for item, recipes in parse_recipes(self.data).items()}
 
     @cached_property
     def _canonical(self) -> dict[str, Recipe]:
-        made_from: dict[str, set[str]] = {item: {n for r in rs for n, _ in r.ingredients} for item, rs in self._all.items()}
+        made_from: dict[str, set[str]] = {item: {n for r in rs for n, _ in r.ingredients}
+                                          for item, rs in self._all.items()}
         chosen: dict[str, Recipe] = {}
         for item, recipes in self._all.items():
             usable = [r for r in recipes

@@ -11,16 +11,16 @@ from pathlib import Path
 
 def _cmd_run(args) -> int:
     if getattr(args, "task", None):
-        from ..harness.cli import run_task_command  # the task harness (mindpy run --task)
+        from .cli import run_task_command  # the task harness (mindpy run --task)
 
         return run_task_command(args)
     if not args.profile:
         print("mindpy run: give at least one --profile FILE (or --task FILE --task-id ID)", file=sys.stderr)
         return 2
+    from ..agent.runner import AgentRunner, ConsoleLog
     from ..profiles import load_profile
     from ..server.address import parse_server
     from ..settings import load_settings
-    from .runner import AgentRunner, ConsoleLog
 
     settings = load_settings(args.settings, profiles=list(args.profile))
     profiles = [load_profile(p, settings=settings) for p in args.profile]
@@ -31,7 +31,7 @@ def _cmd_run(args) -> int:
 
             server = stack.enter_context(EmbeddedServer(run_dir=Path(args.run_dir) / "server",
                                                         version=settings.minecraft_version))
-            host, port = "127.0.0.1", server.port
+            host, port = "127.0.0.1", server.address.port
             print(f"Embedded server on {host}:{port} (join with a Minecraft {settings.minecraft_version} client; "
                   f"log: {server.log_path})", flush=True)
         else:
@@ -49,6 +49,7 @@ def _cmd_run(args) -> int:
 
 
 def register(sub) -> None:
+    """Add the `run` command to the CLI's subparsers."""
     run = sub.add_parser("run", help="start bots from profiles (or play one task) and keep them playing")
     run.add_argument("--profile", action="append", default=[], metavar="FILE",
                      help="a bot's profile (YAML, or a MINDcraft JSON profile); repeat for several bots")
