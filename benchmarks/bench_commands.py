@@ -13,8 +13,7 @@ import tempfile
 import time
 
 from mindpy.bridge import create_bot
-from mindpy.commands import AgentCommands, default_registry
-from mindpy.commands.skill_bindings import CommandContext, bind_all_commands
+from mindpy.commands import AgentCommands, AgentContext, default_registry
 from mindpy.server import EmbeddedServer
 
 QUERIES = {
@@ -49,8 +48,8 @@ def bench(runs: int, profile: bool) -> None:
             bot.chat(f"/give {bot.name} oak_log 12")
             bot.chat(f"/give {bot.name} iron_pickaxe 1")
             time.sleep(0.5)
-            layer = AgentCommands(bind_all_commands(default_registry()))
-            ctx = CommandContext(bot)
+            layer = AgentCommands(default_registry())
+            ctx = AgentContext.for_bot(bot)
             for label, text in QUERIES.items():
                 for _ in range(WARM_UP):
                     query_once(layer, ctx, text)
@@ -67,7 +66,8 @@ def bench(runs: int, profile: bool) -> None:
                 layer.parse(QUERIES["!stats"])
                 parse_times.append(time.perf_counter() - started)
             us = [t * 1e6 for t in parse_times]
-            print(f"{'parse only (!stats)':<32} median {statistics.median(us):8.1f} us   p95 {percentile(us, 95):8.1f} us")
+            print(f"{'parse only (!stats)':<32} median {statistics.median(us):8.1f} us   "
+                  f"p95 {percentile(us, 95):8.1f} us")
             if profile:
                 import cProfile
                 import pstats

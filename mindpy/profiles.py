@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .agent.modes import MODE_NAMES
 from .errors import MindpyError
 
 log = logging.getLogger(__name__)
@@ -23,8 +24,6 @@ log = logging.getLogger(__name__)
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
 BASE_PROFILES = ("survival", "creative", "god_mode", "task")
 PROMPT_FIELDS = ("conversing", "coding", "saving_memory", "bot_responder")
-MODES = ("self_preservation", "unstuck", "cowardice", "self_defense", "hunting", "item_collecting",
-         "torch_placing", "elbow_room", "idle_staring", "cheat")
 LOCAL_EMBEDDINGS = (None, "", "local", "minilm", "all-minilm-l6-v2", "sentence-transformers")
 NO_EMBEDDINGS = ("none", "off", "word_overlap", "words")
 # Fields MINDcraft profiles may carry that mindpy does not use (speech, vision...): accepted and kept.
@@ -53,6 +52,7 @@ class ProfileError(MindpyError):
 
 @dataclass
 class Profile:
+    """A bot's settings from its profile files: name, models, prompts, examples and modes."""
     name: str
     model: Any = None
     code_model: Any = None
@@ -173,7 +173,8 @@ def _normalize(data: dict[str, Any], path: Path) -> dict[str, Any]:
                 raise ProfileError(f"{where}: must map prompt names ({', '.join(PROMPT_FIELDS)}) to texts")
             for k, v in value.items():
                 if k not in PROMPT_FIELDS:
-                    raise ProfileError(f"{path}: field 'prompts.{k}': unknown prompt (known: {', '.join(PROMPT_FIELDS)})")
+                    raise ProfileError(f"{path}: field 'prompts.{k}': unknown prompt "
+                                       f"(known: {', '.join(PROMPT_FIELDS)})")
                 prompts[k] = _prompt(v, f"{path}: field 'prompts.{k}'")
         elif key in _FIELDS:
             out[key] = _check_field(key, value, where)
@@ -192,7 +193,8 @@ def _prompt(value: Any, where: str) -> Any:
         return value
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return "\n".join(value)
-    if isinstance(value, dict) and set(value) <= {"system", "state"} and all(isinstance(v, str) for v in value.values()):
+    if (isinstance(value, dict) and set(value) <= {"system", "state"}
+            and all(isinstance(v, str) for v in value.values())):
         return dict(value)
     raise ProfileError(f"{where}: a prompt must be a string or a mapping with 'system' and 'state' strings")
 
@@ -218,8 +220,8 @@ def _check_field(key: str, value: Any, where: str) -> Any:
         if not isinstance(value, dict):
             raise ProfileError(f"{where}: must map mode names to true/false")
         for mode, on in value.items():
-            if mode not in MODES:
-                raise ProfileError(f"{where}: unknown mode '{mode}' (known: {', '.join(MODES)})")
+            if mode not in MODE_NAMES:
+                raise ProfileError(f"{where}: unknown mode '{mode}' (known: {', '.join(MODE_NAMES)})")
             if not isinstance(on, bool):
                 raise ProfileError(f"{where}: mode '{mode}' must be true or false, got {on!r}")
     elif key == "blocked_actions":

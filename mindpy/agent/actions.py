@@ -10,8 +10,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,7 @@ def cut_output(text: str, limit: int = OUTPUT_LIMIT) -> str:
 
 @dataclass
 class ActionResult:
+    """What an action did: its output for the model and how it ended."""
     success: bool
     message: str
     interrupted: bool = False
@@ -53,6 +54,7 @@ class _Run:
 
 
 class ActionManager:
+    """Runs the agent's actions one at a time on a thread, stopping the previous one first."""
     def __init__(self, interrupt: Callable[[], None], take_log: Callable[[], str], name: str = "agent"):
         """`interrupt` stops the bot's running skill; `take_log` returns (and clears) the skills' messages."""
         self._interrupt_skill = interrupt

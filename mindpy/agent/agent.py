@@ -5,8 +5,10 @@ reply holding a command is recorded, the command runs, its output is recorded as
 is prompted again; a reply without a command is said (in chat, or to the conversation partner) and ends the
 loop. Every 300 ms the update tick runs the modes, the self-prompter and the task check.
 
-The parts that differ between uses are injected: the model (`send(messages, system) -> reply with .text`),
-the command layer (`parse(text)` and `execute(...)`), the prompter, and the history.
+The parts that differ between uses are given to the constructor, complete: the model (`send(messages, system)
+-> reply with .text`), the command layer, the prompter, the history, the skills, the task, the code writer and the
+event hooks (see mindpy.agent.factory, which builds all of them from a profile). Commands receive the agent's
+`context` (a mindpy.commands.AgentContext), never the agent itself.
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
+from .. import DEFAULT_MINECRAFT_VERSION
 from ..bridge import Bot
+from ..commands.context import AgentContext
+from ..models.base import strip_thinking
 from ..skills import Skills
 from .actions import ActionManager, cut_output
 from .bus import MessageBus
@@ -30,7 +36,6 @@ log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.3
 MAX_TRIES = 3
-THINK_END = "</think>"
 
 
 class CommandLayer(Protocol):
@@ -38,12 +43,17 @@ class CommandLayer(Protocol):
 
     def parse(self, text: str) -> Any: ...  # -> .command (name or None), .args, .error (refusal text or None)
     def is_action(self, name: str) -> bool: ...
-    def run(self, agent: "Agent", name: str, args: list) -> str | None: ...
-    def docs(self, agent: "Agent") -> str: ...
+    def run(self, context: AgentContext, name: str, args: list) -> str | None: ...
+    def docs(self, context: AgentContext | None = None) -> str: ...
+
+
+EventHook = Callable[[str, str], None]  # (kind, text): consoles, run logs, call logs
 
 
 @dataclass
 class AgentSettings:
+    """The settings the loop itself reads (the rest configure the parts the factory builds)."""
+
     max_commands: int = -1
     cooldown: float = 3.0
     only_chat_with: list[str] = field(default_factory=list)
@@ -57,17 +67,17 @@ def _player_label(username: str) -> str:
     return f"{username}_player" if username.lower() == "system" else username
 
 
-def strip_thinking(text: str) -> str:
-    """Drop everything up to a closing </think> (reasoning models' scratchpad)."""
-    if THINK_END in text:
-        text = text.split(THINK_END, 1)[1]
-    return text.strip()
-
-
 class Agent:
-    def __init__(self, name: str, bot: Bot, model, commands: CommandLayer, prompter, history,
+    """One bot driven by one model: messages in, commands and chat out (see the module's docstring)."""
+
+    def __init__(self, name: str, bot: Bot, model, commands: CommandLayer, prompter, history, *,
                  settings: AgentSettings | None = None, bus: MessageBus | None = None,
+                 skills: Skills | None = None, task: Any = None, version: str = DEFAULT_MINECRAFT_VERSION,
+                 coder: Any = None, on_event: Sequence[EventHook] = (),
+                 on_restart: Callable[[Agent], None] | None = None,
                  is_other_bot: Callable[[str], bool] | None = None):
+        """`task`: the MineCollab task being played, if any; `coder`: a mindpy.coding.Coder when !newAction is
+        allowed; `on_event` hooks receive every traced event; `on_restart` rebuilds the agent (the runner)."""
         self.name = name
         self.bot = bot
         self.model = model
@@ -75,22 +85,29 @@ class Agent:
         self.prompter = prompter
         self.history = history
         self.settings = settings or AgentSettings()
-        self.skills = Skills(bot)
+        self.task = task
+        self.version = version
+        self.coder = coder
+        self.skills = skills or Skills(bot)
         self.actions = ActionManager(self.skills.interrupt, self.skills.take_log, name)
         self.modes = ModeController(bot, self.skills, self.actions, narrate=self._narrate)
         self.self_prompter = SelfPrompter(self._self_prompt_turn, self.actions.stop)
-        self.conversations = ConversationManager(self, bus, echo_to_chat=self.settings.chat_bot_messages) if bus else None
+        self.conversations = (ConversationManager(self, bus, echo_to_chat=self.settings.chat_bot_messages)
+                              if bus else None)
         self.modes.set_agent_busy(lambda: self._turns_running > 0)
-        self._is_other_bot = is_other_bot or (lambda name: bool(self.conversations and self.conversations.is_other_bot(name)))
-        self.task_check: Callable[[], None] | None = None
-        self.task: Any = None              # the MineCollab task being played, if any (blueprint queries use it)
+        self._is_other_bot = is_other_bot or (
+            lambda name: bool(self.conversations and self.conversations.is_other_bot(name)))
+        self.context = AgentContext(name=name, bot=bot, skills=self.skills, version=version, task=task,
+                                    actions=self.actions, modes=self.modes, self_prompter=self.self_prompter,
+                                    conversations=self.conversations, history=history, controls=self)
+        history.extra_state = self.saved_state  # the state file keeps the goal and last sender too
+        self._event_hooks: tuple[EventHook, ...] = tuple(on_event)
+        self._on_restart = on_restart
+        self.task_check: Callable[[], Any] | None = None  # the task's checker, run on the update tick
         self.task_goal = ""                # this agent's goal in the task ($TASK_GOAL in the prompt)
         self.task_inventory = ""           # what the task gave it at the start ($TASK_INVENTORY)
-        self.version: str | None = None    # Minecraft version (set by the factory)
-        self.coder: Any = None             # mindpy.coding.Coder when !newAction is allowed
-        self.on_restart: Callable[["Agent"], None] | None = None  # the runner rebuilds the agent
+        self.task_start: float | None = None  # when the task began (time.time()), kept in the state file
         self.restart_requested = threading.Event()
-        self.on_event: Callable[[str, str], None] | None = None  # (kind, text) for consoles and run logs
         self.command_counts: dict[str, int] = {}
         self._requester: str | None = None  # the sender of the message the running turn answers
         self.messages_sent = 0
@@ -115,6 +132,15 @@ class Agent:
         self._tick_thread.start()
         if self.settings.init_message:
             self.handle_message("system", self.settings.init_message)
+
+    def assign_task(self, goal: str, inventory: str, check: Callable[[], Any] | None = None) -> None:
+        """Give the agent its part of a task once the world is set up: its goal and starting inventory for the
+        prompt, and (for one agent of the team) the checker to run on the update tick."""
+        self.task_goal = goal
+        self.task_inventory = inventory
+        self.task_start = time.time()
+        if check is not None:
+            self.task_check = check
 
     def close(self) -> None:
         self._stopped.set()
@@ -142,7 +168,7 @@ class Agent:
         self.handle_message(username, message)
 
     def _several_bots(self) -> bool:
-        return bool(self.conversations) and len(self.conversations.bus.names()) > 1
+        return self.conversations is not None and len(self.conversations.bus.names()) > 1
 
     def _addressed_part(self, message: str) -> str | None:
         """The message without the leading mention of this bot, or None when it does not mention the bot."""
@@ -233,7 +259,7 @@ class Agent:
     def _generate(self, serial: int) -> str | None:
         """One model reply for the newest message, or None if a newer message made it stale."""
         with self._prompt_lock:
-            for attempt in range(MAX_TRIES):
+            for _ in range(MAX_TRIES):
                 if serial != self._serial:
                     return None
                 self._cool_down()
@@ -275,10 +301,11 @@ class Agent:
     def execute(self, parsed) -> str | None:
         """Run a parsed command: queries at once, actions through the action manager."""
         name = parsed.command
+        output: str | None
         self.command_counts[name] = self.command_counts.get(name, 0) + 1
         self._trace("command", f"!{name}({', '.join(map(repr, parsed.args))})" if parsed.args else f"!{name}")
         if self.commands.is_action(name):
-            result = self.actions.run(f"action:{name}", lambda: self.commands.run(self, name, parsed.args),
+            result = self.actions.run(f"action:{name}", lambda: self.commands.run(self.context, name, parsed.args),
                                       resume=name in ("followPlayer", "goal"))
             if result.interrupted and not result.timed_out and "was interrupted by" not in result.message:
                 self._trace("output", f"(!{name} was stopped)")
@@ -287,7 +314,7 @@ class Agent:
             if not result.success:
                 self._trace("command failed", name)
         else:
-            output = self.commands.run(self, name, parsed.args)
+            output = self.commands.run(self.context, name, parsed.args)
             if not getattr(output, "ok", True) or (output or "").startswith(f"Command !{name} failed"):
                 self._trace("command failed", name)
         if output:
@@ -387,24 +414,22 @@ class Agent:
     def request_restart(self) -> None:
         """!restart: stop everything; whoever runs the agent (see mindpy.agent.runner) starts it again."""
         self.restart_requested.set()
-        if self.on_restart is not None:
-            threading.Thread(target=self.on_restart, args=(self,), name=f"restart-{self.name}", daemon=True).start()
+        if self._on_restart is not None:
+            threading.Thread(target=self._on_restart, args=(self,), name=f"restart-{self.name}", daemon=True).start()
 
     def new_action(self, prompt: str) -> str:
         """!newAction: have the model write code for `prompt` and run it (when the settings allow it)."""
         if self.coder is None:
             return ("Writing and running code is switched off (allow_insecure_coding is false in the settings); "
                     "use the other commands instead.")
-        from ..coding.generator import run_with_policy
-
-        from ..coding.generator import SELF_REQUESTER
+        from ..coding.generator import SELF_REQUESTER, run_with_policy
 
         # whoever started the turn that asked for code: a player, or the agent itself (self-prompt, task)
         requester = self._requester
         if requester in (None, "system") or self._is_other_bot(requester):
             requester = SELF_REQUESTER  # the bots of one run trust each other
-        context = {"memory": self.history.memory, "stats": self.commands.run(self, "stats", []) or "",
-                   "inventory": self.commands.run(self, "inventory", []) or ""}
+        context = {"memory": self.history.memory, "stats": self.commands.run(self.context, "stats", []) or "",
+                   "inventory": self.commands.run(self.context, "inventory", []) or ""}
         if self.self_prompter.goal and self.self_prompter.active:
             context["self_prompt"] = f"Your current goal: {self.self_prompter.goal}"
         return run_with_policy(prompt, requester, self.coder, context=context,
@@ -414,7 +439,7 @@ class Agent:
     def saved_state(self) -> dict:
         """What the state file keeps besides memory and turns."""
         return {"self_prompt": self.self_prompter.to_dict(), "last_sender": self.last_sender,
-                "task_start": getattr(self, "task_start", None)}
+                "task_start": self.task_start}
 
     def restore_state(self, saved: dict) -> None:
         if isinstance(saved.get("self_prompt"), dict):
@@ -428,8 +453,8 @@ class Agent:
     def _trace(self, kind: str, text: str) -> None:
         self.events.append((time.time(), kind, text))
         log.info("%s %s: %s", self.name, kind, text)
-        if self.on_event is not None:
+        for hook in self._event_hooks:
             try:
-                self.on_event(kind, text)
+                hook(kind, text)
             except Exception:  # a broken console must not break the agent
                 log.exception("event hook failed")

@@ -7,12 +7,14 @@
 from __future__ import annotations
 
 import threading
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 Handler = Callable[[str, dict], None]  # (sender, payload)
 
 
 class MessageBus(Protocol):
+    """Delivers bot-to-bot messages by name (see InProcessBus)."""
     def register(self, name: str, handler: Handler) -> None: ...
     def unregister(self, name: str) -> None: ...
     def send(self, sender: str, recipient: str, payload: dict) -> bool: ...

@@ -19,7 +19,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Protocol
 
 from .bus import MessageBus
 
@@ -46,6 +46,7 @@ class ConversationHost(Protocol):
 
 @dataclass
 class Timing:
+    """The delays (seconds) of conversations: delivery, nudges, partner gone, self-prompt resume."""
     fast_delay: float = 0.2
     long_delay: float = 5.0
     first_nudge: float = 30.0
@@ -56,6 +57,7 @@ class Timing:
 
 @dataclass
 class Conversation:
+    """The state of one bot's conversation with one partner: activity, queued messages, timer."""
     partner: str
     active: bool = False
     ignore_until_start: bool = False
@@ -80,12 +82,14 @@ class Conversation:
 
 
 def contains_command(text: str) -> bool:
+    """Whether the text holds a `!command` (its sender is about to be busy)."""
     import re
 
     return re.search(r"![a-zA-Z]+", text) is not None
 
 
 class ConversationManager:
+    """One bot's conversations with other bots: sending, queueing, delivery timing and ending."""
     def __init__(self, host: ConversationHost, bus: MessageBus, timing: Timing | None = None,
                  echo_to_chat: bool = False):
         self.host = host

@@ -5,6 +5,10 @@
     agent = build_agent(profile, bot, settings)        # or model=ReplayModel(...) to script it
     agent.start()
 
+Everything the agent uses is built here and handed to its constructor; nothing is rewired afterwards. Callers
+that watch agents give middleware: `wrap_model(name, model)` wraps the chat model before anything uses it (call
+logs), `on_event` hooks see every traced event (consoles, counters).
+
 The embedding model is loaded once per process and shared by every agent (it is the slow part of start-up).
 """
 
@@ -13,16 +17,17 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..commands import AgentCommands, default_registry
-from ..commands.skill_bindings import bind_all_commands
 from ..memory import BotState, History
 from ..models import create_model
 from ..prompts import Prompter
 from ..rag import CachedEmbedder, ExampleSelector, load_embedder
-from .agent import Agent, AgentSettings
+from ..skills import Skills
+from .agent import Agent, AgentSettings, EventHook
 from .bus import MessageBus
 
 log = logging.getLogger(__name__)
@@ -57,11 +62,12 @@ def default_model_spec() -> Any:
 
 
 def make_model(profile, settings) -> Any:
+    """The chat model a profile names (or the default one), with the settings' retries and time limit."""
     spec = profile.model_spec() or default_model_spec()
     return create_model(spec, attempts=settings.model_attempts, timeout=settings.model_timeout_s)
 
 
-def make_coder(profile, settings, agent: Agent, model, embedder):
+def make_coder(profile, settings, skills: Skills, model, embedder):
     """The agent's !newAction: its own code model if the profile names one, docs ranked by retrieval."""
     import functools
 
@@ -72,7 +78,7 @@ def make_coder(profile, settings, agent: Agent, model, embedder):
     if profile.code_model is not None:
         code_model = create_model(profile.code_model_spec(), attempts=settings.model_attempts,
                                   timeout=settings.model_timeout_s)
-    coder = Coder(bind_api(agent.skills, agent.bot), model_asker(code_model),
+    coder = Coder(bind_api(skills, skills.bot), model_asker(code_model),
                   CodingPolicy(True, tuple(settings.trusted_players)), name=profile.name,
                   rank=functools.partial(rank, embedder=embedder), relevant_docs_count=settings.relevant_docs_count)
     if settings.code_timeout_mins > 0:
@@ -81,12 +87,16 @@ def make_coder(profile, settings, agent: Agent, model, embedder):
 
 
 def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = None, task: Any = None,
-                blocked: list[str] | tuple[str, ...] = (), extra_examples: bool = True) -> Agent:
+                blocked: list[str] | tuple[str, ...] = (), extra_examples: bool = True,
+                wrap_model: Callable[[str, Any], Any] | None = None, on_event: Sequence[EventHook] = (),
+                on_restart: Callable[[Agent], None] | None = None) -> Agent:
     """An agent for `bot` as `profile` describes it. `blocked` adds commands blocked for this agent (a task's
     blocked actions); the profile's and the settings' are always blocked."""
     model = model if model is not None else make_model(profile, settings)
-    registry = bind_all_commands(default_registry(settings.minecraft_version))
-    commands = AgentCommands(registry, blocked=[*profile.blocked_actions, *settings.blocked_actions, *blocked])
+    if wrap_model is not None:
+        model = wrap_model(profile.name, model)
+    commands = AgentCommands(default_registry(settings.minecraft_version),
+                             blocked=[*profile.blocked_actions, *settings.blocked_actions, *blocked])
 
     embedder = shared_embedder(settings.cache_dir) if profile.embedding != "none" else None
     examples = ExampleSelector(profile.conversation_examples, embedder) if profile.conversation_examples else None
@@ -102,13 +112,12 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
                                    narrate_behavior=settings.narrate_behavior,
                                    chat_bot_messages=settings.chat_bot_messages,
                                    init_message=settings.init_message)
-    agent = Agent(profile.name, bot, model, commands, prompter, history, settings=agent_settings, bus=bus)
-    agent.version = settings.minecraft_version
-    agent.task = task
+    skills = Skills(bot)
+    coder = make_coder(profile, settings, skills, model, embedder) if settings.allow_insecure_coding else None
+    agent = Agent(profile.name, bot, model, commands, prompter, history, settings=agent_settings, bus=bus,
+                  skills=skills, task=task, version=settings.minecraft_version, coder=coder, on_event=on_event,
+                  on_restart=on_restart)
     agent.modes.apply_profile(profile.modes)
-    history.extra_state = agent.saved_state
-    if settings.allow_insecure_coding:
-        agent.coder = make_coder(profile, settings, agent, model, embedder)
     if settings.load_memory:
         saved = history.load()
         agent.restore_state(saved)

@@ -14,10 +14,11 @@ import logging
 import sys
 import threading
 import time
-from typing import Any, Callable, TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from ..bridge import create_bots
-from .agent import Agent
+from .agent import Agent, EventHook
 from .bus import InProcessBus
 from .factory import build_agent
 
@@ -28,10 +29,17 @@ CONSOLE_EVENTS = {"heard": "hears", "said": "says", "command": "runs", "output":
                   "to bot": "tells", "model error": "model error"}
 
 
+class TextSink(Protocol):
+    """Where console lines go: a file, the terminal, or both."""
+
+    def write(self, text: str, /) -> Any: ...
+    def flush(self) -> Any: ...
+
+
 class ConsoleLog:
     """Prints agents' events as readable lines, in the order they happen."""
 
-    def __init__(self, out: TextIO = sys.stdout, limit: int = 300):
+    def __init__(self, out: TextSink = sys.stdout, limit: int = 300):
         self.out = out
         self.limit = limit
         self._lock = threading.Lock()
@@ -48,10 +56,15 @@ class ConsoleLog:
 
 
 class AgentRunner:
+    """Joins one bot per profile, builds and starts their agents, and restarts one that asks for it."""
+
     def __init__(self, settings, profiles: list, host: str, port: int, *,
                  models: dict[str, Any] | None = None, console: Callable[[str, str, str], None] | None = None,
-                 task: Any = None, blocked: dict[str, list[str]] | None = None):
-        """`models` maps a profile name to a ready model (tests, the oracle); others come from the profile."""
+                 task: Any = None, blocked: dict[str, list[str]] | None = None,
+                 wrap_model: Callable[[str, Any], Any] | None = None,
+                 event_hooks: Callable[[str], Sequence[EventHook]] | None = None):
+        """`models` maps a profile name to a ready model (tests, the oracle); others come from the profile.
+        `wrap_model(name, model)` and `event_hooks(name)` are the agents' middleware (see build_agent)."""
         self.settings = settings
         self.profiles = {p.name: p for p in profiles}
         self.host, self.port = host, port
@@ -59,6 +72,8 @@ class AgentRunner:
         self.console = console
         self.task = task
         self.blocked = blocked or {}
+        self.wrap_model = wrap_model
+        self.event_hooks = event_hooks
         self.bus = InProcessBus()
         self.agents: dict[str, Agent] = {}
         self._stop = threading.Event()
@@ -66,19 +81,20 @@ class AgentRunner:
     # ---- life cycle --------------------------------------------------------------------------------------
     def start(self) -> dict[str, Agent]:
         bots = create_bots(list(self.profiles), self.host, self.port, version=self.settings.minecraft_version)
-        for name, bot in zip(self.profiles, bots):
+        for name, bot in zip(self.profiles, bots, strict=True):
             self.agents[name] = self._make_agent(name, bot)
         for agent in self.agents.values():
             agent.start()
         return self.agents
 
     def _make_agent(self, name: str, bot) -> Agent:
-        agent = build_agent(self.profiles[name], bot, self.settings, model=self.models.get(name), bus=self.bus,
-                            task=self.task, blocked=self.blocked.get(name, ()))
-        agent.on_restart = self._restart
-        if self.console is not None:
-            agent.on_event = lambda kind, text, _name=name: self.console(_name, kind, text)
-        return agent
+        hooks = list(self.event_hooks(name)) if self.event_hooks is not None else []
+        console = self.console
+        if console is not None:
+            hooks.insert(0, lambda kind, text: console(name, kind, text))
+        return build_agent(self.profiles[name], bot, self.settings, model=self.models.get(name), bus=self.bus,
+                           task=self.task, blocked=self.blocked.get(name, ()), wrap_model=self.wrap_model,
+                           on_event=hooks, on_restart=self._restart)
 
     def _restart(self, agent: Agent) -> None:
         """Close the agent and its bot, then join again with the saved memory."""
@@ -116,7 +132,7 @@ class AgentRunner:
             except Exception:
                 log.exception("closing the bot of %s failed", agent.name)
 
-    def __enter__(self) -> "AgentRunner":
+    def __enter__(self) -> AgentRunner:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -8,24 +8,27 @@ A conversation pauses it; it resumes (5 s after the conversation ends) only if i
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from enum import Enum
-from typing import Callable
 
 MAX_NO_COMMAND = 3
 
 
 class SelfPromptState(str, Enum):
+    """Whether self-prompting is off, running, or paused (e.g. during a conversation)."""
     STOPPED = "stopped"
     ACTIVE = "active"
     PAUSED = "paused"
 
 
 def self_prompt_message(goal: str) -> str:
+    """The message that prompts the agent to act on its own goal with a command."""
     return (f"You are self-prompting with the goal: '{goal}'. Your next response MUST contain a command "
             f"with this syntax: !commandName. Respond:")
 
 
 class SelfPrompter:
+    """Prompts the agent again and again towards a goal until stopped or out of commands."""
     def __init__(self, prompt_agent: Callable[[str], bool], stop_action: Callable[[], None] | None = None):
         """`prompt_agent(message)` runs one turn of the agent's loop and returns whether a command was used."""
         self._prompt_agent = prompt_agent

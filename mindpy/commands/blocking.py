@@ -10,9 +10,9 @@ with a warning too (task files written for MINDcraft may name commands mindpy do
 from __future__ import annotations
 
 import logging
-from typing import Iterable
+from collections.abc import Iterable
 
-from .definitions import UNBLOCKABLE
+from .catalog import UNBLOCKABLE
 from .registry import CommandRegistry
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 def _cmd_commands(args) -> int:
     from .blocking import blocked_commands
-    from .definitions import default_registry
+    from .catalog import default_registry
     from .docs import command_docs, command_table
 
     registry = default_registry(args.version)
@@ -21,6 +21,7 @@ def _cmd_commands(args) -> int:
 
 
 def register(subparsers) -> None:
+    """Add the `commands` subcommand (list the commands, or print their docs) to `subparsers`."""
     from .. import DEFAULT_MINECRAFT_VERSION
 
     parser = subparsers.add_parser("commands", help="list the commands the model can use")

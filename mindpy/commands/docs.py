@@ -7,7 +7,7 @@ first command of a reply runs.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .blocking import available
 from .registry import Command, CommandRegistry
@@ -35,6 +35,7 @@ def _param_line(param) -> str:
 
 
 def render_full(commands: Iterable[Command]) -> str:
+    """The long docs: queries then actions, each with its description, parameters and example."""
     commands = list(commands)
     out = ["COMMANDS", RULES]
     for title, kind in (("Queries (they look and answer at once):", "query"), ("Actions:", "action")):
@@ -53,6 +54,7 @@ def render_full(commands: Iterable[Command]) -> str:
 
 
 def render_short(commands: Iterable[Command]) -> str:
+    """The compact docs: one line per command with its parameter names and first sentence."""
     out = ["COMMANDS", RULES]
     for command in commands:
         params = ", ".join(p.name for p in command.params)

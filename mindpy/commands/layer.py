@@ -3,17 +3,19 @@
 
     layer = AgentCommands(registry, blocked=blocked)   # blocked from blocked_commands(...)
     parsed = layer.parse(reply)      # ParseResult: .command, .args, .error, .message
-    layer.run(agent, parsed.command, parsed.args)
+    layer.run(agent.context, parsed.command, parsed.args)
 
-`!help` is answered here (it only needs the registry) unless the skills layer bound its own function.
+`!help` is answered here: its answer is this agent's docs, which depend on what is blocked for it.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .blocking import available, blocked_commands
+from .context import AgentContext
 from .docs import command_docs
 from .parser import ParseResult, parse_reply
 from .registry import CommandRegistry
@@ -22,6 +24,8 @@ log = logging.getLogger(__name__)
 
 
 class AgentCommands:
+    """The commands one agent may use: its registry and what is blocked for it."""
+
     def __init__(self, registry: CommandRegistry, blocked: Iterable[str] = (), docs_form: str = "full",
                  only_bound: bool = True):
         """`only_bound`: leave commands without a function out of the docs (the model should not be offered
@@ -39,21 +43,24 @@ class AgentCommands:
         command = self.registry.get(name)
         return bool(command and command.interrupts)
 
-    def run(self, agent: Any, name: str, args: list | tuple = ()) -> str | None:
+    def run(self, context: AgentContext | None, name: str, args: list | tuple = ()) -> str | None:
+        """Run a command for `context`; its output text (or None). Blocked commands and failing queries answer
+        with a sentence for the model instead of raising."""
         command = self.registry.get(name)
         if command is not None and command.name in self.blocked:
             return f"Command !{command.name} is blocked for you: you cannot use it."
         if command is not None and command.name == "help" and command.run is None:
-            return self.docs(agent)
+            return self.docs(context)
         if command is not None and command.interrupts:
-            return _text(self.registry.run(agent, name, args))  # the action manager reports errors
+            return _text(self.registry.run(context, name, args))  # the action manager reports errors
         try:
-            return _text(self.registry.run(agent, name, args))
+            return _text(self.registry.run(context, name, args))
         except Exception as exc:  # a failing query is output for the model, not a crash of the agent loop
             log.exception("command !%s failed", name)
             return f"Command !{name} failed: {type(exc).__name__}: {exc}"
 
-    def docs(self, agent: Any = None) -> str:
+    def docs(self, context: AgentContext | None = None) -> str:
+        """The command docs for the prompt: the commands this agent may use."""
         return command_docs(self.registry, self.blocked, self.docs_form, self.only_bound and self._any_bound())
 
     def available(self) -> list[str]:

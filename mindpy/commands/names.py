@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from ..mcdata import MinecraftData
 
@@ -29,12 +29,16 @@ _UNDERSCORES = re.compile(r"_+")
 
 @dataclass(frozen=True)
 class Resolved:
+    """A name that was recognised, with a note when it was read as another spelling."""
+
     name: str
     note: str = ""  # set when the name was changed beyond case and spacing
 
 
 @dataclass(frozen=True)
 class Unknown:
+    """A name that matches nothing: the message for the model and the closest known names."""
+
     message: str
     suggestions: tuple[str, ...] = ()
 
@@ -89,11 +93,11 @@ class NameTable:
         self._hint = hint  # callable(name) -> extra sentence for an unknown name, or ""
 
     @classmethod
-    def items(cls, data: MinecraftData) -> "NameTable":
+    def items(cls, data: MinecraftData) -> NameTable:
         return cls("item", data.items_by_name, {"seeds": "wheat_seeds", "seed": "wheat_seeds"})
 
     @classmethod
-    def blocks(cls, data: MinecraftData) -> "NameTable":
+    def blocks(cls, data: MinecraftData) -> NameTable:
         drops: dict[str, list[str]] = {}
         for block, entry in data.block_loot.items():
             for drop in entry.get("drops", []):
@@ -112,7 +116,7 @@ class NameTable:
         return cls("block", data.blocks_by_name, hint=hint)
 
     @classmethod
-    def entities(cls, data: MinecraftData) -> "NameTable":
+    def entities(cls, data: MinecraftData) -> NameTable:
         return cls("entity", data.entities_by_name)
 
     def __contains__(self, name: str) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from .. import DEFAULT_MINECRAFT_VERSION
@@ -96,8 +96,9 @@ def _number(lit: Literal) -> float | None:
     return value if math.isfinite(value) else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def name_table(kind: str, version: str = DEFAULT_MINECRAFT_VERSION) -> NameTable:
+    """The known item, block or entity names (`kind`) of a Minecraft version (built once)."""
     from ..mcdata import minecraft_data
 
     data = minecraft_data(version)
@@ -110,7 +111,7 @@ class ParamType:
     name = "value"
     example: Any = "text"
 
-    def convert(self, lit: Literal, param: "Param", version: str) -> tuple[Any, str]:
+    def convert(self, lit: Literal, param: Param, version: str) -> tuple[Any, str]:
         raise NotImplementedError
 
     def show(self) -> str:
@@ -220,6 +221,8 @@ ITEM_OR_HAND = NameType("item", 'ItemName or "hand"', "bucket", also=("hand",))
 
 @dataclass(frozen=True)
 class Param:
+    """One parameter of a command: its type, description, optional numeric domain and example."""
+
     name: str
     type: ParamType
     description: str
@@ -233,7 +236,9 @@ class Param:
         value = self.type.example
         if self.domain is not None and isinstance(value, (int, float)) and not isinstance(value, bool) \
                 and value not in self.domain:
-            value = self.domain.lo if self.domain.lo is not None else self.domain.hi - 1
+            # a domain without bounds holds every number, so here at least one side is set
+            lo, hi = self.domain.lo, self.domain.hi
+            value = lo if lo is not None else (hi - 1 if hi is not None else value)
             value = int(value) if float(value).is_integer() else value
         return value
 

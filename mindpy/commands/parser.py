@@ -24,8 +24,9 @@ from __future__ import annotations
 import difflib
 import logging
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .params import Literal, ParamError, show_value
 from .registry import Command, CommandRegistry
@@ -40,6 +41,8 @@ _SPACE = " \t"
 
 @dataclass
 class ParseResult:
+    """What a model reply asks for: the command and its converted arguments, or the refusal."""
+
     command: str | None = None          # the command to run; None when there is none or it was refused
     args: list[Any] = field(default_factory=list)
     error: str | None = None            # the refusal, written for the model
@@ -229,7 +232,7 @@ def _convert(command: Command, literals: list[Literal], version: str, result: Pa
         return
     values: list[Any] = []
     problems: list[str] = []
-    for param, lit in zip(command.params, literals):
+    for param, lit in zip(command.params, literals, strict=True):
         try:
             value, note = param.convert(lit, version)
         except ParamError as exc:

@@ -1,21 +1,24 @@
-"""The command registry: every command's name, description, parameters and kind, and the function it runs.
+"""The command registry: an ordered set of command records, looked up by name, and run with their arguments.
 
-Commands are declared once (definitions.py) without behaviour; the skills layer binds a function to each:
+A record (`Command`) holds everything about one command side by side: name, description, typed parameters, kind,
+and the function that performs it. The records live in one module per concern (movement.py, inventory.py,
+crafting.py, ...; catalog.py gathers them):
 
     registry = default_registry()
-    registry.bind("goToPlayer", lambda agent, player_name, closeness: ...)   # -> output text or None
-    registry.run(agent, "goToPlayer", ["Steve", 3])
+    registry.run(context, "goToPlayer", ["Steve", 3])      # -> output text
 
-A function receives the agent (or whatever context the caller passes) and then one value per parameter, already
-converted by the parser. Binding checks that the function accepts that many arguments. Running a command that
-has no function bound answers plainly that it is not available; it never pretends to have done something.
+A function receives the context (an AgentContext, see context.py) and then one value per parameter, already
+converted by the parser. `bind` replaces a command's function (extensions, tests) and checks that the function
+accepts that many arguments. A command without a function answers plainly that it is not available; it never
+pretends to have done something.
 """
 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from .. import DEFAULT_MINECRAFT_VERSION
 from .params import Param, show_value
@@ -26,6 +29,8 @@ ACTION = "action"
 
 @dataclass
 class Command:
+    """One command's record: its spec and the function that performs it."""
+
     name: str                       # without the "!"
     description: str
     params: tuple[Param, ...] = ()

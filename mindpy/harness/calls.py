@@ -2,7 +2,7 @@
 its answer worked. One JSONL file per agent (`calls/<agent>.jsonl`); SFT export reads them.
 
     logged = CallLog(model, path)           # a ChatModel itself: hand it to the agent
-    agent.on_event = chain(agent.on_event, logged.on_agent_event)   # marks calls whose command failed
+    build_agent(..., wrap_model=lambda name, model: logged, on_event=[logged.on_agent_event])  # marks failed commands
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ def _kind(system: str) -> str:
 
 
 def read_calls(path: str | Path) -> list[dict]:
+    """The model calls logged in a JSONL file, one dict per non-empty line."""
     out = []
     with Path(path).open(encoding="utf-8") as f:
         for line in f:

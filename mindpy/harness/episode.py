@@ -21,8 +21,9 @@ import logging
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
@@ -45,6 +46,7 @@ class EpisodeInfraError(MindpyError):
 
 
 def agent_names(task: Task) -> list[str]:
+    """The players' names for a task: its own usernames, else andy, jill, bob..."""
     if task.usernames and len(task.usernames) >= task.agent_count:
         return list(task.usernames[:task.agent_count])
     if task.agent_count > len(AGENT_NAMES):
@@ -53,12 +55,14 @@ def agent_names(task: Task) -> list[str]:
 
 
 def task_goal_text(task: Task, index: int, names: list[str]) -> str:
+    """Agent `index`'s goal, followed by the names of its teammates."""
     others = [n for i, n in enumerate(names) if i != index]
     goal = task.goal_for(index).strip()
     return goal + (f" The other agents are: {', '.join(others)}." if others else "")
 
 
 def inventory_text(items: dict[str, int]) -> str:
+    """What an agent held at the start of the task, as a sentence for its prompt."""
     if not items:
         return "At the start of the task you had nothing in your inventory."
     listed = ", ".join(f"{n} {name}" for name, n in sorted(items.items()))
@@ -115,21 +119,21 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
                                                               version=settings.minecraft_version))
             except MindpyError as exc:
                 raise EpisodeInfraError(f"the embedded server did not start: {exc}") from exc
-            host, port = "127.0.0.1", embedded.port
+            host, port = embedded.address.host, embedded.address.port
         else:
             host, port = address.host, address.port
         say(f"{task.id}: {len(names)} agents ({', '.join(names)}) joining {host}:{port}")
 
-        ready = {name: _call_log(m, run_dir, name) for name, m in (models or {}).items()}
-        runner = AgentRunner(settings, profiles, host, port, models=ready, console=console,
-                             task=task, blocked={n: task.blocked_actions_for(i) for i, n in enumerate(names)})
+        hooks = _EpisodeHooks(run_dir)
+        stack.callback(hooks.close)
+        runner = AgentRunner(settings, profiles, host, port, models=models, console=console, task=task,
+                             blocked={n: task.blocked_actions_for(i) for i, n in enumerate(names)},
+                             wrap_model=hooks.wrap_model, event_hooks=hooks.event_hooks)
         stack.enter_context(runner)
         try:
             agents = runner.start()
         except MindpyError as exc:
             raise EpisodeInfraError(f"the agents could not join {host}:{port}: {exc}") from exc
-        logs = _log_calls(agents, run_dir, ready)
-        stack.callback(lambda: [c.close() for c in logs.values()])
         bots = [agents[n].bot for n in names]
 
         issue = issue_via_server(embedded) if embedded is not None else issue_via_bot(bots[0])
@@ -140,20 +144,18 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         say(f"{task.id}: world set up; playing (time limit {task.timeout:.0f} s)")
 
         recorder = EpisodeRecorder(task, names)
-        recorder.on_history(lambda name, line: agents[name].history.add("system", line))
+        recorder.on_history(lambda name, line: runner.agents[name].history.add("system", line))
+        hooks.recorder = recorder  # counting starts with the play
         finished = threading.Event()
         monitor = TaskMonitor(task, bots, on_end=[
-            lambda score, reason: _count_tokens(recorder, logs, agents),
-            recorder.on_end, lambda score, reason: finished.set()])
-        _count_events(agents, recorder)
+            lambda score, reason: hooks.count_tokens(), recorder.on_end, lambda score, reason: finished.set()])
 
         for i, name in enumerate(names):
             agent = agents[name]
-            agent.task_goal = task_goal_text(task, i, names)
-            agent.task_inventory = inventory_text(setup.inventories.get(name, {}))
+            agent.assign_task(task_goal_text(task, i, names), inventory_text(setup.inventories.get(name, {})),
+                              check=monitor.tick if i == 0 else None)
             if task.type == "construction":
                 agent.modes.set_on("cheat", True)  # blocks are placed with commands: building is about the plan
-        agents[names[0]].task_check = monitor.tick
         _open(task, names, agents)
 
         _watch(monitor, finished, task, runner, embedded, bots, recorder)
@@ -182,48 +184,46 @@ class _Tee:
             stream.flush()
 
 
-def _call_log(model: Any, run_dir: Path, name: str) -> CallLog:
-    return CallLog(model, run_dir / "calls" / f"{name}.jsonl", name)
+class _EpisodeHooks:
+    """The middleware an episode gives its agents: a call log around each model (calls/<agent>.jsonl), and the
+    counters of the result (commands, messages, tokens), which count once the play has begun."""
 
+    def __init__(self, run_dir: Path):
+        self.run_dir = run_dir
+        self.logs: dict[str, CallLog] = {}
+        self.recorder: EpisodeRecorder | None = None
 
-def _log_calls(agents: dict, run_dir: Path, ready: dict) -> dict[str, CallLog]:
-    """Every agent's model wrapped in a CallLog (those given ready are wrapped already)."""
-    logs = {}
-    for name, agent in agents.items():
-        logged = ready.get(name) or _call_log(agent.model, run_dir, name)
-        agent.model = logged
-        if agent.coder is not None:
-            from ..coding import model_asker
+    def wrap_model(self, name: str, model: Any) -> CallLog:
+        previous = self.logs.get(name)
+        if previous is not None:  # a restarted agent: finish the old log's last line first
+            previous.close()
+        self.logs[name] = CallLog(model, self.run_dir / "calls" / f"{name}.jsonl", name)
+        return self.logs[name]
 
-            agent.coder.ask_model = model_asker(logged)
-        agent.prompter.model = logged
-        previous = agent.on_event
-        agent.on_event = _chain(previous, logged.on_agent_event)
-        logs[name] = logged
-    return logs
+    def event_hooks(self, name: str) -> list[Callable[[str, str], None]]:
+        return [lambda kind, text: self._on_event(name, kind, text)]
 
+    def _on_event(self, name: str, kind: str, text: str) -> None:
+        if name in self.logs:
+            self.logs[name].on_agent_event(kind, text)
+        recorder = self.recorder
+        if recorder is None:
+            return
+        if kind == "command":
+            recorder.record_command(name, text.split("(", 1)[0])
+        elif kind == "to bot" or (kind == "said" and not text.startswith("(To ")):  # not the echo
+            recorder.record_message(name)
 
-def _chain(*hooks):
-    hooks = [h for h in hooks if h is not None]
-    return lambda kind, text: [h(kind, text) for h in hooks]
+    def count_tokens(self) -> None:
+        if self.recorder is None:
+            return
+        for name, logged in self.logs.items():
+            usage = getattr(logged.model, "usage_log", [])
+            self.recorder.record_tokens(name, sum(u.prompt_tokens + u.completion_tokens for u in usage))
 
-
-def _count_events(agents: dict, recorder: EpisodeRecorder) -> None:
-    def counter(name):
-        def on_event(kind, text):
-            if kind == "command":
-                recorder.record_command(name, text.split("(", 1)[0])
-            elif kind == "to bot" or (kind == "said" and not text.startswith("(To ")):  # not the echo
-                recorder.record_message(name)
-        return on_event
-    for name, agent in agents.items():
-        agent.on_event = _chain(agent.on_event, counter(name))
-
-
-def _count_tokens(recorder: EpisodeRecorder, logs: dict[str, CallLog], agents: dict) -> None:
-    for name, logged in logs.items():
-        usage = getattr(logged.model, "usage_log", [])
-        recorder.record_tokens(name, sum(u.prompt_tokens + u.completion_tokens for u in usage))
+    def close(self) -> None:
+        for logged in self.logs.values():
+            logged.close()
 
 
 def _open(task: Task, names: list[str], agents: dict) -> None:

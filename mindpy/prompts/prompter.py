@@ -19,9 +19,10 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..models.tokens import MESSAGE_OVERHEAD, common_prefix_tokens, count_tokens, encode
 
@@ -39,6 +40,7 @@ MEMORY_LIMIT = 500
 
 @functools.lru_cache(maxsize=1)
 def default_prompts() -> dict[str, Any]:
+    """The default prompts and settings from defaults.yaml (read once)."""
     import yaml
 
     return yaml.safe_load((Path(__file__).parent / "defaults.yaml").read_text(encoding="utf-8"))
@@ -54,6 +56,7 @@ class SystemPrompt(str):
 
 @dataclass
 class Prompt:
+    """A model request built from a template: system text, turns and token counts."""
     kind: str
     system: SystemPrompt
     messages: list[dict]
@@ -146,7 +149,7 @@ class Prompter:
 
     @classmethod
     def from_profile(cls, profile, settings=None, providers=None, examples=None, coding_examples=None,
-                     model=None) -> "Prompter":
+                     model=None) -> Prompter:
         """A prompter with a profile's prompts and the settings' `num_examples` / `log_all_prompts`."""
         log_path = None
         if settings is not None and settings.log_all_prompts:
@@ -184,10 +187,10 @@ class Prompter:
         if key == "MEMORY":
             return getattr(history, "memory", "")
         if key == "COMMAND_DOCS" and commands is not None and hasattr(commands, "docs"):
-            return commands.docs(agent)
+            return commands.docs(getattr(agent, "context", None))
         if key in ("STATS", "INVENTORY") and commands is not None:
             try:  # the same text the !stats / !inventory queries give the model
-                return commands.run(agent, key.lower(), [])
+                return commands.run(agent.context, key.lower(), [])
             except Exception as exc:  # a world query failing must not stop the prompt
                 log.debug("%s query for the prompt failed: %s", key, exc)
                 return ""
@@ -197,7 +200,7 @@ class Prompter:
         if key == "SELF_PROMPT":
             sp = getattr(agent, "self_prompter", None)
             state = getattr(getattr(sp, "state", None), "value", getattr(sp, "state", None))
-            if sp is not None and state in ("active", "paused") and getattr(sp, "goal", ""):
+            if sp is not None and state in ("active", "paused") and getattr(sp, "goal", None):
                 return f"Your current goal, which you set yourself: \"{sp.goal}\""
             return ""
         if key == "CONVO":

@@ -1,0 +1,25 @@
+"""Commands that report what the bot sees and knows: its state, inventory, surroundings, the wiki, the command list."""
+
+from __future__ import annotations
+
+from ..world import queries as world
+from ..world.wiki import wiki
+from .common import query
+from .params import STRING, Param
+
+COMMANDS = (
+    query("stats", "Tell where you are and how you are: position, health, hunger, biome, weather, time of day, "
+                   "and the players nearby.",
+          run=lambda ctx: world.stats_text(ctx.bot)),
+    query("inventory", "List the items you carry and what you are wearing or holding.",
+          run=lambda ctx: world.inventory_text(ctx.bot)),
+    query("nearbyBlocks", "List the kinds of blocks around you.",
+          run=lambda ctx: world.nearby_blocks_text(ctx.bot)),
+    query("entities", "List the players and creatures near you.",
+          run=lambda ctx: world.entities_text(ctx.bot)),
+    # answered by the agent's command layer, which knows what is blocked for this agent
+    query("help", "List all the commands you can use, with what they do.", run=None),
+    query("searchWiki", "Look something up on the Minecraft wiki and get a short extract.",
+          Param("query", STRING, "What to look up, e.g. an item or a mob.", example="furnace"),
+          run=lambda ctx, text: wiki(ctx.version).search(text)),
+)
