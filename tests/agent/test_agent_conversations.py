@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from agent_helpers import RuleModel, make_settings, start_agent, start_agent_with_model
+from agent_helpers import RuleModel, start_agent, start_agent_with_model
 from conftest import isolate, teleport, unique_name, wait_until
 from mindpy.agent.bus import InProcessBus
 

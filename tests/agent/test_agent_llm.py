@@ -7,7 +7,6 @@ import pytest
 from agent_helpers import make_settings, start_agent_with_model
 from conftest import wait_until
 from mindpy.models import create_model
-from test_models import llama_server  # noqa: F401  (the fixture)
 
 
 @pytest.mark.llm

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import unique_name, wait_until
+from conftest import TESTS_DIR, unique_name, wait_until
 from mindpy.bridge import create_bot, runtime
 from mindpy.errors import BridgeError, UnsupportedVersion
 from mindpy.server import EmbeddedServer
 
-SCRIPT = Path(__file__).parent / "scripts" / "bots_then_exit.py"
+SCRIPT = TESTS_DIR / "scripts" / "bots_then_exit.py"
 
 
 def alive(pid: int) -> bool:

@@ -8,37 +8,12 @@ import re
 import threading
 import time
 
-import pytest
-
+from conftest import give_more as give
 from conftest import isolate, teleport, wait_until
-from mindpy.commands import AgentCommands, default_registry
-from mindpy.commands.skill_bindings import CommandContext, bind_all_commands
+from conftest import run_command as run
+from conftest import run_ok as ok
+from mindpy.commands import AgentContext
 from mindpy.world import queries
-
-
-@pytest.fixture(scope="module")
-def layer():
-    return AgentCommands(bind_all_commands(default_registry()))
-
-
-def run(layer, ctx, text):
-    """Parse model text like the agent does, then run the command it names; returns the output."""
-    parsed = layer.parse(text)
-    assert parsed.error is None, parsed.error
-    assert parsed.command, f"no command in {text!r}"
-    return layer.run(ctx, parsed.command, parsed.args)
-
-
-def ok(layer, ctx, text):
-    out = run(layer, ctx, text)
-    assert out.ok, f"{text} -> {out}"
-    return out
-
-
-def give(bot, item, count):
-    before = bot.inventory().get(item, 0)
-    bot.chat(f"/give {bot.name} {item} {count}")
-    wait_until(lambda: bot.inventory().get(item, 0) == before + count, message=f"{count} {item}")
 
 
 def block(bot, x, y, z):
@@ -78,7 +53,7 @@ def same_angle(a, b, tolerance=0.15):
 def test_coordinates_move_away_remembered_places_and_stay(layer, make_bot):
     bot = make_bot("walker")
     x, y, z = isolate(bot)
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     assert "Saved location 'start'" in ok(layer, ctx, 'I will remember this spot. !rememberHere("start")')
 
     out = ok(layer, ctx, f"On my way! !goToCoordinates({x + 10}, {y}, {z + 6}, 1)")
@@ -107,7 +82,7 @@ def test_search_for_block_and_look_at_position(layer, make_bot):
     bot = make_bot("seeker")
     x, y, z = isolate(bot)
     setblock(bot, x + 12, y, z - 7, "crafting_table")
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     out = ok(layer, ctx, '!searchForBlock("crafting_table", 32)')
     assert f"Found crafting_table at x: {x + 12}, y: {y}, z: {z - 7}" in out
     assert distance(bot.position, (x + 12.5, y, z - 6.5)) <= 3
@@ -128,7 +103,7 @@ def test_go_to_follow_look_at_and_give_to_a_player(layer, make_bot):
     x, y, z = isolate(leader)
     teleport(follower, x + 10, y, z + 4)
     wait_until(lambda: leader.name in queries.stats(follower)["nearbyPlayers"], message="the leader in sight")
-    ctx = CommandContext(follower)
+    ctx = AgentContext.for_bot(follower)
 
     out = ok(layer, ctx, f'Coming! !goToPlayer("{leader.name}", 2)')
     assert f"reached {leader.name}" in out
@@ -156,7 +131,7 @@ def test_go_to_follow_look_at_and_give_to_a_player(layer, make_bot):
     try:
         time.sleep(1.0)
         assert thread.is_alive(), outputs  # follows until interrupted
-        assert ok(layer, CommandContext(leader), f"!goToCoordinates({x + 14}, {y}, {z - 8}, 0)")
+        assert ok(layer, AgentContext.for_bot(leader), f"!goToCoordinates({x + 14}, {y}, {z - 8}, 0)")
         wait_until(lambda: distance(follower.position, leader.position) <= 3.5, timeout=10,
                    message="the follower to catch up with the leader")
         assert distance(follower.position, (x + 10, y, z + 4)) > 8
@@ -175,7 +150,7 @@ def test_attack_player(layer, make_bot):
     give(attacker, "diamond_sword", 1)
     died = []
     victim.on("death", lambda *args: died.append(True))
-    out = ok(layer, CommandContext(attacker), f'It is only a game! !attackPlayer("{victim.name}")')
+    out = ok(layer, AgentContext.for_bot(attacker), f'It is only a game! !attackPlayer("{victim.name}")')
     assert f"Defeated {victim.name}" in out
     wait_until(lambda: died, message="the victim to die")
     assert attacker.inventory().get("diamond_sword") == 1  # it fought with its sword
@@ -185,7 +160,7 @@ def test_attack_player(layer, make_bot):
 def test_consume_equip_and_discard(layer, make_bot):
     bot = make_bot("eater")
     isolate(bot)
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     give(bot, "bread", 2)
     bot.chat(f"/mindpy_hunger {bot.name} 10")
     wait_until(lambda: bot.js.food == 10, message="hunger 10")
@@ -217,7 +192,7 @@ def test_chest_commands(layer, make_bot):
     x, y, z = isolate(bot)
     setblock(bot, x + 2, y, z + 1, "chest")
     give(bot, "cobblestone", 10)
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     assert "The chest is empty" in ok(layer, ctx, "!viewChest")
     out = ok(layer, ctx, 'Storing it. !putInChest("cobblestone", 6)')
     assert "Put 6 cobblestone in the chest" in out
@@ -237,7 +212,7 @@ def test_collect_craft_with_and_without_a_table_and_place(layer, make_bot):
     for i in range(3):
         bot.chat(f"/setblock {x + 3 + 2 * i} {y} {z + 1} oak_log")
     wait_until(lambda: block(bot, x + 7, y, z + 1) == "oak_log", message="three logs")
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     out = ok(layer, ctx, 'Getting wood. !collectBlocks("oak_log", 2)')
     wait_until(lambda: bot.inventory().get("oak_log") == 2, message="2 oak_log")
     assert [block(bot, x + 3 + 2 * i, y, z + 1) for i in range(3)].count("oak_log") == 1, out
@@ -267,7 +242,7 @@ def test_smelt_and_clear_furnace(layer, make_bot):
     give(bot, "raw_iron", 3)
     give(bot, "coal", 2)
     give(bot, "furnace", 1)
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     out = ok(layer, ctx, 'Smelting now. !smeltItem("raw_iron", 3)')
     assert "Smelted 3 raw_iron into iron_ingot" in out
     assert bot.inventory().get("iron_ingot") == 3 and "raw_iron" not in bot.inventory()
@@ -295,7 +270,7 @@ def test_a_toss_into_a_crowd_reaches_the_receiver_not_a_bystander(layer, make_bo
     wait_until(lambda: receiver.name in queries.stats(giver)["nearbyPlayers"], message="the receiver in sight")
     give(giver, "bowl", 1)
     for _ in range(3):
-        out = ok(layer, CommandContext(giver), f'!givePlayer("{receiver.name}", "bowl", 1)')
+        out = ok(layer, AgentContext.for_bot(giver), f'!givePlayer("{receiver.name}", "bowl", 1)')
         assert f"{receiver.name} received 1 bowl" in out, out
         assert "bowl" not in bystander.inventory()
         receiver.chat(f"/clear {receiver.name}")
@@ -308,7 +283,7 @@ def test_a_table_placed_for_crafting_is_taken_back(layer, make_bot):
     give(bot, "crafting_table", 1)
     give(bot, "iron_ingot", 10)
     give(bot, "chest", 1)
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     out = ok(layer, ctx, '!craftRecipe("hopper", 1)')
     assert "Placed crafting_table" in out and "crafted hopper" in out
     wait_until(lambda: bot.inventory().get("crafting_table") == 1, message="the table back in the inventory")
@@ -330,7 +305,7 @@ def test_smelting_uses_a_free_station_when_the_nearest_furnace_is_busy(layer, ma
     busy.putInput(bot.js.registry.itemsByName.raw_gold.id, None, 1, timeout=10)  # no fuel: it stays there
     busy.close()
     wait_until(lambda: "raw_gold" not in bot.inventory(), message="the raw gold in the furnace")
-    out = ok(layer, CommandContext(bot), '!smeltItem("beef", 1)')
+    out = ok(layer, AgentContext.for_bot(bot), '!smeltItem("beef", 1)')
     assert "Smelted 1 beef into cooked_beef" in out
     assert bot.inventory().get("cooked_beef") == 1
 
@@ -339,7 +314,7 @@ def test_dig_down_and_go_to_surface(layer, make_bot):
     bot = make_bot("digger")
     x, y, z = isolate(bot)
     give(bot, "wooden_shovel", 1)
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     out = ok(layer, ctx, "!digDown(2)")
     assert "Dug down 2 blocks" in out
     assert abs(bot.position[1] - (y - 2)) < 0.1
@@ -362,7 +337,7 @@ def test_dig_down_and_go_to_surface(layer, make_bot):
 def test_search_for_entity_and_attack(layer, make_bot):
     bot = make_bot("hunter")
     x, y, z = isolate(bot)
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     try:
         summon(bot, "cow", x + 12, y, z + 3, "{NoAI:1b}")
         out = ok(layer, ctx, '!searchForEntity("cow", 32)')
@@ -385,7 +360,7 @@ def test_search_for_entity_and_attack(layer, make_bot):
 def test_use_on_blocks_and_creatures(layer, make_bot):
     bot = make_bot("farmer")
     x, y, z = isolate(bot)
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     give(bot, "wooden_hoe", 1)
     out = ok(layer, ctx, '!useOn("wooden_hoe", "grass_block")')
     m = re.search(r"at x: (-?\d+), y: (-?\d+), z: (-?\d+)", out)
@@ -411,7 +386,7 @@ def test_activate_door_and_lever(layer, make_bot):
     x, y, z = isolate(bot)
     setblock(bot, x + 3, y, z, "oak_door[half=lower,facing=west]")
     setblock(bot, x + 3, y + 1, z, "oak_door[half=upper,facing=west]")
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     assert queries.block_at(bot, x + 3, y, z)["properties"]["open"] is False
     out = ok(layer, ctx, "Let me open it. !activate(\"oak_door\")")
     assert "Activated the oak_door" in out
@@ -434,7 +409,7 @@ def test_go_to_bed_sleeps_through_the_night(layer, make_bot):
     bot.chat("/time set 13000")
     wait_until(lambda: bot.js.time.timeOfDay >= 13000, message="night")
     try:
-        out = ok(layer, CommandContext(bot), "Time to sleep. !goToBed")
+        out = ok(layer, AgentContext.for_bot(bot), "Time to sleep. !goToBed")
         assert "You are in bed" in out and "You woke up" in out
         wait_until(lambda: bot.js.time.timeOfDay < 2000, timeout=20, message="morning")  # slower under load
     finally:
@@ -444,7 +419,7 @@ def test_go_to_bed_sleeps_through_the_night(layer, make_bot):
 def test_villager_commands_name_the_missing_villager(layer, make_bot):
     bot = make_bot("trader")
     isolate(bot)
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     out = run(layer, ctx, "Let me see. !showVillagerTrades(4242)")
     assert not out.ok and "There is no villager with id 4242 nearby" in out
     out = run(layer, ctx, "!tradeWithVillager(4242, 1, 2)")

@@ -6,33 +6,13 @@ from __future__ import annotations
 import re
 from types import SimpleNamespace
 
-import pytest
-
+from conftest import give_more as give
 from conftest import isolate, teleport, wait_until
-from mindpy.commands import AgentCommands, default_registry
-from mindpy.commands.skill_bindings import CommandContext, bind_all_commands
-from mindpy.commands.standard import NO_BLUEPRINT
+from conftest import run_command as run
+from mindpy.commands import AgentContext
+from mindpy.commands.blueprint import NO_BLUEPRINT
 from mindpy.tasks.blueprint import Blueprint
 from mindpy.world import queries
-
-
-@pytest.fixture(scope="module")
-def layer():
-    return AgentCommands(bind_all_commands(default_registry()))
-
-
-def run(layer, ctx, text):
-    """Parse model text like the agent does, then run the command it names; returns the output."""
-    parsed = layer.parse(text)
-    assert parsed.error is None, parsed.error
-    assert parsed.command, f"no command in {text!r}"
-    return layer.run(ctx, parsed.command, parsed.args)
-
-
-def give(bot, item, count):
-    before = bot.inventory().get(item, 0)
-    bot.chat(f"/give {bot.name} {item} {count}")
-    wait_until(lambda: bot.inventory().get(item, 0) == before + count, message=f"{count} {item}")
 
 
 def setblock(bot, x, y, z, block):
@@ -47,7 +27,7 @@ def test_stats_inventory_and_entities_describe_the_real_bot(layer, make_bot):
     x, y, z = isolate(bot)
     teleport(other, x + 3, y, z)
     wait_until(lambda: other.name in queries.stats(bot)["nearbyPlayers"], message="the friend in sight")
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
 
     stats = run(layer, ctx, "Let me check. !stats")
     assert stats.startswith("STATS")
@@ -73,7 +53,7 @@ def test_stats_inventory_and_entities_describe_the_real_bot(layer, make_bot):
 def test_nearby_blocks_lists_a_placed_block(layer, make_bot):
     bot = make_bot("looker")
     x, y, z = isolate(bot)
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     before = run(layer, ctx, "!nearbyBlocks")
     assert "gold_block" not in before
     assert "grass_block" in before or "dirt" in before  # the flat world's ground
@@ -85,7 +65,7 @@ def test_nearby_blocks_lists_a_placed_block(layer, make_bot):
 def test_craftable_and_crafting_plan_follow_the_inventory(layer, make_bot):
     bot = make_bot("planner")
     isolate(bot)
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     assert "oak_planks" not in run(layer, ctx, "!craftable")
     give(bot, "oak_log", 3)
     craftable = run(layer, ctx, "!craftable")
@@ -101,7 +81,7 @@ def test_craftable_and_crafting_plan_follow_the_inventory(layer, make_bot):
 def test_saved_places_lists_what_was_remembered(layer, make_bot):
     bot = make_bot("placer")
     x, y, z = isolate(bot)
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     assert "none" in run(layer, ctx, "!savedPlaces")
     out = run(layer, ctx, '!rememberHere("camp")')
     assert out.ok and "Saved location 'camp'" in out
@@ -111,7 +91,7 @@ def test_saved_places_lists_what_was_remembered(layer, make_bot):
 
 def test_search_wiki_and_help_need_no_world(layer, make_bot):
     bot = make_bot("reader")
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     furnace = run(layer, ctx, 'I will look it up: !searchWiki("furnace")')
     assert furnace.startswith("furnace") and "cobblestone" in furnace
     assert "beef" in run(layer, ctx, '!searchWiki("cooked beef")')
@@ -121,7 +101,7 @@ def test_search_wiki_and_help_need_no_world(layer, make_bot):
 
 def test_blueprint_queries_without_a_task(layer, make_bot):
     bot = make_bot("noplan")
-    ctx = CommandContext(bot)  # task=None
+    ctx = AgentContext.for_bot(bot)  # task=None
     for text in ("!checkBlueprint", "!getBlueprint", "!checkBlueprintLevel(0)", "!getBlueprintLevel(0)"):
         assert run(layer, ctx, f"Ok. {text}") == NO_BLUEPRINT
     assert NO_BLUEPRINT.startswith("No blueprint is loaded")
@@ -137,7 +117,7 @@ def test_blueprint_queries_check_the_real_world(layer, make_bot):
             {"level": 0, "coordinates": [bx, y, bz], "placement": [["stone", "stone"], ["air", "oak_planks"]]},
             {"level": 1, "coordinates": [bx, y + 1, bz], "placement": [["stone", "air"], ["air", "air"]]},
         ]})
-    ctx = CommandContext(bot, task=SimpleNamespace(blueprint=blueprint))
+    ctx = AgentContext.for_bot(bot, task=SimpleNamespace(blueprint=blueprint))
 
     described = run(layer, ctx, "!getBlueprint")
     assert "2 levels" in described and f"Level 0: starts at X: {bx}, Y: {y}, Z: {bz}" in described
@@ -169,7 +149,7 @@ AGENT_COMMANDS = ['!stop', '!stfu', '!restart', '!clearChat', '!setMode("hunting
 
 def test_agent_commands_without_an_agent_answer_plainly(layer, make_bot):
     bot = make_bot("lonely")
-    ctx = CommandContext(bot)
+    ctx = AgentContext.for_bot(bot)
     for text in AGENT_COMMANDS:
         out = run(layer, ctx, f"Sure. {text}")
         assert isinstance(out, str) and out, text

@@ -1,11 +1,28 @@
-"""The command registry, the table of commands, binding, blocking, the docs, and the agent's command layer."""
+"""The command registry, the table of commands, binding, blocking, the docs, and the agent's command layer.
+
+Most tests here use the records without their functions (`registry` fixture) to exercise binding and running
+with functions of their own; the records' own functions run on real bots in test_commands_actions/_queries."""
 
 from __future__ import annotations
 
 import pytest
 
-from mindpy.commands import (ACTION, QUERY, AgentCommands, Command, CommandRegistry, Domain, INT, Param, STRING,
-                             UNBLOCKABLE, blocked_commands, command_docs, default_registry)
+from mindpy.commands import (
+    ACTION,
+    INT,
+    QUERY,
+    STRING,
+    UNBLOCKABLE,
+    AgentCommands,
+    Command,
+    CommandRegistry,
+    Domain,
+    Param,
+    blocked_commands,
+    command_docs,
+    default_registry,
+)
+from mindpy.commands.catalog import CONCERNS
 from mindpy.commands.docs import command_table
 from mindpy.commands.params import ITEM, Literal, ParamError
 
@@ -38,7 +55,11 @@ PARAMS = {
 
 @pytest.fixture()
 def registry():
-    return default_registry()
+    """Every command declared, none with a function."""
+    declared = default_registry()
+    for command in declared:
+        declared.unbind(command.name)
+    return declared
 
 
 # ---- the table ------------------------------------------------------------------------------------------
@@ -86,8 +107,21 @@ def test_interrupting_commands(registry):
 
 def test_registries_are_independent():
     a, b = default_registry(), default_registry()
-    a.bind("stats", lambda agent: "a")
-    assert b["stats"].run is None
+    own = lambda agent: "a"  # noqa: E731
+    a.bind("stats", own)
+    assert b["stats"].run is not own and b["stats"].run is not None
+
+
+def test_every_record_carries_its_function():
+    # one record per command: its spec and what performs it side by side; !help alone is answered by the layer
+    registry = default_registry()
+    assert registry.unbound() == ["help"]
+    for command in registry:
+        if command.run is not None:
+            registry.bind(command.name, command.run)  # checks the function takes (context, *params)
+    # each concern module declares its own commands, and no command is declared twice
+    names = [c.name for concern in CONCERNS for c in concern.COMMANDS]
+    assert len(names) == len(set(names)) == len(registry)
 
 
 # ---- binding and running ------------------------------------------------------------------------------------
@@ -186,7 +220,7 @@ def test_full_docs(registry):
 
 def test_short_docs(registry):
     docs = command_docs(registry, form="short")
-    lines = [l for l in docs.splitlines() if l.startswith("!")]
+    lines = [line for line in docs.splitlines() if line.startswith("!")]
     assert len(lines) == len(registry)
     assert "!craftRecipe(recipe_name, num): Craft an item, using a crafting table when the recipe needs one." in lines
     assert "Only the first command in a reply is run" in docs
@@ -267,37 +301,31 @@ def test_cli_prints_table(capsys):
 
 
 # ---- the standard bindings (crafting and blueprint queries) ----------------------------------------------
-def test_bind_crafting_queries(registry):
-    from mindpy.commands.standard import bind_crafting
+def test_crafting_queries_from_an_inventory(registry):
+    from mindpy.commands.crafting import craftable_text, crafting_plan_text
 
-    inventories = {"Andy": {"oak_log": 1}}
-    bind_crafting(registry, inventory=lambda agent: inventories[agent.name], table_nearby=lambda agent: False)
-    layer = AgentCommands(registry)
-    parsed = layer.parse('Let me see. !getCraftingPlan("oak_plank", 4)')
+    inventory = {"oak_log": 1}
+    parsed = AgentCommands(registry).parse('Let me see. !getCraftingPlan("oak_plank", 4)')
     assert parsed.args == ["oak_planks", 4]
-    out = layer.run(FakeAgent(), parsed.command, parsed.args)
+    out = crafting_plan_text(registry.version, inventory, False, *parsed.args)
     assert out.startswith("You have everything needed for 4 oak_planks.") and "Craft 1 oak_log -> 4 oak_planks" in out
-    assert layer.run(FakeAgent(), "craftable", []) == "CRAFTABLE_ITEMS\n- oak_planks (up to 4)"
-    out = layer.run(FakeAgent(), "getCraftingPlan", ["wooden_pickaxe", 1])
-    assert "- 2 oak_log" in out
+    assert craftable_text(registry.version, inventory, False) == "CRAFTABLE_ITEMS\n- oak_planks (up to 4)"
+    assert "- 2 oak_log" in crafting_plan_text(registry.version, inventory, False, "wooden_pickaxe", 1)
 
 
-def test_bind_blueprint_queries(registry):
-    from mindpy.commands.standard import NO_BLUEPRINT, bind_blueprints
+def test_blueprint_queries_read_the_task_in_the_context():
+    # the queries that need no world (the checks against the world run on a real bot in test_commands_queries)
+    from types import SimpleNamespace
+
+    from mindpy.commands.blueprint import NO_BLUEPRINT
     from mindpy.tasks.blueprint import Blueprint
 
-    current = {"bp": None}
-    world: dict = {}
-    bind_blueprints(registry, blueprint=lambda agent: current["bp"],
-                    get_block=lambda agent: lambda x, y, z: world.get((x, y, z), "air"))
-    layer = AgentCommands(registry)
+    layer = AgentCommands(default_registry())
     for text in ("!checkBlueprint", "!getBlueprint", "!checkBlueprintLevel(0)", "!getBlueprintLevel(0)"):
         parsed = layer.parse(text)
-        assert layer.run(FakeAgent(), parsed.command, parsed.args) == NO_BLUEPRINT
-    current["bp"] = Blueprint.from_dict({"levels": [{"level": 0, "coordinates": [0, 0, 0],
-                                                     "placement": [["stone", "air"]]}]})
-    assert "Level 0 requires the following fixes" in layer.run(FakeAgent(), "checkBlueprintLevel", [0])
-    world[(0, 0, 0)] = "stone"
-    assert layer.run(FakeAgent(), "checkBlueprint", []) == "Blueprint is complete"
-    assert "does not exist" in layer.run(FakeAgent(), "getBlueprintLevel", [3])
-    assert layer.run(FakeAgent(), "getBlueprint", []).startswith("Blueprint: 1 levels")
+        assert layer.run(SimpleNamespace(task=None), parsed.command, parsed.args) == NO_BLUEPRINT
+    blueprint = Blueprint.from_dict({"levels": [{"level": 0, "coordinates": [0, 0, 0],
+                                                 "placement": [["stone", "air"]]}]})
+    context = SimpleNamespace(task=SimpleNamespace(blueprint=blueprint))
+    assert "does not exist" in layer.run(context, "getBlueprintLevel", [3])
+    assert layer.run(context, "getBlueprint", []).startswith("Blueprint: 1 levels")

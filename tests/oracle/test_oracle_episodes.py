@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import REPO_ROOT
+
+ROOT = REPO_ROOT
 MINDPY = Path(sys.executable).with_name("mindpy")
 
 EPISODES = [

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import yaml
 
+from conftest import REPO_ROOT
+from mindpy.commands import default_registry
 from mindpy.commands.parser import parse_reply
-from mindpy.commands.definitions import default_registry
 from mindpy.models.registry import create_model, parse_model_spec
 from mindpy.oracle import OracleModel
 from mindpy.oracle.construction import parse_check
@@ -16,7 +15,7 @@ from mindpy.oracle.goals import parse_goal
 from mindpy.oracle.prompt import read_prompt
 from mindpy.prompts.prompter import Prompter
 
-TASK_PROFILE = yaml.safe_load((Path(__file__).parents[1] / "profiles" / "task.yaml").read_text())
+TASK_PROFILE = yaml.safe_load((REPO_ROOT / "profiles" / "task.yaml").read_text())
 PICKAXE = "Collaborate with the other agents to craft a wooden_pickaxe."
 
 
@@ -48,15 +47,15 @@ class Scene:
                                     if self.self_prompting else ""),
         })
 
-    def add(self, role: str, content: str) -> "Scene":
+    def add(self, role: str, content: str) -> Scene:
         self.turns.append({"role": role, "content": content})
         return self
 
-    def self_prompt(self) -> "Scene":
+    def self_prompt(self) -> Scene:
         return self.add("system", f"You are self-prompting with the goal: '{self.goal}'. Your next response MUST "
                                   f"contain a command with this syntax: !commandName. Respond:")
 
-    def hear(self, sender: str, text: str) -> "Scene":
+    def hear(self, sender: str, text: str) -> Scene:
         return self.add("user", f"{sender}: (FROM OTHER BOT){text}")
 
     def ask(self, model: OracleModel) -> str:
@@ -76,6 +75,7 @@ def test_registered_under_oracle(monkeypatch):
     from mindpy.models import registry
 
     monkeypatch.setattr(registry, "_loaded", False)  # another test may have swapped the "oracle" provider out
+    assert "oracle" in registry.available_apis()  # from mindpy's own entry point (pyproject.toml)
     assert parse_model_spec("oracle").api == "oracle"
     assert isinstance(create_model({"api": "oracle", "model": "oracle"}), OracleModel)
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from mindpy.rag import CachedEmbedder, ExampleSelector, SentenceEmbedder, load_embedder, load_examples, top_k
+from conftest import REPO_ROOT
+from mindpy.rag import CachedEmbedder, ExampleSelector, load_embedder, load_examples, top_k
 from mindpy.rag.embeddings import EmbeddingCache
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO_ROOT
 EXAMPLES = load_examples(ROOT / "profiles" / "conversation_examples.yaml")
 
 

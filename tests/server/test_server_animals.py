@@ -5,23 +5,15 @@ from __future__ import annotations
 import json
 import math
 import time
-from pathlib import Path
 
 import pytest
 
-from conftest import isolate, wait_until
-from mindpy.bridge import runtime
-
-HELPERS = Path(__file__).parent / "js" / "world_helpers.js"
-
-
-def js():
-    return runtime().require(HELPERS)
+from conftest import isolate, wait_until, world_js
 
 
 def seen(bot, name, radius=32):
     """The entities named `name` that the bot sees, nearest first."""
-    return [e for e in json.loads(js().entitiesJson(bot.js, radius)) if e["name"] == name]
+    return [e for e in json.loads(world_js().entitiesJson(bot.js, radius)) if e["name"] == name]
 
 
 def summon(bot, name, x, y, z):
@@ -30,7 +22,7 @@ def summon(bot, name, x, y, z):
 
 
 def attack(bot, entity_id, max_hits=20):
-    return json.loads(js().attackUntilDead(bot.js, entity_id, max_hits, 550, timeout=max_hits + 15))
+    return json.loads(world_js().attackUntilDead(bot.js, entity_id, max_hits, 550, timeout=max_hits + 15))
 
 
 def give(bot, item, count=1):
@@ -54,14 +46,14 @@ def test_hunting_an_animal_with_a_sword_drops_its_loot(make_bot, animal, health,
     bot = make_bot("hunter")
     x, y, z = isolate(bot)
     give(bot, "diamond_sword")  # 7 damage a hit
-    js().hold(bot.js, "diamond_sword", timeout=5)
+    world_js().hold(bot.js, "diamond_sword", timeout=5)
     target = summon(bot, animal, x + 2, y, z)
     result = attack(bot, target["id"])
     assert result["dead"], result
     assert result["hits"] == math.ceil(health / 7), result  # the sword's damage against the animal's health
     assert result["hurt"] >= result["hits"] - 1, result   # the client saw the hits land (damage events)
     wait_until(lambda: not seen(bot, animal), message="the body to disappear")
-    left = js().collectDrops(bot.js, 8, 8000, timeout=12)
+    left = world_js().collectDrops(bot.js, 8, 8000, timeout=12)
     assert left == 0
     inventory = wait_until(lambda: set(bot.inventory()) == loot | {"diamond_sword"} and bot.inventory(),
                            message=f"the {animal}'s loot {sorted(loot)} picked up")
@@ -73,7 +65,7 @@ def test_fists_do_one_damage_and_hits_land_only_after_the_invulnerability(make_b
     x, y, z = isolate(bot)
     for _ in range(3):  # a loaded machine can stretch three quick hits past 0.5 s: then try a new rabbit
         rabbit = summon(bot, "rabbit", x + 2, y, z)
-        fast = json.loads(js().attackUntilDead(bot.js, rabbit["id"], 3, 50, timeout=10))  # three hits in 0.15 s
+        fast = json.loads(world_js().attackUntilDead(bot.js, rabbit["id"], 3, 50, timeout=10))  # three hits in 0.15 s
         if fast["times"][-1] < 400:
             break
         bot.chat("/kill @e[type=rabbit]")
@@ -92,7 +84,7 @@ def test_a_hit_knocks_the_animal_back(make_bot):
     before = (cow["x"], cow["z"])
     away = (before[0] - bot.position[0], before[1] - bot.position[2])
     norm = math.hypot(*away)
-    result = json.loads(js().attackUntilDead(bot.js, cow["id"], 1, 600, timeout=5))
+    result = json.loads(world_js().attackUntilDead(bot.js, cow["id"], 1, 600, timeout=5))
     assert result["hurt"] == 1 and not result["dead"]
     now = seen(bot, "cow")[0]
     pushed = ((now["x"] - before[0]) * away[0] + (now["z"] - before[1]) * away[1]) / norm
@@ -106,7 +98,7 @@ def test_animals_wander_on_the_ground_and_walls_stop_them(make_bot):
     # a fenced pen, 3x3 inside (animals step up one block, but not onto a fence)
     bot.chat(f"/fill {x + 4} {y} {z - 2} {x + 8} {y} {z + 2} oak_fence")
     bot.chat(f"/fill {x + 5} {y} {z - 1} {x + 7} {y} {z + 1} air")
-    wait_until(lambda: json.loads(js().blockJson(bot.js, x + 6, y, z))["name"] == "air", message="the pen")
+    wait_until(lambda: json.loads(world_js().blockJson(bot.js, x + 6, y, z))["name"] == "air", message="the pen")
     bot.chat(f"/summon sheep {x + 6} {y} {z}")
     bot.chat(f"/summon cow {x - 4} {y} {z}")
     bot.chat(f"/summon pig {x} {y} {z - 5} {{NoAI:1b}}")  # stays where it is
@@ -133,13 +125,13 @@ def test_milking_cows_and_mooshrooms(make_bot):
     x, y, z = isolate(bot)
     give(bot, "bucket", 2)
     cow = summon(bot, "cow", x + 2, y, z)
-    js().useOn(bot.js, cow["id"], "bucket", timeout=5)
+    world_js().useOn(bot.js, cow["id"], "bucket", timeout=5)
     wait_until(lambda: bot.inventory() == {"bucket": 1, "milk_bucket": 1}, message="one bucket of milk")
-    js().useOn(bot.js, cow["id"], "bucket", timeout=5)
+    world_js().useOn(bot.js, cow["id"], "bucket", timeout=5)
     wait_until(lambda: bot.inventory() == {"milk_bucket": 2}, message="two buckets of milk")
     give(bot, "bowl", 1)
     mooshroom = summon(bot, "mooshroom", x, y, z + 2)
-    js().useOn(bot.js, mooshroom["id"], "bowl", timeout=5)
+    world_js().useOn(bot.js, mooshroom["id"], "bowl", timeout=5)
     wait_until(lambda: bot.inventory() == {"milk_bucket": 2, "mushroom_stew": 1}, message="a mushroom stew")
 
 
@@ -148,12 +140,12 @@ def test_shearing_a_sheep_gives_wool_once(make_bot):
     x, y, z = isolate(bot)
     give(bot, "shears", 1)
     sheep = summon(bot, "sheep", x + 2, y, z)
-    js().useOn(bot.js, sheep["id"], "shears", timeout=5)
+    world_js().useOn(bot.js, sheep["id"], "shears", timeout=5)
     wait_until(lambda: seen(bot, "item", 8), message="wool on the ground")
-    assert js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
+    assert world_js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
     wool = wait_until(lambda: bot.inventory().get("white_wool"), message="wool picked up")
     assert 1 <= wool <= 3
-    js().useOn(bot.js, sheep["id"], "shears", timeout=5)  # already sheared: nothing
+    world_js().useOn(bot.js, sheep["id"], "shears", timeout=5)  # already sheared: nothing
     time.sleep(1.0)
     assert not seen(bot, "item", 8)
     assert seen(bot, "sheep"), "the sheep lives on"
@@ -169,7 +161,7 @@ def test_chickens_lay_eggs(tmp_path):
             x, y, z = isolate(bot)
             summon(bot, "chicken", x + 2, y, z)
             wait_until(lambda: seen(bot, "item", 8), timeout=5, message="an egg")
-            assert js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
+            assert world_js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
             assert wait_until(lambda: bot.inventory().get("egg", 0) >= 1, message="the egg picked up")
         finally:
             bot.close()
@@ -179,9 +171,9 @@ def test_kill_works_right_after_a_hit(make_bot):
     bot = make_bot("finisher")
     x, y, z = isolate(bot)
     give(bot, "diamond_sword")
-    js().hold(bot.js, "diamond_sword", timeout=5)
+    world_js().hold(bot.js, "diamond_sword", timeout=5)
     cow = summon(bot, "cow", x + 2, y, z)
-    hit = json.loads(js().attackUntilDead(bot.js, cow["id"], 1, 50, timeout=5))
+    hit = json.loads(world_js().attackUntilDead(bot.js, cow["id"], 1, 50, timeout=5))
     assert hit["hurt"] == 1 and not hit["dead"]
     bot.chat("/kill @e[type=cow]")  # within the cow's half second of invulnerability
     wait_until(lambda: not seen(bot, "cow"), message="the cow killed")

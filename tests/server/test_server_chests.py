@@ -8,41 +8,18 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
-from conftest import isolate, teleport, wait_until
-from mindpy.bridge import runtime
-
-HELPERS = Path(__file__).parent / "js" / "inventory_helpers.js"
-
-
-def helpers():
-    return runtime().require(HELPERS)
-
-
-def place(bot, name: str, dx: int = 2, dz: int = 0):
-    x, y, z = (int(v // 1) for v in bot.position)
-    bot.chat(f"/setblock {x + dx} {y} {z + dz} {name}")
-    return wait_until(lambda: (b := bot.js.blockAt(bot.js.entity.position.offset(dx, 0, dz))) and b.name == name and b,
-                      message=f"a {name}")
-
-
-def give(bot, items: dict) -> None:
-    for name, count in items.items():
-        bot.chat(f"/give {bot.name} {name} {count}")
-    wait_until(lambda: all(bot.inventory().get(n, 0) >= c for n, c in items.items()), message=f"{items} given")
-
-
-def item_id(bot, name: str) -> int:
-    return bot.js.registry.itemsByName[name].id
+from conftest import give_items as give
+from conftest import inventory_js, isolate, item_id, teleport, wait_until
+from conftest import place_beside as place
 
 
 def contents(window) -> dict:
-    return json.loads(helpers().containerCounts(window))
+    return json.loads(inventory_js().containerCounts(window))
 
 
 def assert_in_sync(bot) -> None:
-    js = helpers()
+    js = inventory_js()
     server = json.loads(js.serverView(bot.js, timeout=10))
     client = json.loads(js.clientView(bot.js))
     assert client == server, f"{bot.name}: client {client} differs from server {server}"

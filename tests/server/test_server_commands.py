@@ -4,31 +4,23 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
-from conftest import isolate, wait_until
-from mindpy.bridge import runtime
-
-HELPERS = Path(__file__).parent / "js" / "world_helpers.js"
-
-
-def js():
-    return runtime().require(HELPERS)
+from conftest import isolate, wait_until, world_js
 
 
 def block(bot, x, y, z):
     """(name, properties) of the block as the bot sees it."""
-    found = json.loads(js().blockJson(bot.js, x, y, z))
+    found = json.loads(world_js().blockJson(bot.js, x, y, z))
     return (found["name"], found["properties"]) if found else (None, {})
 
 
 def reply(bot, command, pattern):
     """Chat `command` and return the server's first reply matching the regex `pattern`."""
-    return js().commandReply(bot.js, command, pattern, 5000, timeout=8)
+    return world_js().commandReply(bot.js, command, pattern, 5000, timeout=8)
 
 
 def names_in_sight(bot, radius=32):
-    return [e["name"] for e in json.loads(js().entitiesJson(bot.js, radius))]
+    return [e["name"] for e in json.loads(world_js().entitiesJson(bot.js, radius))]
 
 
 def test_setblock_sets_block_states_and_honours_keep_and_destroy(make_bot):
@@ -37,7 +29,7 @@ def test_setblock_sets_block_states_and_honours_keep_and_destroy(make_bot):
     assert reply(bot, f"/setblock {x + 2} {y} {z} oak_stairs[facing=west,half=top]", "Changed the block") == \
         f"Changed the block at {x + 2}, {y}, {z}"
     reply(bot, f"/setblock {x + 3} {y} {z} oak_door[half=upper,facing=east]", "Changed the block")
-    reply(bot, f"/setblock ~4 ~ ~ wheat[age=7]", "Changed the block")  # relative to the bot
+    reply(bot, "/setblock ~4 ~ ~ wheat[age=7]", "Changed the block")  # relative to the bot
     assert block(bot, x + 2, y, z) == ("oak_stairs", {**block(bot, x + 2, y, z)[1], "facing": "west", "half": "top"})
     name, props = block(bot, x + 3, y, z)
     assert name == "oak_door" and props["half"] == "upper" and props["facing"] == "east"
@@ -135,7 +127,7 @@ def test_summon_and_kill_with_selectors(make_bot):
     victim = make_bot("mortal")
     x, y, z = isolate(bot)
     assert reply(bot, f"/summon pig {x + 4} {y} {z}", "Summoned") == "Summoned new Pig"
-    reply(bot, f"/summon cow ~4 ~ ~3", "Summoned")
+    reply(bot, "/summon cow ~4 ~ ~3", "Summoned")
     reply(bot, f"/summon cow {x - 4} {y} {z}", "Summoned")
     wait_until(lambda: sorted(n for n in names_in_sight(bot) if n != "player") == ["cow", "cow", "pig"],
                message="two cows and a pig")
@@ -177,8 +169,8 @@ def test_a_burst_of_set_up_commands_like_a_cooking_task(make_bot):
     bot = make_bot("setter")
     x, y, z = isolate(bot)
     started = time.monotonic()
-    bot.chat(f"/fill ~ ~-1 ~ ~20 ~-3 ~20 grass_block")
-    bot.chat(f"/fill ~ ~ ~ ~20 ~10 ~20 air")
+    bot.chat("/fill ~ ~-1 ~ ~20 ~-3 ~20 grass_block")
+    bot.chat("/fill ~ ~ ~ ~20 ~10 ~20 air")
     for i in range(6):
         for j in range(6):
             bot.chat(f"/setblock {x + 2 + i} {y - 1} {z + 2 + j} farmland")

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 
-from conftest import isolate, unique_name, wait_until
-from mindpy.bridge import create_bot, runtime
-
-HELPERS = Path(__file__).parent / "js" / "inventory_helpers.js"
+from conftest import inventory_js, isolate, unique_name, wait_until
+from mindpy.bridge import create_bot
 
 # target: (ingredients given, crafts, inventory afterwards: the result and any leftovers)
 RECIPES = {
@@ -66,7 +63,7 @@ def item_id(bot, name: str) -> int:
 
 
 def assert_in_sync(bot) -> None:
-    js = runtime().require(HELPERS)
+    js = inventory_js()
     server = json.loads(js.serverView(bot.js, timeout=10))
     client = json.loads(js.clientView(bot.js))
     assert client == server, f"client {client} differs from server {server}"

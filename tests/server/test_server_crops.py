@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from conftest import isolate, wait_until
-from mindpy.bridge import runtime
-
-HELPERS = Path(__file__).parent / "js" / "world_helpers.js"
-
-
-def js():
-    return runtime().require(HELPERS)
+from conftest import isolate, wait_until, world_js
 
 
 def block_name(bot, x, y, z):
-    found = json.loads(js().blockJson(bot.js, x, y, z))
+    found = json.loads(world_js().blockJson(bot.js, x, y, z))
     return found and found["name"]
 
 
@@ -30,10 +22,10 @@ def setblock(bot, x, y, z, block):
 
 def dig_and_collect(bot, x, y, z):
     """Dig the block with bot.dig, walk over what dropped; returns the inventory once it stops changing."""
-    js().digAt(bot.js, x, y, z, timeout=15)
+    world_js().digAt(bot.js, x, y, z, timeout=15)
     assert block_name(bot, x, y, z) == "air"
-    wait_until(lambda: any(e["name"] == "item" for e in json.loads(js().entitiesJson(bot.js, 8))), message="drops")
-    assert js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
+    wait_until(lambda: any(e["name"] == "item" for e in json.loads(world_js().entitiesJson(bot.js, 8))), message="drops")
+    assert world_js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
     return bot.inventory()
 
 
@@ -76,7 +68,7 @@ def test_plants_can_be_placed_and_collected(make_bot, plant):
     wait_until(lambda: bot.inventory() == {plant: 1}, message=f"a {plant}")
     if plant == "sugar_cane":  # sugar cane grows next to water
         setblock(bot, x + 3, y - 1, z + 1, "water")
-    js().placeOnTop(bot.js, plant, x + 2, y - 1, z, timeout=10)
+    world_js().placeOnTop(bot.js, plant, x + 2, y - 1, z, timeout=10)
     wait_until(lambda: block_name(bot, x + 2, y, z) == plant, message=f"the {plant} placed")
     assert bot.inventory() == {}
     assert dig_and_collect(bot, x + 2, y, z) == {plant: 1}
@@ -104,18 +96,18 @@ def test_pickaxe_blocks_drop_nothing_by_hand(make_bot):
     bot = make_bot("quarry")
     x, y, z = isolate(bot)
     setblock(bot, x + 2, y, z, "netherrack")  # like stone, but quick to dig by hand
-    js().digAt(bot.js, x + 2, y, z, timeout=20)
+    world_js().digAt(bot.js, x + 2, y, z, timeout=20)
     assert block_name(bot, x + 2, y, z) == "air"
-    assert js().collectDrops(bot.js, 8, 1500, timeout=5) == 0 and bot.inventory() == {}
+    assert world_js().collectDrops(bot.js, 8, 1500, timeout=5) == 0 and bot.inventory() == {}
     bot.chat(f"/give {bot.name} wooden_pickaxe 1")
     wait_until(lambda: bot.inventory() == {"wooden_pickaxe": 1}, message="a pickaxe")
-    js().hold(bot.js, "wooden_pickaxe", timeout=5)
+    world_js().hold(bot.js, "wooden_pickaxe", timeout=5)
     setblock(bot, x + 2, y, z, "stone")
     assert dig_and_collect(bot, x + 2, y, z) == {"wooden_pickaxe": 1, "cobblestone": 1}
 
 
 def block_age(bot, x, y, z):
-    found = json.loads(js().blockJson(bot.js, x, y, z))
+    found = json.loads(world_js().blockJson(bot.js, x, y, z))
     return found and int(found["properties"].get("age", -1))
 
 
@@ -125,17 +117,17 @@ def test_tilling_planting_and_bone_meal(make_bot):
     for item, count in {"wooden_hoe": 1, "wheat_seeds": 2, "bone_meal": 3}.items():
         bot.chat(f"/give {bot.name} {item} {count}")
     wait_until(lambda: len(bot.inventory()) == 3, message="the tools")
-    js().useOnBlock(bot.js, "wheat_seeds", x + 3, y - 1, z, timeout=5)  # seeds do not grow on grass
-    js().useOnBlock(bot.js, "wooden_hoe", x + 2, y - 1, z, timeout=5)
+    world_js().useOnBlock(bot.js, "wheat_seeds", x + 3, y - 1, z, timeout=5)  # seeds do not grow on grass
+    world_js().useOnBlock(bot.js, "wooden_hoe", x + 2, y - 1, z, timeout=5)
     wait_until(lambda: block_name(bot, x + 2, y - 1, z) == "farmland", message="farmland")
     assert block_name(bot, x + 3, y, z) == "air" and bot.inventory()["wheat_seeds"] == 2
 
-    js().placeOnTop(bot.js, "wheat_seeds", x + 2, y - 1, z, timeout=10)
+    world_js().placeOnTop(bot.js, "wheat_seeds", x + 2, y - 1, z, timeout=10)
     wait_until(lambda: block_name(bot, x + 2, y, z) == "wheat", message="wheat planted")
     assert block_age(bot, x + 2, y, z) == 0
     wait_until(lambda: bot.inventory().get("wheat_seeds") == 1, message="one seed used")
 
-    js().useOnBlock(bot.js, "bone_meal", x + 2, y, z, timeout=5)
+    world_js().useOnBlock(bot.js, "bone_meal", x + 2, y, z, timeout=5)
     wait_until(lambda: block_age(bot, x + 2, y, z) >= 2, message="the wheat grown by bone meal")
     wait_until(lambda: bot.inventory().get("bone_meal") == 2, message="one bone meal used")
 

@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 
-from conftest import wait_until
-from mindpy.bridge import runtime
+from conftest import wait_until, world_js
 from mindpy.mcdata import minecraft_data
 
-HELPERS = Path(__file__).parent / "js" / "world_helpers.js"
 FOODS = minecraft_data().foods_by_name
 
-
-def js():
-    return runtime().require(HELPERS)
 
 
 def hungry_bot(make_bot, prefix, hunger, items):
@@ -33,7 +27,7 @@ def hungry_bot(make_bot, prefix, hunger, items):
 def eat(bot, item):
     """bot.consume the item; returns (food, saturation, seconds it took)."""
     start = time.monotonic()
-    result = json.loads(js().eat(bot.js, item, timeout=10))
+    result = json.loads(world_js().eat(bot.js, item, timeout=10))
     return result["food"], result["saturation"], time.monotonic() - start
 
 
@@ -71,7 +65,7 @@ def test_a_full_player_can_eat_only_what_is_always_edible(make_bot):
 def test_the_server_refuses_to_feed_a_full_player(make_bot):
     """The client's check bypassed: the server itself must not finish eating when hunger is full."""
     bot = hungry_bot(make_bot, "cheater", 20, {"bread": 2})
-    js().hold(bot.js, "bread", timeout=5)
+    world_js().hold(bot.js, "bread", timeout=5)
     bot.js.activateItem()
     time.sleep(2.2)
     bot.js.deactivateItem()
@@ -81,9 +75,9 @@ def test_the_server_refuses_to_feed_a_full_player(make_bot):
 
 def test_hunger_command_checks_its_arguments(make_bot):
     bot = make_bot("checker")
-    reply = js().commandReply(bot.js, f"/mindpy_hunger {bot.name} 25", "Hunger|hunger", 5000, timeout=8)
+    reply = world_js().commandReply(bot.js, f"/mindpy_hunger {bot.name} 25", "Hunger|hunger", 5000, timeout=8)
     assert reply == "Hunger must be a whole number from 0 to 20"
-    reply = js().commandReply(bot.js, "/mindpy_hunger nobody 5", "No player", 5000, timeout=8)
+    reply = world_js().commandReply(bot.js, "/mindpy_hunger nobody 5", "No player", 5000, timeout=8)
     assert reply == "No player named nobody"
 
 
@@ -92,12 +86,12 @@ def test_a_hurt_player_heals_and_gets_hungry_doing_it(make_bot):
     victim = make_bot("patient")
     attacker.chat(f"/give {attacker.name} diamond_sword 1")
     wait_until(lambda: attacker.inventory() == {"diamond_sword": 1}, message="a sword")
-    js().hold(attacker.js, "diamond_sword", timeout=5)
+    world_js().hold(attacker.js, "diamond_sword", timeout=5)
     attacker.js.look(0, 0, True)
     victim.js.look(0, 0, True)
     attacker.chat(f"/tp {victim.name} {attacker.name}")
     wait_until(lambda: abs(victim.position[0] - attacker.position[0]) < 0.01, message="the victim next to the attacker")
-    result = json.loads(js().attackUntilDead(attacker.js, victim.js.entity.id, 1, 50, timeout=5))
+    result = json.loads(world_js().attackUntilDead(attacker.js, victim.js.entity.id, 1, 50, timeout=5))
     assert result["hits"] == 1
     hurt = wait_until(lambda: victim.js.health < 15 and victim.js.health, message="7 damage from the sword")
     wait_until(lambda: victim.js.health >= hurt + 1, timeout=5, message="healing (full food, saturation)")

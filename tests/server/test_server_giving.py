@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
-from conftest import isolate, teleport, wait_until
-from mindpy.bridge import runtime
-
-HELPERS = Path(__file__).parent / "js" / "inventory_helpers.js"
+from conftest import inventory_js, isolate, teleport, wait_until
 
 
 def assert_in_sync(bot) -> None:
-    js = runtime().require(HELPERS)
+    js = inventory_js()
     server = json.loads(js.serverView(bot.js, timeout=10))
     client = json.loads(js.clientView(bot.js))
     assert client == server, f"{bot.name}: client {client} differs from server {server}"

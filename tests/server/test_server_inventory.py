@@ -9,23 +9,15 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-from conftest import isolate, teleport, wait_until
-from mindpy.bridge import runtime
-
-HELPERS = Path(__file__).parent / "js" / "inventory_helpers.js"
-
-
-def helpers():
-    return runtime().require(HELPERS)
+from conftest import inventory_js, isolate, teleport, wait_until
 
 
 def views(bot) -> tuple[dict, dict]:
     """(client view, server view); the server's is asked first, so its reply comes after every update it sent."""
-    js = helpers()
+    js = inventory_js()
     server = json.loads(js.serverView(bot.js, timeout=10))
     client = json.loads(js.clientView(bot.js))
     return client, server
@@ -54,7 +46,7 @@ def give(bot, items: dict) -> None:
 
 
 def slot_of(bot, name: str) -> int:
-    return json.loads(helpers().slotsOf(bot.js, name))[0]
+    return json.loads(inventory_js().slotsOf(bot.js, name))[0]
 
 
 def test_give_adds_numbers_not_strings(make_bot):
@@ -78,7 +70,7 @@ CLICK_ITEMS = {"dirt": 94, "cobblestone": 10, "stick": 3, "bread": 5, "iron_helm
 def test_random_clicks_leave_client_and_server_equal(make_bot, seed):
     bot = make_bot("clicker")
     give(bot, CLICK_ITEMS)
-    clicks = json.loads(helpers().randomClicks(bot.js, seed, 60, timeout=60))
+    clicks = json.loads(inventory_js().randomClicks(bot.js, seed, 60, timeout=60))
     assert len(clicks) >= 60
     server = assert_in_sync(bot)
     assert totals(server) == Counter(CLICK_ITEMS), f"items appeared or vanished after clicks {clicks}"
@@ -140,9 +132,9 @@ def test_q_drops_the_held_item_with_its_count(make_bot):
     dropper.js.setQuickBarSlot(slot_of(dropper, "dirt") - 36)
     dropper.js.lookAt(catcher.js.entity.position.offset(0, 1.6, 0), True, timeout=5)
     time.sleep(0.2)  # the look reaches the server with the next movement packet
-    helpers().dropHeld(dropper.js, False)   # Q: one item
+    inventory_js().dropHeld(dropper.js, False)   # Q: one item
     wait_until(lambda: dropper.inventory().get("dirt") == 9, message="one dirt dropped")
-    helpers().dropHeld(dropper.js, True)    # Ctrl+Q: the rest of the stack
+    inventory_js().dropHeld(dropper.js, True)    # Ctrl+Q: the rest of the stack
     wait_until(lambda: catcher.inventory().get("dirt") == 10, timeout=8, message="the catcher to pick up all 10 dirt")
     assert dropper.inventory() == {}
     assert_in_sync(dropper)

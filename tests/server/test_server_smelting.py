@@ -8,32 +8,15 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
-from conftest import isolate, wait_until
+from conftest import REPO_ROOT, isolate, item_id, wait_until
+from conftest import give_items as give
+from conftest import place_beside as place
 from mindpy.bridge import create_bot
 from mindpy.mcdata import minecraft_data
 from mindpy.server import EmbeddedServer
 
-SMELTING = json.loads((Path(__file__).parents[1] / "mindpy" / "server" / "js" / "data" / "smelting.json").read_text())
-
-
-def place(bot, name: str, dx: int = 2, dz: int = 0):
-    """Set a block next to the bot (it stands in an area of its own) and return mineflayer's block."""
-    x, y, z = (int(v // 1) for v in bot.position)
-    bot.chat(f"/setblock {x + dx} {y} {z + dz} {name}")
-    return wait_until(lambda: (b := bot.js.blockAt(bot.js.entity.position.offset(dx, 0, dz))) and b.name == name and b,
-                      message=f"a {name}")
-
-
-def give(bot, items: dict) -> None:
-    for name, count in items.items():
-        bot.chat(f"/give {bot.name} {name} {count}")
-    wait_until(lambda: all(bot.inventory().get(n, 0) >= c for n, c in items.items()), message=f"{items} given")
-
-
-def item_id(bot, name: str) -> int:
-    return bot.js.registry.itemsByName[name].id
+SMELTING = json.loads((REPO_ROOT / "mindpy" / "server" / "js" / "data" / "smelting.json").read_text())
 
 
 def count(item) -> int:
@@ -82,7 +65,7 @@ def test_stations_smelt_with_put_input_put_fuel_take_output(make_bot):
         load(bot, block, ("coal", 1), (raw, 3))
     assert bot.inventory() == {}
     time.sleep(1.6)  # three items: 1.5 s in a furnace at 20x, half that in the others
-    for block, (station, raw, cooked) in zip(blocks, STATION_RECIPES):
+    for block, (station, _raw, cooked) in zip(blocks, STATION_RECIPES):
         furnace = bot.js.openFurnace(block, timeout=10)
         wait_until(lambda: count(furnace.outputItem()) == 3, timeout=3, message=f"3 {cooked} from the {station}")
         assert furnace.inputItem() is None and furnace.fuelItem() is None
@@ -105,7 +88,7 @@ def test_stations_smelt_only_their_kind(make_bot):
     for block, (_, item) in zip(blocks, wrong):
         load(bot, block, ("coal", 1), (item, 2))
     time.sleep(1.0)  # four times what one item takes in the smoker and blast furnace
-    for block, (station, item) in zip(blocks, wrong):
+    for block, (station, _item) in zip(blocks, wrong):
         furnace = bot.js.openFurnace(block, timeout=10)
         assert furnace.outputItem() is None, station
         assert count(furnace.inputItem()) == 2 and count(furnace.fuelItem()) == 1, station
@@ -132,7 +115,7 @@ def test_fuel_burns_for_its_time(make_bot):
     for block, (fuel, n, _) in zip(blocks, FUELS):
         load(bot, block, (fuel, n), ("cobblestone", 10))
     time.sleep(5.5)  # 10 items take 5 s; every fire is out by then
-    for block, (fuel, n, smelted) in zip(blocks, FUELS):
+    for block, (fuel, _n, smelted) in zip(blocks, FUELS):
         # spent fuel shows no fire; a lava bucket burns on with nothing left to smelt, as in vanilla
         lit = bot.js.blockAt(block.position).getProperties().lit
         assert lit is (fuel == "lava_bucket"), f"{fuel}: lit={lit}"

@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from conftest import isolate, wait_until
-from mindpy.bridge import runtime
-
-HELPERS = Path(__file__).parent / "js" / "world_helpers.js"
-
-
-def js():
-    return runtime().require(HELPERS)
+from conftest import isolate, wait_until, world_js
 
 
 def block_name(bot, x, y, z):
-    found = json.loads(js().blockJson(bot.js, x, y, z))
+    found = json.loads(world_js().blockJson(bot.js, x, y, z))
     return found and found["name"]
 
 
@@ -50,18 +42,18 @@ def test_a_tree_set_up_by_commands_can_be_chopped_for_logs(make_bot):
     bot.chat(f"/fill {tx} {y} {tz} {tx} {y + 4} {tz} oak_log")
     wait_until(lambda: block_name(bot, tx, y + 4, tz) == "oak_log", message="the trunk")
     assert block_name(bot, tx + 2, y + 3, tz + 2) == "oak_leaves"
-    assert json.loads(js().blockJson(bot.js, tx, y, tz))["properties"]["axis"] == "y"  # the default, upright
+    assert json.loads(world_js().blockJson(bot.js, tx, y, tz))["properties"]["axis"] == "y"  # the default, upright
 
-    js().digAt(bot.js, tx, y, tz, timeout=15)  # by hand, about 3 s
-    js().digAt(bot.js, tx, y + 1, tz, timeout=15)
-    wait_until(lambda: any(e["name"] == "item" for e in json.loads(js().entitiesJson(bot.js, 8))), message="drops")
-    assert js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
+    world_js().digAt(bot.js, tx, y, tz, timeout=15)  # by hand, about 3 s
+    world_js().digAt(bot.js, tx, y + 1, tz, timeout=15)
+    wait_until(lambda: any(e["name"] == "item" for e in json.loads(world_js().entitiesJson(bot.js, 8))), message="drops")
+    assert world_js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
     assert wait_until(lambda: bot.inventory() == {"oak_log": 2} and bot.inventory(), message="two logs") == {"oak_log": 2}
     assert block_name(bot, tx, y + 2, tz) == "oak_log"  # the rest of the trunk stays, as in vanilla
 
 
 def block_state(bot, x, y, z):
-    found = json.loads(js().blockJson(bot.js, x, y, z))
+    found = json.loads(world_js().blockJson(bot.js, x, y, z))
     return (found["name"], found["properties"]) if found else (None, {})
 
 
@@ -70,7 +62,7 @@ def test_doors_place_both_halves_open_and_break_as_one(make_bot):
     x, y, z = isolate(bot)
     bot.chat(f"/give {bot.name} oak_door 1")
     wait_until(lambda: bot.inventory() == {"oak_door": 1}, message="a door")
-    js().placeOnTop(bot.js, "oak_door", x + 2, y - 1, z, timeout=10)
+    world_js().placeOnTop(bot.js, "oak_door", x + 2, y - 1, z, timeout=10)
     wait_until(lambda: block_state(bot, x + 2, y + 1, z)[0] == "oak_door", message="the upper half")
     lower, upper = block_state(bot, x + 2, y, z), block_state(bot, x + 2, y + 1, z)
     assert lower[0] == "oak_door" and lower[1]["half"] == "lower" and upper[1]["half"] == "upper"
@@ -81,9 +73,9 @@ def test_doors_place_both_halves_open_and_break_as_one(make_bot):
     wait_until(lambda: block_state(bot, x + 2, y + 1, z)[1].get("open") is True, message="the door open")
     assert block_state(bot, x + 2, y, z)[1]["open"] is True
 
-    js().digAt(bot.js, x + 2, y + 1, z, timeout=15)  # the upper half takes the lower one with it
+    world_js().digAt(bot.js, x + 2, y + 1, z, timeout=15)  # the upper half takes the lower one with it
     wait_until(lambda: block_state(bot, x + 2, y, z)[0] == "air", message="both halves gone")
-    assert js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
+    assert world_js().collectDrops(bot.js, 8, 8000, timeout=12) == 0
     assert wait_until(lambda: bot.inventory() == {"oak_door": 1}, message="one door back")
 
 
@@ -92,7 +84,7 @@ def test_beds_place_foot_and_head(make_bot):
     x, y, z = isolate(bot)
     bot.chat(f"/give {bot.name} red_bed 1")
     wait_until(lambda: bot.inventory() == {"red_bed": 1}, message="a bed")
-    js().placeOnTop(bot.js, "red_bed", x, y - 1, z + 2, timeout=10)
+    world_js().placeOnTop(bot.js, "red_bed", x, y - 1, z + 2, timeout=10)
     wait_until(lambda: block_state(bot, x, y, z + 3)[0] == "red_bed", message="the head")
     foot, head = block_state(bot, x, y, z + 2), block_state(bot, x, y, z + 3)
     assert foot[1]["part"] == "foot" and head[1]["part"] == "head"

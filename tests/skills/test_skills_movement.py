@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import isolate, wait_until
+from conftest import isolate
 from mindpy.skills import Skills
 
 

@@ -7,8 +7,14 @@ import pytest
 
 from conftest import isolate, wait_until
 from mindpy.tasks import Task
-from mindpy.tasks.checkers import (ConstructionChecker, HellsKitchenChecker, ItemChecker, TaskMonitor, checker_for,
-                                   end_line)
+from mindpy.tasks.checkers import (
+    ConstructionChecker,
+    HellsKitchenChecker,
+    ItemChecker,
+    TaskMonitor,
+    checker_for,
+    end_line,
+)
 from mindpy.tasks.results import EpisodeRecorder, load_result
 
 

@@ -12,8 +12,17 @@ import pytest
 
 from mindpy.tasks import dumps_tasks, load_tasks
 from mindpy.tasks.generators import construction, cooking, crafting
-from mindpy.tasks.splits import (COMMITTED, EXAMPLES, FAMILIES, SIZES, blueprint_fingerprints, example_tasks,
-                                 generate, sha256_of, target_items)
+from mindpy.tasks.splits import (
+    COMMITTED,
+    EXAMPLES,
+    FAMILIES,
+    SIZES,
+    blueprint_fingerprints,
+    example_tasks,
+    generate,
+    sha256_of,
+    target_items,
+)
 
 # sha256 of `mindpy tasks generate FAMILY --split train` (default seed and size). A change here means the train
 # data changed: regenerate anything built from it.

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import REPO_ROOT
 from mindpy.tasks import Task, TaskFileError, dumps_tasks, load_task, load_tasks, parse_tasks
 from mindpy.tasks.schema import NameChecker
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = REPO_ROOT
 SHIPPED = sorted((REPO / "tasks").glob("*.json")) + sorted((REPO / "tasks").glob("*.y*ml"))
 
 # Written by hand in MINDcraft's format: a techtree task, a Hell's Kitchen cooking task, a construction task.

@@ -4,18 +4,24 @@ stations and animals, the emptied construction site; and a MINDcraft-format task
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from conftest import isolate, wait_until
+from conftest import REPO_ROOT, isolate, wait_until
 from mindpy.tasks import load_tasks
-from mindpy.tasks.world import (COOKING_ANIMALS, WorldSetupError, issue_via_bot, issue_via_server, plan_setup,
-                                set_up_task, wait_for_setup)
-from mindpy.tasks.live import entity_counts
+from mindpy.tasks.world import (
+    COOKING_ANIMALS,
+    WorldSetupError,
+    issue_via_bot,
+    issue_via_server,
+    plan_setup,
+    set_up_task,
+    wait_for_setup,
+)
+from mindpy.world.bulk import entity_counts
 from mindpy.world.queries import block_at
 
-TASKS = Path(__file__).resolve().parent.parent / "tasks"
+TASKS = REPO_ROOT / "tasks"
 
 
 def first_task(file_name: str, agent_count: int = 2):

@@ -1,0 +1,97 @@
+"""Layers only look down: no module of mindpy imports from a layer above its own.
+
+The map below is the architecture (docs/architecture.md draws it). A module belongs to the layer of the longest
+prefix that names it; an import counts wherever it stands (top of the file, inside a function, or under
+TYPE_CHECKING), because each of them ties the lower layer to the upper one.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import mindpy
+
+PACKAGE = Path(mindpy.__file__).resolve().parent
+
+# Bottom up. A module may import from its own layer and the ones below it.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("base", ("mindpy", "mindpy.errors", "mindpy.nodejs")),
+    ("processes", ("mindpy.bridge", "mindpy.server", "mindpy.mcdata")),
+    ("world", ("mindpy.recipes", "mindpy.world", "mindpy.skills")),
+    ("services", ("mindpy.models", "mindpy.memory", "mindpy.rag", "mindpy.settings", "mindpy.tasks")),
+    ("agent parts", ("mindpy.agent.actions", "mindpy.agent.modes", "mindpy.agent.self_prompt", "mindpy.agent.bus",
+                     "mindpy.agent.conversation", "mindpy.coding")),
+    ("commands", ("mindpy.commands", "mindpy.profiles", "mindpy.prompts")),
+    ("agent", ("mindpy.agent", "mindpy.oracle")),
+    ("runs", ("mindpy.harness", "mindpy.demo", "mindpy.doctor")),
+]
+
+# The command-line entry point wires every layer together; it alone may import anything.
+ALLOWED_ANYWHERE = ("mindpy.cli",)
+
+
+def layer_of(module: str) -> int:
+    best, best_len = -1, -1
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best_len:
+                best, best_len = index, len(prefix)
+    if best < 0:
+        raise AssertionError(f"{module} is in no layer: add it to LAYERS in {__file__}")
+    return best
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    """(line, module) for every import of a mindpy module in the file, relative imports resolved."""
+    module = module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            # `from . import x` may name a submodule: judge the submodule
+            names = [f"{target}.{alias.name}" for alias in node.names] if node.module is None else [target]
+            found += [(node.lineno, name) for name in names]
+    return [(line, name) for line, name in found if name == "mindpy" or name.startswith("mindpy.")]
+
+
+def upward_imports() -> list[str]:
+    problems = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        if module in ALLOWED_ANYWHERE:
+            continue
+        own = layer_of(module)
+        for line, target in imported_modules(path):
+            if layer_of(target) > own:
+                problems.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {module} ({LAYERS[own][0]}) imports "
+                                f"{target} ({LAYERS[layer_of(target)][0]})")
+    return problems
+
+
+def test_no_module_imports_from_a_layer_above_it():
+    problems = upward_imports()
+    assert not problems, "upward imports:\n" + "\n".join(problems)
+
+
+def test_the_check_sees_an_upward_import(tmp_path):
+    # the walker must resolve relative imports, or the test above could pass by seeing nothing
+    assert layer_of("mindpy.commands.movement") > layer_of("mindpy.skills.api")
+    assert layer_of("mindpy.agent.modes") < layer_of("mindpy.commands") < layer_of("mindpy.agent.agent")
+    skills_api = PACKAGE / "skills" / "api.py"
+    assert any(name.startswith("mindpy.bridge") for _, name in imported_modules(skills_api))
