@@ -1,6 +1,7 @@
 # mindpy set-up and entry points. Every target is idempotent: it installs only what is missing or changed.
 #   make demo   set up, then start the embedded server and play the demo
-#   make test   set up, then run the test suite
+#   make test   set up, lint, then run the test suite
+#   make lint   ruff and mypy over the code
 
 PYTHON ?= python3
 VENV := .venv
@@ -10,7 +11,7 @@ PY_STAMP := $(VENV)/.mindpy-installed
 LLM_STAMP := $(VENV)/.mindpy-llm-installed
 NODE_STAMP := $(NODE_DIR)/node_modules/.mindpy-installed
 
-.PHONY: setup demo test test-llm bench doctor clean
+.PHONY: setup demo lint test test-llm bench doctor clean
 
 setup: $(PY_STAMP) $(NODE_STAMP)
 
@@ -30,8 +31,14 @@ $(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
 demo: setup
 	$(BIN)/mindpy demo
 
-# The whole suite, including the tests against a real OpenAI-compatible server (llama.cpp), hence the llm extra.
-test: setup $(LLM_STAMP)
+# ruff (style, bugs, import order, docstrings of public names) and mypy; the configuration is in pyproject.toml.
+lint: $(PY_STAMP)
+	$(BIN)/ruff check mindpy tests benchmarks
+	$(BIN)/mypy mindpy
+
+# Lint first (before the long llm build, so a lint error shows at once), then the whole suite, including the
+# tests against a real OpenAI-compatible server (llama.cpp), hence the llm extra.
+test: setup lint $(LLM_STAMP)
 	$(BIN)/python -m pytest -m "llm or not llm"
 
 # llama-cpp-python builds from source (10-20 min on two cores, once) with flags that avoid AMX: its default
@@ -55,4 +62,4 @@ doctor: setup
 	$(BIN)/mindpy doctor
 
 clean:
-	rm -rf $(VENV) $(NODE_DIR)/node_modules runs .pytest_cache
+	rm -rf $(VENV) $(NODE_DIR)/node_modules runs .pytest_cache .mypy_cache .ruff_cache

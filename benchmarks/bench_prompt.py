@@ -76,10 +76,12 @@ def main() -> None:
     agent = SimpleNamespace(name="andy", history=history, actions=SimpleNamespace(current_label="action:collectBlocks"))
     script = [("steve", "hey andy, can you get more logs for the house?"),
               ("andy", "Sure, heading to the forest. !collectBlocks(\"oak_log\", 8)"),
-              ("system", "Collected 8 oak_log."), ("andy", "Got 8 logs. Crafting planks. !craftRecipe(\"oak_planks\", 8)"),
+              ("system", "Collected 8 oak_log."),
+              ("andy", "Got 8 logs. Crafting planks. !craftRecipe(\"oak_planks\", 8)"),
               ("system", "Successfully crafted oak_planks, you now have 32 oak_planks."),
               ("steve", "nice, bring them over"), ("andy", "On my way! !goToPlayer(\"steve\", 3)"),
-              ("system", "Arrived at player steve."), ("andy", "Here they are. !givePlayer(\"steve\", \"oak_planks\", 32)"),
+              ("system", "Arrived at player steve."),
+              ("andy", "Here they are. !givePlayer(\"steve\", \"oak_planks\", 32)"),
               ("system", "Gave 32 oak_planks to steve."), ("steve", "thanks! now some cobblestone please")]
     mindcraft = ("You are a playful Minecraft bot named $NAME that can converse with players, see, move, mine, build, "
                  "and interact with the world by using commands.\n$SELF_PROMPT Act human-like. Summarized memory: "

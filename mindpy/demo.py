@@ -19,11 +19,11 @@ def _say(text: str) -> None:
 
 def run_demo(server: str = "embedded", run_dir: str = "runs/demo", model: str | None = None,
              task_file: str | Path = DEMO_TASKS, task_id: str = DEMO_TASK_ID) -> int:
+    """Play the demo task live and print its score; returns the exit code (0 when the task succeeded)."""
     from .harness.episode import EpisodeInfraError, run_episode
+    from .nodejs import check_node_side
     from .tasks.describe import describe_task
     from .tasks.loader import load_task
-
-    from .nodejs import check_node_side
 
     check_node_side()  # a missing set-up is the user's to fix (exit 2 with the fix), not an episode failure
     task = load_task(task_file, task_id)

@@ -19,6 +19,7 @@ MIN_NODE_MAJOR = 22
 
 @dataclass
 class Check:
+    """One doctor check: what was checked, whether it passed, and the detail or fix."""
     name: str
     ok: bool
     detail: str
@@ -30,8 +31,8 @@ def _check_node() -> list[Check]:
         binary = node_binary()
         version = node_version(str(binary))
         major = int(version.lstrip("v").split(".")[0])
-        checks.append(Check("node", major >= MIN_NODE_MAJOR, f"{version} at {binary}"
-                            + ("" if major >= MIN_NODE_MAJOR else f" (mineflayer needs >= {MIN_NODE_MAJOR}; {FIX_HINT})")))
+        too_old = "" if major >= MIN_NODE_MAJOR else f" (mineflayer needs >= {MIN_NODE_MAJOR}; {FIX_HINT})"
+        checks.append(Check("node", major >= MIN_NODE_MAJOR, f"{version} at {binary}{too_old}"))
     except (MindpyError, ValueError) as exc:
         checks.append(Check("node", False, str(exc)))
     npm = shutil.which("npm")
@@ -85,7 +86,7 @@ def _check_server(address: str) -> Check:
             from .server import EmbeddedServer
 
             with EmbeddedServer(run_dir="runs/doctor") as server:
-                info = ping(server.host, server.port)
+                info = ping(server.address.host, server.address.port)
             return Check("server (embedded)", True, f"started and answered: {info}")
         info = ping(target.host, target.port)
         return Check(f"server {target}", True, info)
@@ -94,6 +95,7 @@ def _check_server(address: str) -> Check:
 
 
 def run_checks(server: str | None = None) -> list[Check]:
+    """All checks (Node, npm and Python packages, embedding model, and the server if given)."""
     checks = _check_node() + _check_python() + [_check_embedding_model()]
     if server:
         checks.append(_check_server(server))
@@ -101,6 +103,7 @@ def run_checks(server: str | None = None) -> list[Check]:
 
 
 def print_table(checks: list[Check]) -> None:
+    """Print one line per check: ok/FAIL, name and detail."""
     width = max(len(c.name) for c in checks)
     for check in checks:
         mark = "ok  " if check.ok else "FAIL"
@@ -108,6 +111,7 @@ def print_table(checks: list[Check]) -> None:
 
 
 def main(server: str | None = None) -> int:
+    """Run and print the checks; returns the exit code (1 if any check failed)."""
     checks = run_checks(server)
     print_table(checks)
     failed = [c for c in checks if not c.ok]

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import json
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from . import DEFAULT_MINECRAFT_VERSION
@@ -91,6 +91,7 @@ class MinecraftData:
         return name in self.blocks_by_name
 
 
-@lru_cache(maxsize=None)
+@cache
 def minecraft_data(version: str = DEFAULT_MINECRAFT_VERSION) -> MinecraftData:
+    """The (cached) minecraft-data of a game version."""
     return MinecraftData(version)

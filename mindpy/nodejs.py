@@ -10,7 +10,7 @@ import json
 import os
 import shutil
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from .errors import SetupError
@@ -25,6 +25,7 @@ def node_setup_dir() -> Path:
 
 
 def node_modules_dir() -> Path:
+    """Where npm installed the pinned Node packages."""
     return node_setup_dir() / "node_modules"
 
 
@@ -37,6 +38,7 @@ def required_packages() -> list[str]:
 
 
 def missing_packages() -> list[str]:
+    """The pinned npm packages that are not installed."""
     modules = node_modules_dir()
     return [name for name in required_packages() if not (modules / name / "package.json").exists()]
 
@@ -52,8 +54,9 @@ def node_binary() -> Path:
     raise SetupError(f"No Node.js found: neither {pinned} nor `node` on PATH. {FIX_HINT}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def node_version(binary: str) -> str:
+    """The `--version` output of a node binary (cached)."""
     try:
         out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=20)
     except OSError as exc:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import difflib
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from . import DEFAULT_MINECRAFT_VERSION
 from .errors import MindpyError
@@ -25,6 +26,7 @@ class SettingsError(MindpyError):
 
 @dataclass
 class Settings:
+    """What a run plays with: server, profiles, models and the agents' limits."""
     # where to play
     host: str = "localhost"
     port: int = 25565
@@ -66,7 +68,12 @@ _AUTH = ("offline", "microsoft")
 def _field_types() -> dict[str, type]:
     out = {}
     for f in fields(Settings):
-        default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+        if f.default is not MISSING:
+            default = f.default
+        elif callable(f.default_factory):
+            default = f.default_factory()
+        else:  # every Settings field has a default or a factory
+            raise TypeError(f"Settings.{f.name} has no default")
         out[f.name] = type(default)
     return out
 

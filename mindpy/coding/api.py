@@ -10,8 +10,9 @@ import functools
 import inspect
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..skills import Skills
 from ..world import queries
@@ -90,6 +91,8 @@ def _world_signature(name: str) -> inspect.Signature:
 
 @dataclass(frozen=True)
 class Member:
+    """One function of the code API (`skills.*` or `world.*`): its signature and documentation."""
+
     namespace: str  # "skills" or "world"
     name: str
     signature: inspect.Signature
@@ -112,7 +115,7 @@ def api_members() -> dict[str, dict[str, Member]]:
     """{"skills": {name: Member}, "world": {name: Member}}, computed from the code (no bot needed)."""
     skills = {n: Member("skills", n, _skill_signature(n), inspect.getdoc(getattr(Skills, n)) or "")
               for n in skill_names()}
-    world = {n: Member("world", n, _world_signature(n), WORLD_DOCS[n] or inspect.getdoc(getattr(queries, n)))
+    world = {n: Member("world", n, _world_signature(n), WORLD_DOCS[n] or inspect.getdoc(getattr(queries, n)) or "")
              for n in WORLD_DOCS}
     return {"skills": skills, "world": world}
 
@@ -186,6 +189,7 @@ _cache: dict[str, Any] = {}
 
 
 def cached_members() -> dict[str, dict[str, Member]]:
+    """`api_members()`, computed once per process."""
     with _lock:
         if "members" not in _cache:
             _cache["members"] = api_members()

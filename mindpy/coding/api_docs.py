@@ -10,8 +10,8 @@ from __future__ import annotations
 import inspect
 import re
 import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from .api import MODULES, Member, cached_members
 
@@ -21,6 +21,7 @@ Rank = Callable[[str, Sequence[str]], Sequence[int]]
 
 @dataclass(frozen=True)
 class ApiDoc:
+    """The documentation block of one API function, as shown to the model."""
     name: str  # e.g. "skills.collect_blocks"
     text: str  # the block shown to the model
 
@@ -45,6 +46,7 @@ def call_signature(member: Member) -> str:
 
 
 def format_doc(member: Member) -> str:
+    """The member's call signature followed by its docstring, wrapped and indented."""
     doc = " ".join(member.doc.split())
     return call_signature(member) + "\n" + textwrap.fill(doc, 100, initial_indent="    ", subsequent_indent="    ")
 

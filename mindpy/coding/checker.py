@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import ast
 import difflib
-from dataclasses import dataclass, field
-
 import functools
+from dataclasses import dataclass, field
 
 from .api import EXTRA_GLOBALS, SAFE_BUILTINS, Member, allowed_modules, cached_members, plain_signature
 
@@ -46,6 +45,7 @@ FORBIDDEN_ATTR_PREFIXES = ("f_", "gi_", "cr_", "ag_", "tb_", "co_", "func_", "im
 
 @dataclass
 class Problem:
+    """A static-check finding: the line, what is wrong and how to fix it."""
     line: int
     what: str
     fix: str = ""
@@ -56,6 +56,7 @@ class Problem:
 
 @dataclass
 class CheckResult:
+    """The problems the static checks found in a piece of code (none means it may run)."""
     problems: list[Problem] = field(default_factory=list)
 
     @property
@@ -129,7 +130,7 @@ class _Checker(ast.NodeVisitor):
             return
         if not self._check_module(node, node.module or ""):
             return
-        offered = self.modules[node.module]
+        offered = self.modules[node.module or ""]
         for alias in node.names:
             if alias.name == "*":
                 self.add(node, f"'from {node.module} import *' is not allowed.", "Import the names you use.")
@@ -222,7 +223,8 @@ class _Checker(ast.NodeVisitor):
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return  # *args / **kwargs: the count is only known at run time
         try:
-            member.signature.bind(*([None] * len(node.args)), **{k.arg: None for k in node.keywords})
+            keywords = {k.arg: None for k in node.keywords if k.arg is not None}
+            member.signature.bind(*([None] * len(node.args)), **keywords)
         except TypeError as exc:
             self.add(node, f"wrong arguments for {member.qualname}: {exc}.",
                      f"Call it as {member.qualname}{plain_signature(member)}.")

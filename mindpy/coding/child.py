@@ -48,6 +48,7 @@ class Channel:
 
 
 def make_print(channel: Channel):
+    """A `print` replacement that sends (capped) text to the parent instead of stdout."""
     def print(*args, sep=" ", end="\n", file=None, flush=False):  # noqa: A001 - replaces the builtin
         text = str(sep).join(str(a) for a in args) + str(end)
         if len(text) > MAX_PRINT_CHARS:
@@ -87,6 +88,7 @@ def sanitized_module(name: str, names: list) -> types.ModuleType:
 
 
 def make_globals(channel: Channel, init: dict) -> dict:
+    """The globals the code runs with: allowed builtins and modules, API stubs, a safe import."""
     modules = {name: sanitized_module(name, names) for name, names in init["modules"].items()}
 
     def safe_import(name, globals=None, locals=None, fromlist=(), level=0):
@@ -172,7 +174,7 @@ def install_audit_hook(code, allowed_events: set, trusted: list) -> None:
 
 def _compress(lines: list, keep: int = 8) -> list:
     """Collapse repeats (deep recursion) and keep the outermost and innermost frames only."""
-    out = []
+    out: list[list] = []  # [line, times seen in a row]
     for line in lines:
         if out and out[-1][0] == line:
             out[-1][1] += 1
@@ -212,6 +214,7 @@ def describe_error(exc: BaseException, lines: list, memory_mb: int) -> str:
 
 
 def main() -> None:
+    """Child process entry: read the code and limits from the parent, apply the limits, run it."""
     channel = Channel()
     init = channel.receive()
     # Import the allowed modules now: after the limits, no module file could be opened.

@@ -50,6 +50,7 @@ SECCOMP_DENY = (
 
 @dataclass
 class Limits:
+    """Resource limits of a sandboxed run (memory, output, system-call filter)."""
     memory_mb: int = 256          # address space of the child (the interpreter itself needs ~30 MB)
     max_output_chars: int = 1_000_000  # printing more than this stops the code
     keep_output_chars: int = 6_000     # what is kept of the output (head and tail)
@@ -61,6 +62,7 @@ class Limits:
 
 @dataclass
 class RunResult:
+    """How a sandboxed run ended: output, error, timeout, refusal and statistics."""
     ok: bool
     output: str = ""
     error: str = ""
@@ -190,7 +192,8 @@ class _Run:
                 stderr = self._drain_stderr()
                 for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
                     try:
-                        pipe.close()
+                        if pipe is not None:
+                            pipe.close()
                     except OSError:
                         pass
         self.result.duration = time.monotonic() - start
@@ -201,15 +204,18 @@ class _Run:
     # ---- the conversation with the child ------------------------------------------------------------
     def _send(self, msg: dict) -> None:
         data = json.dumps(msg).encode() + b"\n"
+        stdin = self.proc.stdin
+        assert stdin is not None, "the child is started with stdin=PIPE"
         with self.stdin_lock:
             try:
-                self.proc.stdin.write(data)
-                self.proc.stdin.flush()
+                stdin.write(data)
+                stdin.flush()
             except (BrokenPipeError, OSError, ValueError):
                 pass  # the child is gone; the loop notices
 
     def _loop(self, deadline: float) -> None:
         sel = selectors.DefaultSelector()
+        assert self.proc.stdout is not None and self.proc.stderr is not None, "the child is started with PIPEs"
         out_fd = self.proc.stdout.fileno()
         sel.register(out_fd, selectors.EVENT_READ)
         self.stderr_buf = bytearray()

@@ -35,6 +35,7 @@ CSV_FIELDS = ("task_id", "file", "family", "agent_count", "score", "success", "e
 
 @dataclass
 class Episode:
+    """One episode of an evaluation: its task and where its results go."""
     file: str
     task_id: str
     family: str
@@ -60,6 +61,7 @@ def is_success(result: dict) -> bool:
 
 
 class Evaluation:
+    """Plays a task suite, each episode in a child process (resuming finished ones), and writes the results."""
     def __init__(self, files: list[str], out: str | Path = "runs/eval", model: str | None = None, parallel: int = 1,
                  servers: list[str] | None = None, ids: list[str] | None = None, limit: int | None = None,
                  usd_per_mtok: float = 0.0, progress=None):
@@ -221,6 +223,7 @@ class Evaluation:
 
 
 def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = None) -> dict:
+    """Success rates, scores and costs per task family and agent count (errored episodes left out)."""
     played = [r for r in rows if r["end_reason"] != "error"]
     groups: dict[str, dict] = {}
     for r in played:
@@ -267,13 +270,13 @@ def chart(summary: dict, path: Path) -> None:
     labels = [f"{g['family']}\n{g['agent_count']} agents" for g in groups.values()]
     values = [g["mean_score"] if g["family"] == "construction" else g["success_rate"] for g in groups.values()]
     fig, ax = plt.subplots(figsize=(max(4, 1.2 * len(labels) + 2), 4))
-    bars = ax.bar(range(len(values)), values, color=["#4c72b0" if "construction" not in l else "#dd8452"
-                                                      for l in labels])
+    bars = ax.bar(range(len(values)), values, color=["#4c72b0" if "construction" not in label else "#dd8452"
+                                                      for label in labels])
     ax.set_xticks(range(len(values)), labels, fontsize=8)
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("success rate (construction: mean score)")
     ax.set_title(f"{summary['model']}: {summary['played']} episodes, {summary['errors']} errors")
-    for bar, value in zip(bars, values):
+    for bar, value in zip(bars, values, strict=True):
         ax.text(bar.get_x() + bar.get_width() / 2, value + 0.01, f"{value:.0%}", ha="center", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 from ..models.tokens import count_tokens
 from .calls import read_calls
@@ -34,6 +35,7 @@ def find_episodes(run_dirs: list[str | Path]) -> list[tuple[Path, dict]]:
 
 
 def successful(episodes: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
+    """The episodes that count as successful: score 1, or the top 25% of construction scores."""
     construction = sorted((float(r["score"]) for _, r in episodes if r.get("type") == "construction"),
                           reverse=True)
     cut = None
@@ -51,12 +53,19 @@ def successful(episodes: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
     return chosen
 
 
+def _family(result: dict) -> str | None:
+    """The family of the episode's task: its type as FAMILY names it ("techtree" is crafting)."""
+    kind = result.get("type")
+    return FAMILY.get(kind, kind) if isinstance(kind, str) else kind
+
+
 def call_example(call: dict, result: dict) -> dict:
+    """One fine-tuning line: the call's messages plus the reply, with the episode's metadata."""
     messages = [{"role": "system", "content": call["system"]}]
     messages += [{"role": m["role"], "content": m["content"]} for m in call["messages"]]
     messages.append({"role": "assistant", "content": call["reply"]})
     return {"messages": messages,
-            "metadata": {"task_id": result["task_id"], "family": FAMILY.get(result.get("type"), result.get("type")),
+            "metadata": {"task_id": result["task_id"], "family": _family(result),
                          "agent": call.get("agent"), "kind": call.get("kind"), "score": result.get("score")}}
 
 
@@ -66,14 +75,14 @@ def export_sft(run_dirs: list[str | Path], out: str | Path, families: list[str] 
     kinds = kinds or ["conversing", "coding"]
     episodes = find_episodes(run_dirs)
     chosen = [(f, r) for f, r in successful(episodes)
-              if not families or FAMILY.get(r.get("type"), r.get("type")) in families]
-    counts = {"episodes": 0, "examples": 0, "tokens": 0, "by_family": {},
-              "skipped_episodes": len(episodes) - len(chosen)}
+              if not families or _family(r) in families]
+    counts: dict[str, Any] = {"episodes": 0, "examples": 0, "tokens": 0, "by_family": {},
+                              "skipped_episodes": len(episodes) - len(chosen)}
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as f:
         for folder, result in chosen:
-            family = FAMILY.get(result.get("type"), result.get("type"))
+            family = _family(result)
             c = counts["by_family"].setdefault(family, {"episodes": 0, "examples": 0, "tokens": 0})
             c["episodes"] += 1
             counts["episodes"] += 1

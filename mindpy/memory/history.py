@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .state import BotState
 
@@ -33,6 +34,7 @@ def summarize_span(turns: list[dict], count: int = SUMMARIZE_COUNT) -> int:
 
 
 class History:
+    """A bot's conversation turns, summarized into a memory text when they grow too many, and saved."""
     def __init__(self, name: str, summarizer: Summarizer | None = None, max_messages: int = MAX_MESSAGES,
                  summarize_count: int = SUMMARIZE_COUNT, memory_limit: int = MEMORY_LIMIT,
                  state: BotState | None = None, extra_state: Callable[[], dict] | None = None):
@@ -117,6 +119,7 @@ class History:
 
 
 def clip(text: str, limit: int) -> str:
+    """The stripped text cut to `limit` characters, at a word boundary when one is near the end."""
     text = (text or "").strip()
     if len(text) <= limit:
         return text

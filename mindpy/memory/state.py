@@ -19,6 +19,7 @@ ARCHIVE_FILE = "history_archive.jsonl"
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write the file through a temporary file and a rename, so readers never see it half-written."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -52,6 +53,7 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def atomic_write_json(path: str | Path, data: Any) -> None:
+    """Write data as indented JSON, atomically."""
     atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False))
 
 

@@ -12,8 +12,9 @@ import logging
 import os
 import re
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -26,6 +27,7 @@ DEFAULT_CACHE_DIR = Path(".cache") / "embeddings"
 
 
 class Embedder(Protocol):
+    """Turns texts into vectors; `name` keys the vector cache."""
     name: str
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -82,6 +84,7 @@ _WORD = re.compile(r"[a-z0-9_]+")
 
 
 def words(text: str) -> set[str]:
+    """The lower-cased words of the text."""
     return set(_WORD.findall(text.lower()))
 
 
@@ -115,6 +118,7 @@ def load_embedder(model_path: str | None = None, check: bool = True) -> Sentence
 
 
 def text_key(text: str) -> str:
+    """A short stable hash of the text, the cache key of its vector."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
@@ -160,7 +164,7 @@ class EmbeddingCache:
             return
         with self._lock:
             new = {}
-            for t, v in zip(texts, vectors):
+            for t, v in zip(texts, vectors, strict=True):
                 key = text_key(t)
                 if key not in self._rows and key not in new:
                     new[key] = v
@@ -174,14 +178,16 @@ class EmbeddingCache:
             self._write()
 
     def _write(self) -> None:
+        vectors = self._vectors
+        assert vectors is not None, "put() stores vectors before writing them"
         self.dir.mkdir(parents=True, exist_ok=True)
         tmp = self.vec_path.with_name(f".{self.vec_path.name}.{os.getpid()}.tmp")
         with open(tmp, "wb") as f:
-            np.save(f, self._vectors)
+            np.save(f, vectors)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.vec_path)
-        atomic_write_text(self.key_path, json.dumps({"rows": len(self._vectors), "keys": self._rows}))
+        atomic_write_text(self.key_path, json.dumps({"rows": len(vectors), "keys": self._rows}))
 
 
 class CachedEmbedder:
@@ -213,17 +219,17 @@ class CachedEmbedder:
 
     def _embed(self, texts: Sequence[str], store: bool) -> np.ndarray:
         found = self.cache.get(texts)
-        missing = [t for t, v in zip(texts, found) if v is None]
+        missing = [t for t, v in zip(texts, found, strict=True) if v is None]
         if missing:
             unique = list(dict.fromkeys(missing))
             fresh = self.inner.embed(unique)
-            by_text = dict(zip(unique, fresh))
+            by_text = dict(zip(unique, fresh, strict=True))
             if store:
                 self.cache.put(unique, fresh)
-            found = [v if v is not None else by_text[t] for t, v in zip(texts, found)]
+            found = [v if v is not None else by_text[t] for t, v in zip(texts, found, strict=True)]
         if not found:
             return np.zeros((0, 0), dtype=np.float32)
-        return np.stack(found).astype(np.float32)
+        return np.stack([v for v in found if v is not None]).astype(np.float32)  # none is missing by now
 
 
 class VectorIndex:
@@ -250,7 +256,7 @@ class VectorIndex:
         q = np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32)
         if self._faiss is not None:
             scores, ids = self._faiss.search(q, k)
-            return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+            return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]
         sims = self.vectors @ q[0]
         order = np.argsort(-sims, kind="stable")[:k]
         return [(int(i), float(sims[i])) for i in order]

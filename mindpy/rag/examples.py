@@ -8,10 +8,9 @@ Examples are embedded once (cached on disk), held in a faiss index, and searched
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
-
-import numpy as np
+from typing import Any
 
 from .embeddings import CachedEmbedder, SentenceEmbedder, VectorIndex, WordOverlap, _embed_query
 
@@ -55,6 +54,7 @@ def load_examples(path: str | Path) -> list[list[dict]]:
 
 
 def example_key(example: list[dict]) -> str:
+    """The text an example is retrieved by: its non-assistant turns."""
     return "\n".join(t["content"] for t in example if t["role"] != "assistant")
 
 
@@ -68,6 +68,7 @@ def conversation_query(turns: Sequence[dict]) -> str:
 
 
 def render_example(example: list[dict], name: str = "") -> str:
+    """The example as lines of a prompt, with `$NAME` replaced by the bot's name."""
     lines = []
     for t in example:
         content = t["content"].replace("$NAME", name) if name else t["content"]

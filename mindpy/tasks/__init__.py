@@ -9,18 +9,34 @@ through the agents' bots or an `issue(command)` callable; the rest is pure Pytho
 """
 
 from .blueprint import Blueprint, BlueprintError, BlueprintLevel, Cell, CellCheck, Comparison
+from .checkers import (
+    CheckResult,
+    ConstructionChecker,
+    HellsKitchenChecker,
+    ItemChecker,
+    TaskMonitor,
+    checker_for,
+    end_line,
+)
 from .loader import dumps_tasks, load_task, load_tasks, write_tasks
-from .schema import TASK_TYPES, NameChecker, Task, TaskFileError, parse_tasks
-from .checkers import (CheckResult, ConstructionChecker, HellsKitchenChecker, ItemChecker, TaskMonitor, checker_for,
-                       end_line)
 from .results import EpisodeRecorder, load_result
-from .world import (TaskSetup, WorldSetupError, apply_setup, issue_via_bot, issue_via_server, plan_setup, set_up_task,
-                    wait_for_setup)
+from .schema import TASK_TYPES, NameChecker, Task, TaskFileError, parse_tasks
+from .world import (
+    TaskSetup,
+    WorldSetupError,
+    apply_setup,
+    issue_via_bot,
+    issue_via_server,
+    plan_setup,
+    set_up_task,
+    wait_for_setup,
+)
 
 __all__ = [
     "TASK_TYPES", "Blueprint", "BlueprintError", "BlueprintLevel", "Cell", "CellCheck", "Comparison", "NameChecker",
     "Task", "TaskFileError", "dumps_tasks", "load_task", "load_tasks", "parse_tasks", "write_tasks",
-    "CheckResult", "ConstructionChecker", "HellsKitchenChecker", "ItemChecker", "TaskMonitor", "checker_for", "end_line",
+    "CheckResult", "ConstructionChecker", "HellsKitchenChecker", "ItemChecker", "TaskMonitor", "checker_for",
+    "end_line",
     "EpisodeRecorder", "load_result",
     "TaskSetup", "WorldSetupError", "apply_setup", "issue_via_bot", "issue_via_server", "plan_setup", "set_up_task",
     "wait_for_setup",

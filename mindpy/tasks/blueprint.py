@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from ..errors import MindpyError
 
@@ -98,6 +99,7 @@ class Comparison:
 
 @dataclass(frozen=True)
 class BlueprintLevel:
+    """One horizontal layer of a blueprint: its y level, origin and rows of block names."""
     level: int
     coordinates: tuple[int, int, int]
     placement: tuple[tuple[str, ...], ...]
@@ -130,6 +132,7 @@ class BlueprintLevel:
 
 @dataclass(frozen=True)
 class Blueprint:
+    """A construction target: its levels and materials; compares itself with the world."""
     levels: tuple[BlueprintLevel, ...]
     materials: dict[str, int] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -138,7 +141,7 @@ class Blueprint:
     # ----- construction -----
     @classmethod
     def from_dict(cls, raw: Any, *, block_check: Callable[[str], str | None] | None = None,
-                  item_check: Callable[[str], str | None] | None = None) -> "Blueprint":
+                  item_check: Callable[[str], str | None] | None = None) -> Blueprint:
         problems: list[tuple[str, str]] = []
         blueprint = cls.parse(raw, problems, block_check=block_check, item_check=item_check)
         if problems:
@@ -148,10 +151,11 @@ class Blueprint:
 
     @classmethod
     def parse(cls, raw: Any, problems: list[tuple[str, str]], *, block_check: Callable[[str], str | None] | None = None,
-              item_check: Callable[[str], str | None] | None = None) -> "Blueprint | None":
+              item_check: Callable[[str], str | None] | None = None) -> Blueprint | None:
         """Validate `raw`, appending (field, message) pairs to `problems`; returns what could be read."""
         if not isinstance(raw, Mapping):
-            problems.append(("blueprint", f"must be a mapping with 'levels' (and 'materials'), got {type(raw).__name__}"))
+            problems.append(("blueprint",
+                             f"must be a mapping with 'levels' (and 'materials'), got {type(raw).__name__}"))
             return None
         materials = raw.get("materials")
         if materials is not None:
@@ -225,7 +229,7 @@ class Blueprint:
         out.update({k: v for k, v in values.items() if k not in out})
         return out
 
-    def with_materials(self, materials: Mapping[str, int] | None = None) -> "Blueprint":
+    def with_materials(self, materials: Mapping[str, int] | None = None) -> Blueprint:
         """A copy whose `materials` are the given ones, or what building it takes (`required_items`)."""
         import dataclasses
 
@@ -326,7 +330,7 @@ class Blueprint:
             lines.append("Materials: " + ", ".join(f"{k}: {v}" for k, v in materials.items()))
         lines.append("In a level starting at X, Y, Z the block in row r, column c (counting from 0) goes at "
                      "X + c, Y, Z + r. Use !getBlueprintLevel(n) for a level's blocks.")
-        for index, lvl in enumerate(self.levels):
+        for lvl in self.levels:
             x, y, z = lvl.coordinates
             blocks = Counter(block_base_name(c.block) for c in lvl.cells() if block_base_name(c.block) != "air")
             summary = ", ".join(f"{k} {v}" for k, v in sorted(blocks.items())) or "nothing but air"
@@ -375,10 +379,12 @@ def _door_run_length(wanted: Mapping[tuple[int, int, int], str], x: int, y: int,
 
 
 def compare(blueprint: Blueprint, get_block: GetBlock, level: int | None = None) -> Comparison:
+    """Compare the world with the blueprint (or one of its levels)."""
     return blueprint.compare(get_block, level)
 
 
 def score(blueprint: Blueprint, get_block: GetBlock) -> float:
+    """The share of the blueprint's cells the world matches (0 to 1)."""
     return blueprint.score(get_block)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from typing import Mapping
+from collections.abc import Mapping
 
 from .schema import Task
 
@@ -22,6 +22,7 @@ def _indent(text: str, prefix: str = "    ", width: int = 110) -> str:
 
 
 def blueprint_summary(task: Task) -> str:
+    """One line on the task's blueprint: levels, footprint, origin and block count (empty if none)."""
     bp = task.blueprint
     if bp is None:
         return ""
@@ -61,7 +62,7 @@ def describe_task(task: Task) -> str:
     if task.usernames:
         lines.append("  human players: " + ", ".join(task.usernames))
     shared_goal = isinstance(task.goal, str)
-    if shared_goal and task.goal:
+    if isinstance(task.goal, str) and task.goal:
         lines.append("  goal (all agents):")
         lines.append(_indent(task.goal))
     for i in range(task.agent_count + task.human_count):

@@ -8,8 +8,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .schema import NameChecker, Task, TaskFileError, parse_tasks
 
@@ -47,6 +48,7 @@ def load_tasks(path: str | Path, *, check_names: bool = True, version: str | Non
 
 
 def load_task(path: str | Path, task_id: str, **kwargs: Any) -> Task:
+    """One task of a task file; TaskFileError (with a close match) when the id is not there."""
     tasks = load_tasks(path, **kwargs)
     if task_id not in tasks:
         import difflib
@@ -77,6 +79,7 @@ def _encode(value: Any, indent: int) -> str:
 
 
 def tasks_to_mapping(tasks: Mapping[str, Task] | list[Task]) -> dict[str, Any]:
+    """{task id: task as a dict}, the content of a task file."""
     items = tasks.values() if isinstance(tasks, Mapping) else tasks
     return {task.id: task.to_dict() for task in items}
 
@@ -92,6 +95,7 @@ def dumps_tasks(tasks: Mapping[str, Task] | list[Task], fmt: str = "json") -> st
 
 
 def write_tasks(tasks: Mapping[str, Task] | list[Task], path: str | Path) -> Path:
+    """Write a task file, YAML or JSON by the file's suffix; returns the path."""
     path = Path(path)
     fmt = "yaml" if path.suffix.lower() in YAML_SUFFIXES else "json"
     path.parent.mkdir(parents=True, exist_ok=True)

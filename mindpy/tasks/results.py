@@ -18,8 +18,8 @@ import re
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 from .checkers import end_line
 from .schema import Task
@@ -28,6 +28,7 @@ HistoryCallback = Callable[[str, str], None]  # (agent name, line)
 
 
 class EpisodeRecorder:
+    """Counts an episode's commands, messages, tokens and errors, and writes its result."""
     def __init__(self, task: Task, agent_names: Sequence[str], results_dir: str | Path | None = None,
                  clock: Callable[[], float] = time.time):
         self.task = task
@@ -116,4 +117,5 @@ class EpisodeRecorder:
 
 
 def load_result(path: str | Path) -> dict:
+    """An episode's result.json."""
     return json.loads(Path(path).read_text())

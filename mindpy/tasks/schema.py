@@ -13,8 +13,9 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from ..errors import MindpyError
 from .blueprint import Blueprint
@@ -64,7 +65,7 @@ class NameChecker:
         self.blocks = frozenset(blocks)
 
     @classmethod
-    def for_version(cls, version: str | None = None) -> "NameChecker":
+    def for_version(cls, version: str | None = None) -> NameChecker:
         from .. import DEFAULT_MINECRAFT_VERSION
         from ..mcdata import minecraft_data
 
@@ -230,7 +231,7 @@ class Task:
     # ----- conversion -----
     @classmethod
     def from_dict(cls, task_id: str, data: Any, *, source: str = "<memory>",
-                  names: NameChecker | None = None) -> "Task":
+                  names: NameChecker | None = None) -> Task:
         """Validate and type one task. Raises TaskFileError listing every problem found."""
         problems = _Problems(source, task_id)
         task = _parse(task_id, data, problems, names)

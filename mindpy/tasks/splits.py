@@ -14,8 +14,9 @@ hashes are checked by the tests. Train and test use different seeds, and
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .loader import dumps_tasks
 from .schema import NameChecker, Task, parse_tasks
@@ -34,14 +35,18 @@ EXAMPLES = TASKS_DIR / "example_tasks.json"
 
 def _generator(family: str):
     if family == "crafting":
-        from .generators import crafting as module
-    elif family == "cooking":
-        from .generators import cooking as module
-    elif family == "construction":
-        from .generators import construction as module
-    else:
-        raise ValueError(f"unknown task family {family!r}: one of {', '.join(FAMILIES)}")
-    return module
+        from .generators import crafting
+
+        return crafting
+    if family == "cooking":
+        from .generators import cooking
+
+        return cooking
+    if family == "construction":
+        from .generators import construction
+
+        return construction
+    raise ValueError(f"unknown task family {family!r}: one of {', '.join(FAMILIES)}")
 
 
 def generate_raw(family: str, split: str, seed: int | None = None, count: int | None = None,
@@ -69,6 +74,7 @@ def generate(family: str, split: str, seed: int | None = None, count: int | None
 
 
 def fingerprints_of_test_split() -> frozenset[str]:
+    """The fingerprints of the test split's construction blueprints."""
     from .generators import construction
 
     tasks = construction.generate("test", SEEDS["test"], SIZES["construction"]["test"])
@@ -83,10 +89,12 @@ def sha256_of(family: str, split: str, seed: int | None = None, count: int | Non
 
 
 def target_items(tasks: Mapping[str, Task]) -> set[str]:
+    """Every item some task has as a target."""
     return {item for task in tasks.values() for item in task.targets()}
 
 
 def blueprint_fingerprints(tasks: Mapping[str, Task]) -> set[str]:
+    """The fingerprints of the tasks' blueprints."""
     return {task.blueprint.fingerprint() for task in tasks.values() if task.blueprint is not None}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 
 def rng_for(*parts: object) -> random.Random:
@@ -46,10 +46,12 @@ def split_by_kind(materials: Mapping[str, int], agents: int) -> list[dict[str, i
 
 
 def article(name: str) -> str:
+    """'an' before a vowel, else 'a'."""
     return "an" if name[:1] in "aeiou" else "a"
 
 
 def join_words(words: Sequence[str]) -> str:
+    """The words as English: 'a, b and c'."""
     words = list(words)
     if len(words) <= 1:
         return "".join(words)

@@ -15,7 +15,8 @@ holds. Timeout: 600 s plus 300 s per room level.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..blueprint import Blueprint
 from .common import rng_for, split_by_kind
@@ -41,10 +42,12 @@ STOREY_HEIGHT = 4  # floor + 3 wall layers
 
 
 def task_name(m: int, r: int, w: int, c: int, v: int) -> str:
+    """The task id of a complexity combination and variant."""
     return f"materials_{m}_rooms_{r}_window_{w}_carpet_{c}_variant_{v}"
 
 
 def timeout_for(r: int) -> int:
+    """The task's time limit in seconds, longer for more rooms."""
     return BASE_TIMEOUT + TIMEOUT_PER_ROOM_LEVEL * r
 
 
@@ -183,6 +186,7 @@ def _task(blueprint: Blueprint, r: int) -> dict[str, Any]:
 
 
 def combos() -> list[tuple[int, int, int, int]]:
+    """All 81 (materials, rooms, window, carpet) complexity combinations."""
     return [(m, r, w, c) for m in range(3) for r in range(3) for w in range(3) for c in range(3)]
 
 
@@ -208,7 +212,7 @@ def generate(split: str, seed: int, count: int, *, exclude: Iterable[str] = (),
         m, r, w, c = order[i % len(order)]
         v = i // len(order)
         i += 1
-        for attempt in range(50):
+        for _attempt in range(50):
             blueprint = house(m, r, w, c, rng)
             fp = blueprint.fingerprint()
             if fp not in seen:

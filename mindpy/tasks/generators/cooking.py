@@ -15,8 +15,9 @@ Variants:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from .common import agent_choices, join_words, rng_for, split_units
 
@@ -26,6 +27,7 @@ DEFAULT_AGENTS = (2, 3, 4, 5)
 
 @dataclass(frozen=True)
 class Dish:
+    """A dish a cooking task may ask for: how to make it and what the world must provide."""
     name: str
     steps: tuple[str, ...]
     given: dict[str, int] = field(default_factory=dict)  # what the cooking world lacks

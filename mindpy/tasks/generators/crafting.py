@@ -13,8 +13,9 @@ appears in both splits, whatever the seeds.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Sequence
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
 
 from ...mcdata import minecraft_data
 from ..recipe_tree import COLOURS, RecipeTree
@@ -58,8 +59,9 @@ def family_of(item: str) -> str:
     return name
 
 
-@lru_cache(maxsize=None)
+@cache
 def recipe_tree(version: str | None = None) -> RecipeTree:
+    """The (cached) recipe tree of a game version."""
     return RecipeTree(minecraft_data(version) if version else minecraft_data())
 
 
@@ -88,8 +90,9 @@ def split_of(item: str) -> str:
     return "test" if stable_fraction(SPLIT_SALT, family_of(item)) < TEST_FRACTION else "train"
 
 
-@lru_cache(maxsize=None)
+@cache
 def targets_by_split(version: str | None = None) -> dict[str, tuple[str, ...]]:
+    """The candidate crafting targets, split into train and test."""
     tree = recipe_tree(version)
     out: dict[str, list[str]] = {"train": [], "test": []}
     for item in candidate_targets(tree):
