@@ -190,7 +190,7 @@ class Prompter:
             return commands.docs(getattr(agent, "context", None))
         if key in ("STATS", "INVENTORY") and commands is not None:
             try:  # the same text the !stats / !inventory queries give the model
-                return commands.run(agent.context, key.lower(), [])
+                return commands.run(getattr(agent, "context", None), key.lower(), [])
             except Exception as exc:  # a world query failing must not stop the prompt
                 log.debug("%s query for the prompt failed: %s", key, exc)
                 return ""
