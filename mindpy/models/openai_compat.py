@@ -33,6 +33,7 @@ PRESETS: dict[str, Preset] = {
     "ollama": Preset("http://localhost:11434/v1", "OLLAMA_API_KEY", False),
     "lmstudio": Preset("http://localhost:1234/v1", "LMSTUDIO_API_KEY", False),
     "llamacpp": Preset("http://localhost:8080/v1", "LLAMACPP_API_KEY", False),
+    "transformers": Preset("http://localhost:8000/v1", "TRANSFORMERS_API_KEY", False),  # `transformers serve`
     "openrouter": Preset("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", True),
     "deepseek": Preset("https://api.deepseek.com/v1", "DEEPSEEK_API_KEY", True),
     "groq": Preset("https://api.groq.com/openai/v1", "GROQ_API_KEY", True),

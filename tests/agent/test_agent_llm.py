@@ -1,4 +1,4 @@
-"""An agent with a real OpenAI-compatible server (llama.cpp serving SmolLM2-135M-Instruct) on the embedded server."""
+"""An agent with a real OpenAI-compatible server (`transformers serve` with SmolLM2-135M-Instruct) on the embedded server."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from mindpy.models import create_model
 
 
 @pytest.mark.llm
-def test_an_agent_plays_with_a_real_llamacpp_server(llama_server, make_bot, tmp_path):
+def test_an_agent_plays_with_a_real_openai_compatible_server(openai_server, make_bot, tmp_path):
     """The whole agent (real bot, full prompt, openai client over HTTP): whatever the small model answers is
     handled, a command runs or is refused with an explanation, and the agent never crashes."""
-    model = create_model({"api": "llamacpp", "model": "smollm2", "url": llama_server,
+    model = create_model({"api": "transformers", "model": openai_server.model, "url": openai_server.url,
                           "params": {"max_tokens": 40, "temperature": 0.0, "seed": 1}}, attempts=2, timeout=180)
     settings = make_settings(tmp_path, max_commands=2)
     agent = start_agent_with_model(make_bot, tmp_path, model, settings=settings, prefix="smol")

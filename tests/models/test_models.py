@@ -385,13 +385,13 @@ def test_replay_script_errors(tmp_path):
 # ---- a real OpenAI-compatible server: llama.cpp serving SmolLM2-135M-Instruct --------------------------
 
 @pytest.mark.llm
-def test_real_llamacpp_server(llama_server, tmp_path):
+def test_real_openai_compatible_server(openai_server, tmp_path):
     import re
 
     from mindpy.memory import BotState, History
     from mindpy.prompts import Prompter
 
-    model = create_model({"api": "llamacpp", "model": "smollm2", "url": llama_server,
+    model = create_model({"api": "transformers", "model": openai_server.model, "url": openai_server.url,
                           "params": {"max_tokens": 48, "temperature": 0.0, "seed": 1}}, attempts=2, timeout=120)
     prompter = Prompter(name="andy", providers={
         "COMMAND_DOCS": "*COMMAND DOCS*\n!stop: stop what you are doing.\n!goToPlayer(player_name, closeness): "
