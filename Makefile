@@ -39,8 +39,15 @@ lint: $(PY_STAMP)
 	$(BIN)/mypy mindpy
 
 # Lint first, then the whole suite, including the tests against a real OpenAI-compatible server (marked llm).
+# The tests mostly wait on servers and bots, so more workers than cores pay off: each worker (pytest-xdist) has
+# its own embedded server. TEST_WORKERS=1 runs them one after another.
+TEST_WORKERS ?= 3
 test: setup lint
-	$(BIN)/python -m pytest -m "llm or not llm"
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+
+# The quick subset for the inner loop: no whole episodes, no CLI runs, no model server (a few minutes).
+test-fast: setup
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not slow and not llm"
 
 # Only the real-server tests.
 test-llm: setup

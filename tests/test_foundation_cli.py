@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from mindpy.nodejs import node_setup_dir
 from mindpy.server.probe import status
 
@@ -64,6 +66,7 @@ def test_server_command_runs_in_the_foreground_until_interrupted(tmp_path):
         assert probe.connect_ex(("127.0.0.1", port)) != 0, "the server still listens after Ctrl-C"
 
 
+@pytest.mark.slow
 def test_demo_plays_a_crafting_task_with_oracle_players(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}  # no key: the oracle plays
     result = run(["demo", "--run-dir", str(tmp_path)], env=env)

@@ -10,10 +10,13 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 import yaml
 
 from conftest import wait_until
 from mindpy.bridge import create_bot
+
+pytestmark = pytest.mark.slow  # whole episodes or CLI runs: left out of `make test-fast`
 
 MINDPY = Path(sys.executable).with_name("mindpy")
 

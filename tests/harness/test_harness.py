@@ -16,6 +16,8 @@ import pytest
 
 from conftest import wait_until
 
+pytestmark = pytest.mark.slow  # whole episodes or CLI runs: left out of `make test-fast`
+
 MINDPY = Path(sys.executable).with_name("mindpy")
 
 TASKS = {

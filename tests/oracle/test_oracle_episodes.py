@@ -12,6 +12,8 @@ import pytest
 
 from conftest import REPO_ROOT
 
+pytestmark = pytest.mark.slow  # whole episodes or CLI runs: left out of `make test-fast`
+
 ROOT = REPO_ROOT
 MINDPY = Path(sys.executable).with_name("mindpy")
 

@@ -11,6 +11,8 @@ from conftest import isolate, teleport, unique_name, wait_until
 from mindpy.agent.bus import InProcessBus
 from mindpy.oracle import OracleModel
 
+pytestmark = pytest.mark.slow  # whole episodes or CLI runs: left out of `make test-fast`
+
 
 @pytest.fixture
 def team(make_bot, tmp_path):
