@@ -15,6 +15,15 @@ import pytest
 from mindpy.bridge import create_bot, js_module
 from mindpy.server import EmbeddedServer
 
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (-n N) every worker has its own embedded server; the tests against the real model
+    server share one worker, so only one model server starts."""
+    for item in items:
+        if item.get_closest_marker("llm"):
+            item.add_marker(pytest.mark.xdist_group("llm"))
+
+
 _names = itertools.count(1)
 _areas = itertools.count(1)
 
@@ -24,12 +33,60 @@ def unique_name(prefix: str = "bot") -> str:
     return f"{prefix[:10]}{next(_names)}"
 
 
+class GameClock:
+    """The game time of the session's server, in seconds (its tick count / 20). On a loaded machine the server
+    ticks slower, and limits measured with this clock stretch with it; wall-clock limits do not."""
+
+    TICKS_PER_SECOND = 20
+
+    def __init__(self, server: EmbeddedServer | None = None):
+        self.server = server
+        self._last: int | None = None
+
+    def ticks(self) -> int | None:
+        """The server's tick count (the last one read if a read fails); None without a server."""
+        if self.server is None:
+            return None
+        ticks = self.server.ticks()
+        if ticks is not None:
+            self._last = ticks
+        return self._last
+
+    def now(self) -> float:
+        """Game seconds; wall-clock seconds when there is no server (tests that need none)."""
+        ticks = self.ticks()
+        return ticks / self.TICKS_PER_SECOND if ticks is not None else time.monotonic()
+
+
+clock = GameClock()  # the session's server sets itself here (see the `server` fixture)
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    """The embedded server shared by the session's tests (fast smelting for tests)."""
+    """The embedded server shared by the session's tests (fast smelting for tests). Its clock times the waits."""
     run_dir = tmp_path_factory.mktemp("server")
     with EmbeddedServer(run_dir=run_dir, options={"smeltSpeed": 20}) as srv:
+        wait_for_ticks(srv)
+        clock.server = srv
         yield srv
+        clock.server = None
+
+
+def wait_for_ticks(srv: EmbeddedServer) -> None:
+    deadline = time.monotonic() + 30
+    while srv.ticks() is None:
+        if time.monotonic() > deadline:
+            pytest.fail("the embedded server reports no ticks")
+        time.sleep(0.05)
+
+
+def wait_ticks(n: int, message: str = "game time to pass") -> None:
+    """Let `n` server ticks pass (a game second is 20): for waits on something the game does over time, such as
+    smelting or crop growth, instead of sleeping for the time it takes on a quiet machine."""
+    start = clock.ticks()
+    assert start is not None, "wait_ticks needs the session's `server` fixture"
+    wait_until(lambda: (clock.ticks() or 0) - start >= n, timeout=n / GameClock.TICKS_PER_SECOND + 5,
+               message=f"{n} ticks ({message})")
 
 
 @pytest.fixture
@@ -68,15 +125,21 @@ def isolate(bot, spacing: int = 200) -> tuple[int, int, int]:
     return x, -60, z
 
 
+# A dead or stalled server stops its clock: no wait may outlast this many times its limit in wall-clock time.
+WALL_CLOCK_CAP = 4
+
+
 def wait_until(predicate, timeout: float = 5.0, interval: float = 0.05, message: str = "condition"):
-    """Poll `predicate()` until it is truthy; return its value or fail the test with `message`."""
-    deadline = time.monotonic() + timeout
+    """Poll `predicate()` until it is truthy; return its value or fail the test with `message`. `timeout` is in
+    game seconds of the session's server (see GameClock), with a wall-clock cap in case the server stops."""
+    deadline = clock.now() + timeout
+    wall_deadline = time.monotonic() + WALL_CLOCK_CAP * timeout + 10
     while True:
         value = predicate()
         if value:
             return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout} s waiting for {message}")
+        if clock.now() > deadline or time.monotonic() > wall_deadline:
+            pytest.fail(f"timed out after {timeout} game seconds waiting for {message}")
         time.sleep(interval)
 
 

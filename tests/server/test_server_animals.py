@@ -30,19 +30,20 @@ def give(bot, item, count=1):
     wait_until(lambda: bot.inventory().get(item) == count, message=f"{count} {item}")
 
 
-# animal, its vanilla health, what minecraft-data's loot table (plus wool for sheep) drops
+# animal, its vanilla health, what minecraft-data's loot table (plus wool for sheep) always drops, and what it
+# drops by chance (a rabbit's foot, 1 kill in 10: the test once waited for an inventory without it and failed)
 ANIMALS = [
-    ("cow", 10, {"beef", "leather"}),
-    ("sheep", 8, {"mutton", "white_wool"}),
-    ("pig", 10, {"porkchop"}),
-    ("chicken", 4, {"chicken", "feather"}),
-    ("rabbit", 3, {"rabbit", "rabbit_hide"}),
-    ("mooshroom", 10, {"beef", "leather"}),
+    ("cow", 10, {"beef", "leather"}, set()),
+    ("sheep", 8, {"mutton", "white_wool"}, set()),
+    ("pig", 10, {"porkchop"}, set()),
+    ("chicken", 4, {"chicken", "feather"}, set()),
+    ("rabbit", 3, {"rabbit", "rabbit_hide"}, {"rabbit_foot"}),
+    ("mooshroom", 10, {"beef", "leather"}, set()),
 ]
 
 
-@pytest.mark.parametrize("animal, health, loot", ANIMALS, ids=[a[0] for a in ANIMALS])
-def test_hunting_an_animal_with_a_sword_drops_its_loot(make_bot, animal, health, loot):
+@pytest.mark.parametrize("animal, health, loot, rare", ANIMALS, ids=[a[0] for a in ANIMALS])
+def test_hunting_an_animal_with_a_sword_drops_its_loot(make_bot, animal, health, loot, rare):
     bot = make_bot("hunter")
     x, y, z = isolate(bot)
     give(bot, "diamond_sword")  # 7 damage a hit
@@ -55,9 +56,9 @@ def test_hunting_an_animal_with_a_sword_drops_its_loot(make_bot, animal, health,
     wait_until(lambda: not seen(bot, animal), message="the body to disappear")
     left = world_js().collectDrops(bot.js, 8, 8000, timeout=12)
     assert left == 0
-    inventory = wait_until(lambda: set(bot.inventory()) == loot | {"diamond_sword"} and bot.inventory(),
+    inventory = wait_until(lambda: loot <= set(bot.inventory()) and bot.inventory(),
                            message=f"the {animal}'s loot {sorted(loot)} picked up")
-    assert all(inventory[item] >= 1 for item in loot)
+    assert set(inventory) - {"diamond_sword"} <= loot | rare, inventory
 
 
 def test_fists_do_one_damage_and_hits_land_only_after_the_invulnerability(make_bot):

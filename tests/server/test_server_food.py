@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import wait_until, world_js
+from conftest import wait_ticks, wait_until, world_js
 from mindpy.mcdata import minecraft_data
 
 FOODS = minecraft_data().foods_by_name
@@ -67,7 +67,7 @@ def test_the_server_refuses_to_feed_a_full_player(make_bot):
     bot = hungry_bot(make_bot, "cheater", 20, {"bread": 2})
     world_js().hold(bot.js, "bread", timeout=5)
     bot.js.activateItem()
-    time.sleep(2.2)
+    wait_ticks(44, "longer than eating takes (32 ticks)")
     bot.js.deactivateItem()
     assert bot.inventory() == {"bread": 2}
     assert bot.js.food == 20

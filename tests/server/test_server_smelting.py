@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 
-from conftest import REPO_ROOT, isolate, item_id, wait_until
+from conftest import REPO_ROOT, isolate, item_id, wait_ticks, wait_until
 from conftest import give_items as give
 from conftest import place_beside as place
 from mindpy.bridge import create_bot
@@ -64,7 +64,7 @@ def test_stations_smelt_with_put_input_put_fuel_take_output(make_bot):
     for block, (_, raw, _) in zip(blocks, STATION_RECIPES):
         load(bot, block, ("coal", 1), (raw, 3))
     assert bot.inventory() == {}
-    time.sleep(1.6)  # three items: 1.5 s in a furnace at 20x, half that in the others
+    wait_ticks(32, "three items smelt: 30 ticks in a furnace at 20x, half that in the others")
     for block, (station, _raw, cooked) in zip(blocks, STATION_RECIPES):
         furnace = bot.js.openFurnace(block, timeout=10)
         wait_until(lambda: count(furnace.outputItem()) == 3, timeout=3, message=f"3 {cooked} from the {station}")
@@ -87,7 +87,7 @@ def test_stations_smelt_only_their_kind(make_bot):
     give(bot, {**{item: 2 for _, item in wrong}, "coal": 3})
     for block, (_, item) in zip(blocks, wrong):
         load(bot, block, ("coal", 1), (item, 2))
-    time.sleep(1.0)  # four times what one item takes in the smoker and blast furnace
+    wait_ticks(20, "four times what one item takes in the smoker and blast furnace")
     for block, (station, _item) in zip(blocks, wrong):
         furnace = bot.js.openFurnace(block, timeout=10)
         assert furnace.outputItem() is None, station
@@ -114,7 +114,7 @@ def test_fuel_burns_for_its_time(make_bot):
     give(bot, {"cobblestone": 10 * len(FUELS), **{fuel: n for fuel, n, _ in FUELS}})
     for block, (fuel, n, _) in zip(blocks, FUELS):
         load(bot, block, (fuel, n), ("cobblestone", 10))
-    time.sleep(5.5)  # 10 items take 5 s; every fire is out by then
+    wait_ticks(110, "10 items take 100 ticks; every fire is out by then")
     for block, (fuel, _n, smelted) in zip(blocks, FUELS):
         # spent fuel shows no fire; a lava bucket burns on with nothing left to smelt, as in vanilla
         lit = bot.js.blockAt(block.position).getProperties().lit

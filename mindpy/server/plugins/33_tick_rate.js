@@ -2,6 +2,8 @@
 // How fast the server ticks, for benchmarks: `/mindpy_ticks` answers with one line of JSON after
 // "mindpy_ticks " (`/mindpy_tps` in 99_diagnostics.js is the short human-readable summary):
 //   {ticks, at, tps1, tps10, tickGapMaxMs, loopDelayP99Ms, loopDelayMaxMs, entities, animals, players}
+// The tick count also goes to a file (config.tickFile, written every TICK_FILE_EVERY ticks) so that the process
+// that started the server can read the game's clock without a bot: EmbeddedServer.ticks().
 // `ticks` and `at` (ms) let a benchmark compute the rate over its own window; tps1 and tps10 are the
 // rates over the last 1 and 10 seconds; the event-loop delay shows stalls between ticks (the server runs
 // everything on one thread, so a slow handler delays the next tick). See benchmarks/bench_server_ticks.py.
@@ -10,12 +12,25 @@
 // millisecond is lost for good (19.6 ticks per second on a busy machine). Like vanilla, tick on a fixed
 // schedule instead: each tick is due at start + n * 50 ms, and a late tick shortens the next wait.
 
+const fs = require('fs')
 const { monitorEventLoopDelay, performance } = require('perf_hooks')
 
 const WINDOW_S = 10
 const MAX_BEHIND_MS = 1000 // further behind than this, give up catching up (vanilla: "Can't keep up!")
+const TICK_FILE_EVERY = 5 // ticks: a quarter of a game second
 
-module.exports.server = function (serv) {
+module.exports.server = function (serv, settings) {
+  const tickFile = settings?.mindpy?.tickFile
+  if (tickFile) {
+    serv.on('tick', (delta, count) => {
+      if (count % TICK_FILE_EVERY !== 0) return
+      try {
+        fs.writeFileSync(tickFile + '.tmp', String(count))
+        fs.renameSync(tickFile + '.tmp', tickFile) // a reader never sees a half-written number
+      } catch (err) {}
+    })
+  }
+
   // tick.js defines serv.setTickInterval after our plugins load; replace it once every plugin has loaded
   serv.once('asap', () => {
     serv.setTickInterval = (ticksPerSecond) => {
