@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import isolate, wait_until, world_js
+from conftest import isolate, wait_ticks, wait_until, world_js
 
 
 def block_name(bot, x, y, z):
@@ -119,3 +119,18 @@ def test_sleeping_in_a_bed_skips_the_night(make_bot):
     bot.js.sleep(bed, timeout=10)
     wait_until(lambda: woke, timeout=10, message="morning (everyone on the server asleep for 5 s)")
     assert bot.js.time.timeOfDay < 1000 and not bot.js.isSleeping
+
+
+def test_a_time_set_is_never_undone_by_the_day_cycle_and_the_world_age_counts_ticks(make_bot, server):
+    # the day cycle steps the clock every 20 ticks; a /time set landing in that tick was undone by the step's
+    # stale value (1 time in 20), which kept nights from ending: set the time often enough to hit that tick
+    bot = make_bot("clock")
+    for i in range(40):
+        target = 1000 if i % 2 else 13000
+        bot.chat(f"/time set {target}")
+        wait_until(lambda: target <= bot.js.time.timeOfDay <= target + 100, message=f"time {target}")
+        wait_ticks(3, "past the tick of the set")
+        assert target <= bot.js.time.timeOfDay <= target + 100, (i, target, bot.js.time.timeOfDay)
+    ticks = server.ticks()
+    wait_until(lambda: abs(bot.js.time.age - server.ticks()) <= 25, message="the world age to follow the ticks")
+    assert bot.js.time.age >= ticks - 25

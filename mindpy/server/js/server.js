@@ -56,6 +56,7 @@ const PLUGINS = [
   '31_entity_commands',
   '32_world_commands',
   '33_tick_rate',
+  '34_day_cycle',
   '40_animals',
   '41_block_loot',
   '42_animal_movement',
