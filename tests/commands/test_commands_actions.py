@@ -248,10 +248,12 @@ def test_smelt_and_clear_furnace(layer, make_bot):
     assert bot.inventory().get("iron_ingot") == 3 and "raw_iron" not in bot.inventory()
     assert "furnace" not in bot.inventory()  # it placed its furnace
 
-    # leave something in the furnace (no fuel: it stays there), then clear it
+    # leave something in the furnace (no fuel: it stays there), then clear it; the coal of the smelt above burns
+    # on for a while (a load-dependent time in wall-clock terms): wait for the fire to go out first
     give(bot, "raw_gold", 2)
-    furnace_block = bot.js.blockAt(bot.js.findBlock({"matching": bot.js.registry.blocksByName.furnace.id,
-                                                     "maxDistance": 8}).position)
+    position = bot.js.findBlock({"matching": bot.js.registry.blocksByName.furnace.id, "maxDistance": 8}).position
+    wait_until(lambda: not bot.js.blockAt(position).getProperties().lit, timeout=10, message="the fire to go out")
+    furnace_block = bot.js.blockAt(position)
     furnace = bot.js.openFurnace(furnace_block, timeout=10)
     furnace.putInput(bot.js.registry.itemsByName.raw_gold.id, None, 2, timeout=10)
     furnace.close()
