@@ -39,9 +39,9 @@ lint: $(PY_STAMP)
 	$(BIN)/mypy mindpy
 
 # Lint first, then the whole suite, including the tests against a real OpenAI-compatible server (marked llm).
-# The tests mostly wait on servers and bots, so more workers than cores pay off: each worker (pytest-xdist) has
+# The tests mostly wait on servers and bots, so parallel workers pay off: each worker (pytest-xdist) has
 # its own embedded server. TEST_WORKERS=1 runs them one after another.
-TEST_WORKERS ?= 3
+TEST_WORKERS ?= 2
 test: setup lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
