@@ -66,13 +66,13 @@ def server(tmp_path_factory):
     """The embedded server shared by the session's tests (fast smelting for tests). Its clock times the waits."""
     run_dir = tmp_path_factory.mktemp("server")
     with EmbeddedServer(run_dir=run_dir, options={"smeltSpeed": 20}) as srv:
-        wait_for_ticks(srv)
+        _first_tick_report(srv)
         clock.server = srv
         yield srv
         clock.server = None
 
 
-def wait_for_ticks(srv: EmbeddedServer) -> None:
+def _first_tick_report(srv: EmbeddedServer) -> None:
     deadline = time.monotonic() + 30
     while srv.ticks() is None:
         if time.monotonic() > deadline:

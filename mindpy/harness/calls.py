@@ -1,8 +1,9 @@
 """A record of every model call of an episode: what the model was sent, what it answered, whether the command in
 its answer worked. One JSONL file per agent (`calls/<agent>.jsonl`); SFT export reads them.
 
-    logged = CallLog(model, path)           # a ChatModel itself: hand it to the agent
-    build_agent(..., wrap_model=lambda name, model: logged, on_event=[logged.on_agent_event])  # marks failed commands
+    logged = CallLog(model, path, "andy")   # a ChatModel itself: hand it to the agent in its place
+    logged.on_agent_event(kind, text)       # an agent event hook: marks the call whose command failed
+(mindpy.harness.episode gives both to build_agent: wrap_model and on_event.)
 """
 
 from __future__ import annotations

@@ -10,8 +10,6 @@
 const TICKS_PER_UPDATE = 20
 
 module.exports.server = function (serv) {
-  serv.mindpyDaylightCycle = true
-
   serv.once('pluginsReady', () => {
     serv.doDaylightCycle = false // flying-squid's own step: replaced below
     serv.setTime = (time) => {
@@ -21,6 +19,6 @@ module.exports.server = function (serv) {
   })
 
   serv.on('tick', (delta, count) => {
-    if (serv.mindpyDaylightCycle && count % TICKS_PER_UPDATE === 0) serv.setTime((serv.time + TICKS_PER_UPDATE) % 24000)
+    if (count % TICKS_PER_UPDATE === 0) serv.setTime((serv.time + TICKS_PER_UPDATE) % 24000)
   })
 }
