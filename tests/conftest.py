@@ -111,9 +111,16 @@ def teleport(bot, x: float, y: float, z: float) -> None:
     bot.chat(f"/tp {bot.name} {x} {y} {z}")
     wait_until(lambda: abs(bot.position[0] - x) < 1.5 and abs(bot.position[2] - z) < 1.5,
                timeout=10, message=f"{bot.name} to arrive at x={x} z={z}")
-    bot.js.waitForChunksToLoad(timeout=20)
+    wait_for_chunks(bot)
     wait_until(lambda: bot.js.blockAt(bot.js.entity.position.offset(0, -1, 0)) is not None, timeout=10,
                message="the ground under the bot to load")
+
+
+def wait_for_chunks(bot, timeout: float = 20) -> None:
+    """Wait until the 5x5 chunk columns around `bot` have loaded (the game clock times it, unlike mineflayer's
+    waitForChunksToLoad with its fixed 10 s)."""
+    wait_until(lambda: world_js().missingColumns(bot.js, 2) == 0, timeout=timeout, interval=0.1,
+               message=f"the chunks around {bot.name} to load")
 
 
 def isolate(bot, spacing: int = 200) -> tuple[int, int, int]:

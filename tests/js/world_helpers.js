@@ -13,6 +13,19 @@ function blockJson (bot, x, y, z) {
   return JSON.stringify(block ? { name: block.name, properties: block.getProperties() } : null)
 }
 
+// How many of the (2*dist+1)^2 chunk columns centred on the bot its world has not loaded yet (what
+// bot.waitForChunksToLoad waits for, without its fixed 10 s wall-clock limit: the tests wait on the game clock).
+function missingColumns (bot, dist = 2) {
+  const pos = bot.entity.position
+  let missing = 0
+  for (let dx = -dist; dx <= dist; dx++) {
+    for (let dz = -dist; dz <= dist; dz++) {
+      if (!bot.world.getColumnAt(new Vec3(pos.x + 16 * dx, 0, pos.z + 16 * dz))) missing++
+    }
+  }
+  return missing
+}
+
 // Entities the bot sees within `radius` blocks: [{id, name, type, x, y, z, distance, onGround}], nearest first.
 function entitiesJson (bot, radius = 32) {
   const me = bot.entity.position
@@ -156,4 +169,4 @@ function commandReply (bot, command, pattern, timeoutMs = 5000) {
   })
 }
 
-module.exports = { blockJson, entitiesJson, digAt, hold, placeOnTop, attackUntilDead, useOn, useOnBlock, walkTo, collectDrops, eat, commandReply }
+module.exports = { blockJson, missingColumns, entitiesJson, digAt, hold, placeOnTop, attackUntilDead, useOn, useOnBlock, walkTo, collectDrops, eat, commandReply }

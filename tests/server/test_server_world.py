@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import isolate, wait_ticks, wait_until, world_js
+from conftest import isolate, wait_for_chunks, wait_ticks, wait_until, world_js
 
 
 def block_name(bot, x, y, z):
@@ -18,7 +18,7 @@ def column(bot, x, z):
 
 def test_players_spawn_standing_on_a_vanilla_shaped_superflat_world(make_bot):
     bot = make_bot("newcomer")
-    bot.js.waitForChunksToLoad(timeout=20)
+    wait_for_chunks(bot)
     x, y, z = bot.position
     assert y == -60, "players stand on the grass at y=-60"
     wait_until(lambda: bot.js.entity.onGround, message="the bot on the ground")

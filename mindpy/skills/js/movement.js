@@ -28,7 +28,13 @@ async function goto (bot, goal, timeoutMs = 60000) {
     timer = setTimeout(() => { bot.pathfinder.stop(); reject(new c.SkillFailure('Took too long to get there.')) }, timeoutMs)
   })
   try {
-    await c.interruptible(bot, Promise.race([bot.pathfinder.goto(goal), timeout]), () => bot.pathfinder.stop())
+    // The pathfinder counts a goal reached once the bot's feet are in the goal block, which can be mid-jump
+    // (pillaring up, jumping onto a ledge); where the bot comes to rest elsewhere, it paths again from there.
+    for (let attempt = 1; ; attempt++) {
+      await c.interruptible(bot, Promise.race([bot.pathfinder.goto(goal), timeout]), () => bot.pathfinder.stop())
+      await landed(bot)
+      if (attempt === 3 || goal.isEnd(bot.entity.position.floored())) break
+    }
   } catch (err) {
     if (err instanceof c.Interrupted || err instanceof c.SkillFailure) throw err
     // stopping the pathfinder on interrupt may reject goto() before the interrupt poll sees the flag
@@ -37,6 +43,12 @@ async function goto (bot, goal, timeoutMs = 60000) {
   } finally {
     clearTimeout(timer)
   }
+}
+
+// Wait (briefly) until the bot stands on something: the next skill and the position reported start from there.
+async function landed (bot, limitMs = 1500) {
+  const end = Date.now() + limitMs
+  while (!bot.entity.onGround && !bot.entity.isInWater && Date.now() < end) await c.wait(bot, 50)
 }
 
 async function goToCoordinates (bot, x, y, z, closeness = 2) {
