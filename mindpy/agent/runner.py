@@ -40,7 +40,7 @@ class ConsoleLog:
     """Prints agents' events as readable lines, in the order they happen."""
 
     def __init__(self, out: TextSink = sys.stdout, limit: int = 300):
-        self.out = out
+        self.out: TextSink | None = out
         self.limit = limit
         self._lock = threading.Lock()
 
@@ -52,7 +52,13 @@ class ConsoleLog:
         if len(text) > self.limit:
             text = text[:self.limit - 3] + "..."
         with self._lock:
-            print(f"{time.strftime('%H:%M:%S')} [{agent_name}] {label}: {text}", file=self.out, flush=True)
+            if self.out is not None:
+                print(f"{time.strftime('%H:%M:%S')} [{agent_name}] {label}: {text}", file=self.out, flush=True)
+
+    def close(self) -> None:
+        """Drop later events: an agent thread still winding down must not write to a closed log file."""
+        with self._lock:
+            self.out = None
 
 
 class AgentRunner:

@@ -110,6 +110,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     console = ConsoleLog(_Tee(console_file, sys.stdout) if echo else console_file)
     with contextlib.ExitStack() as stack:
         stack.callback(console_file.close)
+        stack.callback(console.close)  # runs first (last in, first out)
         embedded = None
         if address is None:
             from ..server import EmbeddedServer

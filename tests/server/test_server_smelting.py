@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 
-from conftest import REPO_ROOT, isolate, item_id, wait_ticks, wait_until
+from conftest import REPO_ROOT, clock, isolate, item_id, wait_ticks, wait_until
 from conftest import give_items as give
 from conftest import place_beside as place
 from mindpy.bridge import create_bot
@@ -138,23 +138,24 @@ def test_progress_shows_through_window_properties_and_smoker_is_twice_as_fast(ma
         give(bot, {"mutton": 4, "coal": 1})
         furnace = bot.js.openFurnace(block, timeout=10)
         furnace.putFuel(item_id(bot, "coal"), None, 1, timeout=10)
-        started = time.monotonic()
+        started = clock.now()  # game seconds: a loaded machine ticks slower
         furnace.putInput(item_id(bot, "mutton"), None, 4, timeout=10)
         progress, lit = set(), set()
-        while count(furnace.outputItem()) < 4 and time.monotonic() - started < 10:
+        while count(furnace.outputItem()) < 4 and clock.now() - started < 10:
             if furnace.progress is not None:
                 progress.add(round(furnace.progress, 2))
             lit.add(bot.js.blockAt(block.position).getProperties().lit)
             time.sleep(0.02)
         assert True in lit, f"the {station} never looked lit"
-        timings[station] = time.monotonic() - started
+        timings[station] = clock.now() - started
         assert count(furnace.outputItem()) == 4
         assert any(0 < p < 1 for p in progress), f"no progress in between seen: {progress}"
         assert furnace.totalProgress == (200 if station == "furnace" else 100)
         assert 0 < furnace.fuel <= 1 and furnace.totalFuel == (1600 if station == "furnace" else 800)
         furnace.takeOutput(timeout=10)
         furnace.close()
-    # 4 items at 200 / 100 ticks each, 20 times faster than the game: 2.0 s and 1.0 s
+    # 4 items at 200 / 100 ticks each, 20 times faster than the game: 2.0 and 1.0 game seconds (the clock reads
+    # the tick count every 5 ticks)
     assert 1.6 < timings["furnace"] < 3.5, timings
     assert 0.7 < timings["smoker"] < 2.0, timings
     assert timings["furnace"] > 1.5 * timings["smoker"], timings
@@ -200,11 +201,12 @@ def test_game_speed_without_the_option(tmp_path):
             give(bot, {"beef": 1, "coal": 1})
             furnace = bot.js.openFurnace(block, timeout=10)
             furnace.putFuel(item_id(bot, "coal"), None, 1, timeout=10)
-            started = time.monotonic()
+            # elapsed game time, from this server's tick count: a loaded machine ticks slower than 20 a second
+            started = wait_until(slow.ticks, message="the second server's tick report")
             furnace.putInput(item_id(bot, "beef"), None, 1, timeout=10)
-            time.sleep(2.0)
-            elapsed = time.monotonic() - started
+            wait_until(lambda: slow.ticks() - started >= 40, message="2 game seconds on the second server")
             wait_until(lambda: furnace.progress is not None, message="a progress property")
+            elapsed = (slow.ticks() - started) / 20
             assert abs(furnace.progress - elapsed / 10) < 0.06, (furnace.progress, elapsed)
             assert furnace.outputItem() is None
             furnace.close()

@@ -31,18 +31,45 @@ async function goto (bot, goal, timeoutMs = 60000) {
     // The pathfinder counts a goal reached once the bot's feet are in the goal block, which can be mid-jump
     // (pillaring up, jumping onto a ledge); where the bot comes to rest elsewhere, it paths again from there.
     for (let attempt = 1; ; attempt++) {
-      await c.interruptible(bot, Promise.race([bot.pathfinder.goto(goal), timeout]), () => bot.pathfinder.stop())
+      await c.interruptible(bot, Promise.race([pathTo(bot, goal), timeout]), () => bot.pathfinder.stop())
       await landed(bot)
-      if (attempt === 3 || goal.isEnd(bot.entity.position.floored())) break
+      if (goal.isEnd(bot.entity.position.floored())) break
+      if (attempt === 3) c.fail(`Could not get all the way there: stopped at ${c.fmt(bot.entity.position)}.`)
     }
   } catch (err) {
     if (err instanceof c.Interrupted || err instanceof c.SkillFailure) throw err
-    // stopping the pathfinder on interrupt may reject goto() before the interrupt poll sees the flag
+    // stopping the pathfinder on interrupt may reject the path before the interrupt poll sees the flag
     if (c.state(bot).interrupted) throw new c.Interrupted()
     c.fail(`Could not find a path there: ${err.message}`)
   } finally {
     clearTimeout(timer)
   }
+}
+
+// Follow the pathfinder until it reaches `goal` or gives up. Not bot.pathfinder.goto(): that one resolves, as if
+// arrived, on any path update with an empty path, and the first update is the best path found in one 40 ms tick of
+// search; on a loaded machine that is often "stay here", and the bot never moves. The pathfinder itself searches
+// on in the next ticks, so this waits for the goal, a failed search, or a stop.
+function pathTo (bot, goal) {
+  return new Promise((resolve, reject) => {
+    const listeners = {
+      goal_reached: () => done(),
+      path_update: results => {
+        if (results.status === 'noPath') done(new Error('no path to the goal'))
+        else if (results.status === 'timeout') done(new Error('the path search took too long'))
+        else if (results.status === 'success' && results.path.length === 0) done() // already there
+      },
+      goal_updated: newGoal => { if (newGoal !== goal) done(new Error('the goal was changed')) },
+      path_stop: () => done(new Error('the path was stopped'))
+    }
+    function done (err) {
+      for (const [event, listener] of Object.entries(listeners)) bot.removeListener(event, listener)
+      if (err) reject(err)
+      else resolve()
+    }
+    for (const [event, listener] of Object.entries(listeners)) bot.on(event, listener)
+    bot.pathfinder.setGoal(goal)
+  })
 }
 
 // Wait (briefly) until the bot stands on something: the next skill and the position reported start from there.
