@@ -18,10 +18,14 @@ from mindpy.server import EmbeddedServer
 
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (-n N) every worker has its own embedded server; the tests against the real model
-    server share one worker, so only one model server starts."""
+    server share one worker, so only one model server starts. Modules with long tests (whole episodes, CLI runs,
+    the model server) run first, so that no worker is left with a minute-long test at the end."""
     for item in items:
         if item.get_closest_marker("llm"):
             item.add_marker(pytest.mark.xdist_group("llm"))
+    long_modules = {item.module for item in items
+                    if item.get_closest_marker("slow") or item.get_closest_marker("llm")}
+    items.sort(key=lambda item: item.module not in long_modules)  # stable: the order within a module stays
 
 
 _names = itertools.count(1)
