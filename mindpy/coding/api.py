@@ -68,6 +68,13 @@ SAFE_BUILTINS: tuple[str, ...] = (
 # Names the sandbox adds to the code's globals besides the builtins and the two namespaces.
 EXTRA_GLOBALS: tuple[str, ...] = ("print", "log")
 
+# Size limits of the arguments of one skills.*/world.* call from generated code. Skills take names (blocks,
+# items, players, places) and numbers; larger values only grow what the agent keeps (remember_place stores
+# its name, the skills' messages repeat them) and what it sends to the bot.
+MAX_ARGUMENT_CHARS = 200      # characters of one text, alone or inside a list or dict
+MAX_ARGUMENT_ITEMS = 100      # elements of one list or dict argument, all levels together
+MAX_PLACES = 100              # places remember_place may hold; more only with names already saved
+
 
 def skill_names() -> list[str]:
     """Public skill methods of `Skills`, in the order they are defined (grouped by area)."""
@@ -158,10 +165,41 @@ class CodeApi:
         member = self.members.get(namespace, {}).get(name)
         if member is not None:
             try:
-                member.signature.bind(*args, **kwargs)
+                arguments = dict(member.signature.bind(*args, **kwargs).arguments)
             except TypeError as exc:
                 raise TypeError(f"{namespace}.{name}{plain_signature(member)}: {exc}") from None
+        else:
+            arguments = {**{f"#{i + 1}": a for i, a in enumerate(args)}, **kwargs}
+        check_argument_sizes(f"{namespace}.{name}", arguments)
         return jsonable(fn(*args, **kwargs))
+
+
+def argument_size_problem(value: Any) -> str:
+    """Why one argument is too large for a skill call ('' when it fits), as the end of a sentence."""
+    pending, items = [value], 0
+    while pending:
+        current = pending.pop()
+        if isinstance(current, str) and len(current) > MAX_ARGUMENT_CHARS:
+            inside = "" if current is value else "holds a text that "
+            return f"{inside}is {len(current)} characters long (the limit is {MAX_ARGUMENT_CHARS})"
+        if isinstance(current, dict):
+            pending.extend(current)
+            pending.extend(current.values())
+            items += len(current)
+        elif isinstance(current, (list, tuple)):
+            pending.extend(current)
+            items += len(current)
+        if items > MAX_ARGUMENT_ITEMS:
+            return f"holds more than {MAX_ARGUMENT_ITEMS} items (the limit)"
+    return ""
+
+
+def check_argument_sizes(qualname: str, arguments: dict[str, Any]) -> None:
+    """Raise ValueError with a one-line message if an argument is larger than any skill needs."""
+    for parameter, value in arguments.items():
+        problem = argument_size_problem(value)
+        if problem:
+            raise ValueError(f"{qualname}: the argument {parameter} {problem}; use short names and small values")
 
 
 def jsonable(value: Any) -> Any:
@@ -177,11 +215,24 @@ def bind_api(skills: Skills, bot=None) -> CodeApi:
     """The API for one agent: its Skills object and world queries about its bot."""
     bot = bot if bot is not None else skills.bot
     skill_fns = {name: getattr(skills, name) for name in skill_names()}
+    skill_fns["remember_place"] = capped_remember_place(skills)
     world_fns: dict[str, Callable[..., Any]] = {}
     for name in WORLD_DOCS:
         query = getattr(queries, name)
         world_fns[name] = (lambda q: lambda *a, **k: q(bot, *a, **k))(query)
     return CodeApi({"skills": skill_fns, "world": world_fns}, interrupt=skills.interrupt, take_log=skills.take_log)
+
+
+def capped_remember_place(skills: Skills) -> Callable[[str], bool]:
+    """`skills.remember_place` for generated code: at most MAX_PLACES places, so a loop cannot grow the
+    agent's saved places (which it keeps and shows to the model) without end. Saving under a name already
+    saved is always allowed."""
+    def remember_place(name: str) -> bool:
+        if name not in skills.places and len(skills.places) >= MAX_PLACES:
+            raise ValueError(f"skills.remember_place: {len(skills.places)} places are saved already (the limit "
+                             f"is {MAX_PLACES}); save under a name already used")
+        return skills.remember_place(name)
+    return remember_place
 
 
 _lock = threading.Lock()

@@ -5,6 +5,10 @@ names, private attributes, frame and code attributes, dynamic code and attribute
 that exist: the API (`skills.x`, `world.x`), the safe builtins, or what the code itself defines. Each refusal
 says where, what, and how to fix it, in words the model can act on.
 
+Every syntax that names an attribute goes through the same rule (`attribute_problem`): `obj.attr`, keyword
+patterns of `match` class patterns (`case str(format=f)` reads `.format`), the fields of format templates
+(`"{0.__class__}"`, also inside f-string format specs), and constant names given to `getattr`-like calls.
+
 These checks are the first of the sandbox's layers, not the only one (see docs/sandbox.md).
 """
 
@@ -13,6 +17,8 @@ from __future__ import annotations
 import ast
 import difflib
 import functools
+import re
+import string
 from dataclasses import dataclass, field
 
 from .api import EXTRA_GLOBALS, SAFE_BUILTINS, Member, allowed_modules, cached_members, plain_signature
@@ -41,6 +47,12 @@ FORBIDDEN_ATTRS = {"format": "Use f-strings instead of str.format.",
                    "format_map": "Use f-strings instead of str.format_map.",
                    "mro": "Class internals are not available."}
 FORBIDDEN_ATTR_PREFIXES = ("f_", "gi_", "cr_", "ag_", "tb_", "co_", "func_", "im_")
+# Calls that read, write or call an attribute named by a string: the names given as constants are checked
+# like `obj.attr` (the builtins among them are refused anyway; this names the attribute in the refusal).
+ATTRIBUTE_BY_NAME_CALLS = frozenset({"getattr", "setattr", "delattr", "hasattr", "attrgetter", "methodcaller"})
+DUNDER_STRING = re.compile(r"__\w+__")
+# `.name` and `[key]` steps after the first name of a format field ("0.__class__[x]").
+FORMAT_FIELD_STEP = re.compile(r"\.([^.\[]*)|\[([^\]]*)\]")
 
 
 @dataclass
@@ -83,6 +95,42 @@ def _is_dunder_like(name: str) -> bool:
     return name.startswith("__")
 
 
+def attribute_problem(attr: str) -> tuple[str, str] | None:
+    """Why reading the attribute `attr` is refused, as (what, fix), or None when it is allowed."""
+    if attr.startswith("_"):
+        return (f"the attribute .{attr} is not allowed (private and internal attributes are off-limits).",
+                "Use public attributes and functions only.")
+    if attr in FORBIDDEN_ATTRS:
+        return f"the attribute .{attr} is not allowed.", FORBIDDEN_ATTRS[attr]
+    if attr.startswith(FORBIDDEN_ATTR_PREFIXES):
+        return (f"the attribute .{attr} is not allowed (frame, code and function internals are off-limits).",
+                "Use plain values and functions.")
+    return None
+
+
+def format_lookups(template: str) -> list[tuple[str, str]]:
+    """The lookups the format fields of `template` would make, as ('.', attribute) or ('[', key) pairs,
+    including fields nested in format specs ("{0:{1.x}}"). Empty for text that is not a valid template."""
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError:
+        return []  # str.format would refuse it too
+    lookups = []
+    for _literal, field_name, spec, _conversion in fields:
+        for step in FORMAT_FIELD_STEP.finditer(field_name or ""):
+            lookups.append((".", step.group(1)) if step.group(1) is not None else ("[", step.group(2)))
+        if spec:
+            lookups.extend(format_lookups(spec))
+    return lookups
+
+
+def _called_name(func: ast.expr) -> str:
+    """`f` for `f(...)` and `m.f(...)`, else ''."""
+    if isinstance(func, ast.Name):
+        return func.id
+    return func.attr if isinstance(func, ast.Attribute) else ""
+
+
 class _Checker(ast.NodeVisitor):
     def __init__(self, members: dict[str, dict[str, Member]], modules: dict[str, tuple[str, ...]]):
         self.members = members
@@ -109,6 +157,10 @@ class _Checker(ast.NodeVisitor):
                 self.defined.add(node.name)
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 self.defined.update(node.names)
+            elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+                self.defined.add(node.name)
+            elif isinstance(node, ast.MatchMapping) and node.rest:
+                self.defined.add(node.rest)
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 for alias in node.names:
                     self.defined.add(alias.asname or alias.name.split(".")[0])
@@ -185,36 +237,94 @@ class _Checker(ast.NodeVisitor):
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
-        if attr.startswith("_"):
-            self.add(node, f"the attribute .{attr} is not allowed (private and internal attributes are off-limits).",
-                     "Use public attributes and functions only.")
-        elif attr in FORBIDDEN_ATTRS:
-            self.add(node, f"the attribute .{attr} is not allowed.", FORBIDDEN_ATTRS[attr])
-        elif attr.startswith(FORBIDDEN_ATTR_PREFIXES):
-            self.add(node, f"the attribute .{attr} is not allowed (frame, code and function internals are "
-                           f"off-limits).", "Use plain values and functions.")
+        problem = attribute_problem(attr)
+        if problem:
+            self.add(node, *problem)
+        elif isinstance(node.ctx, (ast.Store, ast.Del)):
+            # replacing a method of a library object (Counter.most_common) runs the code's function wherever
+            # that object is used, also where the code did not call it
+            self.add(node, f"changing the attribute .{attr} of an object is not allowed.",
+                     "Keep values in variables, lists or dicts.")
         elif isinstance(node.value, ast.Name) and node.value.id in self.module_aliases:
-            module = self.module_aliases[node.value.id]
-            offered = self.modules[module]
-            if attr not in offered:
-                self.add(node, f"{module}.{attr} is not available.",
-                         (_suggest(attr, offered).strip() + " " if _suggest(attr, offered) else "")
-                         + f"Available from {module}: {', '.join(offered)}.")
+            self._check_module_attribute(node, self.module_aliases[node.value.id], attr)
         elif isinstance(node.value, ast.Name) and node.value.id in NAMESPACES:
-            ns = node.value.id
-            if attr not in self.members[ns]:
-                other = [o for o in NAMESPACES if o != ns and attr in self.members[o]]
-                hint = (f"Did you mean {other[0]}.{attr}?" if other
-                        else _suggest(attr, [f"{ns}.{m}" for m in self.members[ns]]).strip())
-                self.add(node, f"{ns}.{attr} does not exist.",
-                         hint or f"See the docs for the {ns}.* functions.")
+            self._check_api_attribute(node, node.value.id, attr)
         self.generic_visit(node)
+
+    def _check_module_attribute(self, node: ast.AST, module: str, attr: str) -> None:
+        offered = self.modules[module]
+        if attr not in offered:
+            hint = _suggest(attr, offered).strip()
+            self.add(node, f"{module}.{attr} is not available.",
+                     (hint + " " if hint else "") + f"Available from {module}: {', '.join(offered)}.")
+
+    def _check_api_attribute(self, node: ast.AST, ns: str, attr: str) -> None:
+        if attr not in self.members[ns]:
+            other = [o for o in NAMESPACES if o != ns and attr in self.members[o]]
+            hint = (f"Did you mean {other[0]}.{attr}?" if other
+                    else _suggest(attr, [f"{ns}.{m}" for m in self.members[ns]]).strip())
+            self.add(node, f"{ns}.{attr} does not exist.", hint or f"See the docs for the {ns}.* functions.")
+
+    def visit_MatchClass(self, node: ast.MatchClass) -> None:
+        # `case C(name=x)` reads x = subject.name: the same rule as `subject.name`
+        for attr in node.kwd_attrs:
+            self._check_named_attribute(node, f"the pattern {ast.unparse(node.cls)}({attr}=...)", attr)
+        self.generic_visit(node)
+
+    def _check_named_attribute(self, node: ast.AST, where: str, attr: str) -> None:
+        problem = attribute_problem(attr)
+        if problem:
+            what, fix = problem
+            self.add(node, f"{where} reads an attribute: {what}", fix)
+
+    def visit_MatchAs(self, node: ast.MatchAs) -> None:
+        self._check_identifier(node, node.name)
+        self.generic_visit(node)
+
+    def visit_MatchStar(self, node: ast.MatchStar) -> None:
+        self._check_identifier(node, node.name)
+
+    def visit_MatchMapping(self, node: ast.MatchMapping) -> None:
+        self._check_identifier(node, node.rest)
+        self.generic_visit(node)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        for name in node.names:
+            self._check_identifier(node, name)
+
+    def visit_Nonlocal(self, node: ast.Nonlocal) -> None:
+        for name in node.names:
+            self._check_identifier(node, name)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if not isinstance(node.value, str):
+            return
+        text = node.value
+        if DUNDER_STRING.fullmatch(text):
+            self.add(node, f"the string {text!r} names an interpreter internal.",
+                     "Use public attributes and functions only.")
+        where = f"the format field in {text[:60]!r}"
+        for kind, name in format_lookups(text):
+            if kind == ".":
+                self._check_named_attribute(node, where, name)
+            elif DUNDER_STRING.fullmatch(name):
+                self.add(node, f"{where} reads the key {name!r}, an interpreter internal.",
+                         "Use public attributes and functions only.")
+
+    def _check_attribute_names(self, node: ast.Call) -> None:
+        """getattr(x, 'name'), operator.attrgetter('a.b'), methodcaller('name'): check the constant names."""
+        for arg in node.args:
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                for attr in arg.value.split("."):
+                    self._check_named_attribute(node, f"{_called_name(node.func)}(..., {arg.value!r})", attr)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
         if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in NAMESPACES
                 and func.attr in self.members[func.value.id]):
             self._check_arguments(node, self.members[func.value.id][func.attr])
+        if _called_name(func) in ATTRIBUTE_BY_NAME_CALLS:
+            self._check_attribute_names(node)
         for kw in node.keywords:
             self._check_identifier(node, kw.arg)
         self.generic_visit(node)

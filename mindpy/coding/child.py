@@ -4,28 +4,47 @@ Started by sandbox.py as `python -I -S child.py` with an empty environment, so i
 library (never mindpy, never site-packages). Protocol, one JSON object per line:
 
   parent -> child  first line: {"code", "namespaces": {ns: [names]}, "modules": {name: [names]},
-                                "preload": [modules], "builtins": [names], "limits": {...},
+                                "preload": [modules], "builtins": [names], "parent_pid",
+                                "limits": {"memory_mb", "cpu_seconds", "wall_seconds"},
                                 "audit_allow": [events], "seccomp_deny": [system calls]}
                    then one reply per call: {"t": "ret", "value"} or {"t": "err", "type", "text"}
-  child -> parent  {"t": "out", "text"}                         printed output
+  child -> parent  {"t": "ready", "seccomp"}                    set-up done, the code starts
+                   {"t": "out", "text"}                         printed output
                    {"t": "call", "ns", "name", "args", "kwargs"}  an API call; the child waits for the reply
                    {"t": "done", "ok", "error"}                  the end
 
 Order of set-up matters: everything that needs a file (imports, the seccomp library) happens before the
-resource limits, because afterwards no file descriptor can be opened at all.
+resource limits, because afterwards no file descriptor can be opened at all; the parent-death signal and the
+watchdog thread come before the seccomp filter, which refuses `prctl` and `clone`.
+
+Once the generated code has started, nothing in this process runs with the audit hook relaxed, except the few
+lines that read the traceback's frames for the error report (`make_frame_reader`). Everything those lines and
+the hook use is bound before the code runs, in closures the code cannot reach, because the code can reach and
+change this module's globals, the builtins module and every module loaded here (`print.__globals__`).
 """
 
+import _signal  # type: ignore[import-not-found]  # the C functions: signal.py's wrappers use globals the code can change
+import _thread
 import builtins
+import gc
 import json
 import os
 import resource
 import signal
 import sys
+import time
 import types
 
 FILENAME = "<generated>"
 MAX_PRINT_CHARS = 100_000
 _ERROR_TYPES = {"TypeError": TypeError, "ValueError": ValueError, "LookupError": LookupError}
+# Exit statuses the parent reads (sandbox.py).
+EXIT_PARENT_GONE = 3      # the parent died or closed the pipe: nobody to report to
+EXIT_WALL_CLOCK = 124     # the child's own wall-clock limit (the parent should have stopped it earlier)
+WATCH_INTERVAL = 0.25     # how often the watchdog thread looks at the parent and the clock
+PR_SET_PDEATHSIG = 1
+# object.__getattr__ events the error report needs while it reads the traceback (tb.tb_frame.f_code).
+FRAME_READS = frozenset({"tb_frame", "f_code"})
 
 
 class Channel:
@@ -43,7 +62,7 @@ class Channel:
     def receive(self) -> dict:
         line = self.inp.readline()
         if not line:
-            os._exit(3)  # the parent is gone: nothing to report to
+            os._exit(EXIT_PARENT_GONE)
         return json.loads(line)
 
 
@@ -161,15 +180,148 @@ def install_seccomp(denied: list) -> bool:
         lib.seccomp_release(ctx)
 
 
-def install_audit_hook(code, allowed_events: set, trusted: list) -> None:
+def die_with_parent(parent_pid: int) -> bool:
+    """Have the kernel SIGKILL this process when the parent thread that started it ends (Linux prctl).
+    False where prctl is not available; the watchdog thread then notices the parent's death."""
+    try:
+        import ctypes
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return False
+    ok = prctl(PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), ctypes.c_ulong(0), ctypes.c_ulong(0),
+               ctypes.c_ulong(0)) == 0
+    if os.getppid() != parent_pid:  # the parent died before the request took effect
+        os._exit(EXIT_PARENT_GONE)
+    return ok
+
+
+def start_watchdog(parent_pid: int, wall_seconds: float) -> None:
+    """A thread that ends the process when the parent is gone or `wall_seconds` have passed, even if the code
+    sleeps (the CPU limit only counts running time) and even if the parent is alive but stuck.
+
+    Started before the seccomp filter and the process limits (which refuse new threads). It only calls
+    functions bound here, so the code cannot change what it does by changing the os or time modules."""
+    deadline = time.monotonic() + wall_seconds
+    parent, clock, nap, end, anything = os.getppid, time.monotonic, time.sleep, os._exit, BaseException
+    orphaned, too_long, interval = EXIT_PARENT_GONE, EXIT_WALL_CLOCK, WATCH_INTERVAL
+
+    def watch() -> None:
+        while True:
+            try:
+                if parent() != parent_pid:
+                    end(orphaned)
+                left = deadline - clock()
+                if left <= 0:
+                    end(too_long)
+                nap(interval if left > interval else left)
+            except anything:  # e.g. MemoryError while the code holds all memory: keep watching
+                pass
+
+    previous = _thread.stack_size(256 * 1024)  # the default 8 MB would count against RLIMIT_AS
+    try:
+        _thread.start_new_thread(watch, ())
+    finally:
+        _thread.stack_size(previous)
+
+
+def make_frame_gate():
+    """(open, close, admits): a gate that lets one thread read traceback frames while the audit hook is
+    installed. Only the error report opens it. Closures, not an object: the code can change any class or
+    module it reaches, but not the variables bound here."""
+    reader: list = [None]  # the thread id allowed to read frames, or None
+    this_thread, frame_reads = _thread.get_ident, FRAME_READS
+
+    def open_gate() -> None:
+        reader[0] = this_thread()
+
+    def close_gate() -> None:
+        reader[0] = None
+
+    def admits(event: str, args: tuple) -> bool:
+        allowed = reader[0]
+        return (allowed is not None and event == "object.__getattr__" and args[1] in frame_reads
+                and allowed == this_thread())
+    return open_gate, close_gate, admits
+
+
+def install_audit_hook(code, allowed_events: frozenset, admits) -> None:
     """Refuse every audited runtime event (open, import, socket, subprocess, frame access...) but the listed
-    ones, while generated code runs. Audit hooks cannot be removed once added."""
+    ones, the one `exec` of the code, and the frame reads the gate `admits`. Hooks cannot be removed once
+    added, and this one has no switch: its only state is the gate, which the code cannot reach."""
+    refuse, kind, text = RuntimeError, type, str
+
     def hook(event, args):
-        if trusted[0] or event in allowed_events or (event == "exec" and args and args[0] is code):
+        if kind(event) is not text:  # a str subclass could run the code's own __eq__/__hash__ here
+            raise refuse("blocked by the sandbox: audit event with a non-str name")
+        if event in allowed_events or (event == "exec" and args and args[0] is code) or admits(event, args):
             return
-        detail = f" ({args[0]})" if event in ("import", "open") and args else ""
-        raise RuntimeError(f"blocked by the sandbox: {event}{detail}")
+        detail = f" ({args[0]})" if event in ("import", "open") and args and kind(args[0]) is text else ""
+        raise refuse(f"blocked by the sandbox: {event}{detail}")
     sys.addaudithook(hook)
+
+
+def generated_code_objects(code: types.CodeType) -> tuple:
+    """(code object, name) of everything compiled from the generated source: the module, its functions,
+    lambdas and comprehensions. Compared by identity only (hashing a code object hashes its constants)."""
+    found = []
+    pending = [code]
+    while pending:
+        current = pending.pop()
+        found.append((current, current.co_name))
+        pending.extend(const for const in current.co_consts if isinstance(const, types.CodeType))
+    return tuple(found)
+
+
+def make_signal_reset():
+    """A function that takes back every signal handler the code installed (signal.signal is not audited),
+    so that none can run while the frame gate is open: the set-up handler comes back where there was one,
+    else the signal is ignored (the code may have armed a timer that would otherwise kill the report)."""
+    get_handler, set_handler, ignore, default = _signal.getsignal, _signal.signal, _signal.SIG_IGN, _signal.SIG_DFL
+    errors = (OSError, ValueError, TypeError)
+    originals = tuple((signum, get_handler(signum)) for signum in sorted(_signal.valid_signals()))
+
+    def reset() -> None:
+        for signum, original in originals:
+            if get_handler(signum) is not original:
+                try:
+                    set_handler(signum, ignore if original is None or original is default else original)
+                except errors:
+                    pass
+    return reset
+
+
+def make_frame_reader(code: types.CodeType, open_gate, close_gate):
+    """A function giving the generated code's own entries of an exception's traceback as (line, name).
+
+    It opens the frame gate for its thread while it reads `tb.tb_frame.f_code` of each entry. In that window
+    it touches only tracebacks, frames and code objects (built-in types nobody can change) and things bound
+    here. Garbage collection is off and the code's signal handlers are taken back first, so none of the
+    code's finalizers or handlers can run in the window; other threads are not admitted by the gate."""
+    ours, kind, traceback_type = generated_code_objects(code), type, types.TracebackType
+    traceback_of = BaseException.__dict__["__traceback__"].__get__
+    reset_signals, stop_gc = make_signal_reset(), gc.disable
+
+    def read(exc: BaseException) -> list:
+        entries: list = []
+        tb = traceback_of(exc)
+        while tb is not None and kind(tb) is traceback_type:  # tb_next is not audited: no window needed
+            entries.append(tb)
+            tb = tb.tb_next
+        stop_gc()
+        reset_signals()
+        where: list = []
+        open_gate()
+        try:
+            for tb in entries:
+                frame_code = tb.tb_frame.f_code
+                for known, name in ours:
+                    if known is frame_code:
+                        where.append((tb.tb_lineno, name))
+                        break
+        finally:
+            close_gate()
+        return where
+    return read
 
 
 def _compress(lines: list, keep: int = 8) -> list:
@@ -190,27 +342,66 @@ def _compress(lines: list, keep: int = 8) -> list:
     return text
 
 
-def describe_error(exc: BaseException, lines: list, memory_mb: int) -> str:
-    """The error with the generated code's own frames only (line numbers and source lines)."""
-    where = []
-    tb = exc.__traceback__
-    while tb is not None:
-        frame = tb.tb_frame
-        if frame.f_code.co_filename == FILENAME:
-            n = tb.tb_lineno
-            src = lines[n - 1].strip() if 0 < n <= len(lines) else ""
-            name = frame.f_code.co_name
-            where.append(f"  line {n}{'' if name == '<module>' else f', in {name}'}: {src}")
-        tb = tb.tb_next
-    where = _compress(where)
+def error_summary(exc: BaseException, memory_mb: int) -> str:
+    """`Type: message` of the error. May run the code's own __str__ (under the audit hook, like the code)."""
     if isinstance(exc, MemoryError):
-        text = f"MemoryError: the code needed more than the {memory_mb} MB of memory it may use"
-    elif isinstance(exc, SyntaxError):
+        return f"MemoryError: the code needed more than the {memory_mb} MB of memory it may use"
+    if isinstance(exc, SyntaxError):
         return f"SyntaxError: {exc.msg} (line {exc.lineno})"
-    else:
-        text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    return ("Traceback (generated code, most recent call last):\n" + "\n".join(where) + "\n" + text) if where \
-        else text
+    message = str(exc)
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def describe_error(summary: str, where: list, lines: list) -> str:
+    """The error with the generated code's own frames (line numbers and source lines) above it."""
+    shown = []
+    for n, name in where:
+        src = lines[n - 1].strip() if 0 < n <= len(lines) else ""
+        shown.append(f"  line {n}{'' if name == '<module>' else f', in {name}'}: {src}")
+    shown = _compress(shown)
+    if not shown:
+        return summary
+    return "Traceback (generated code, most recent call last):\n" + "\n".join(shown) + "\n" + summary
+
+
+def make_error_reporter(code: types.CodeType, lines: list, memory_mb: int, open_gate, close_gate):
+    """A function turning what the code raised into the text for the model; it never raises. The frames are
+    read first (the only step that needs the gate), then the message, which may run the code's own methods,
+    is made with the gate closed: whatever those methods do is audited like the code itself. Each step has a
+    fallback made only of names bound here (the code may have replaced builtins.BaseException)."""
+    read_frames = make_frame_reader(code, open_gate, close_gate)
+    summarize, describe, anything, kind = error_summary, describe_error, BaseException, type
+
+    def fallback(exc: BaseException) -> str:
+        try:
+            return f"{kind(exc).__name__} (details unavailable)"
+        except anything:
+            return "the code failed (details unavailable)"
+
+    def report(exc: BaseException) -> str:
+        try:
+            where = read_frames(exc)
+        except anything:
+            where = []
+        try:
+            summary = summarize(exc, memory_mb)
+        except anything:
+            summary = fallback(exc)
+        try:
+            return describe(summary, where, lines)
+        except anything:
+            return summary
+    return report
+
+
+def compile_or_report(channel: Channel, source: str):
+    """The code object, or None after reporting a syntax error (possible when the checker was skipped)."""
+    try:
+        return compile(source, FILENAME, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        error = error_summary(exc, 0) if isinstance(exc, SyntaxError) else f"{type(exc).__name__}: {exc}"
+        channel.send({"t": "done", "ok": False, "error": error})
+        return None
 
 
 def main() -> None:
@@ -222,30 +413,29 @@ def main() -> None:
         __import__(name)
     limits = init["limits"]
     source = init["code"]
-    lines = source.splitlines()
-    trusted = [True]
-    try:
-        code = compile(source, FILENAME, "exec", dont_inherit=True)
-        env = make_globals(channel, init)
-        free_fd = lowest_free_fd()
-        seccomp = install_seccomp(init.get("seccomp_deny", []))
-        apply_limits(limits, free_fd)
-        install_audit_hook(code, set(init.get("audit_allow", [])), trusted)
-        channel.send({"t": "ready", "seccomp": seccomp})
-        trusted[0] = False
-        exec(code, env)
-        trusted[0] = True
-        result = {"t": "done", "ok": True}
-    except BaseException as exc:  # everything the code raises is output for the model
-        trusted[0] = True
-        try:
-            result = {"t": "done", "ok": False, "error": describe_error(exc, lines, limits["memory_mb"])}
-        except BaseException:  # e.g. memory still exhausted while formatting
-            result = {"t": "done", "ok": False, "error": f"{type(exc).__name__} (details unavailable)"}
-    try:
-        channel.send(result)
-    finally:
+    code = compile_or_report(channel, source)
+    if code is None:
         os._exit(0)
+    env = make_globals(channel, init)
+    die_with_parent(int(init["parent_pid"]))
+    start_watchdog(int(init["parent_pid"]), float(limits["wall_seconds"]))
+    seccomp = install_seccomp(init.get("seccomp_deny", []))
+    apply_limits(limits, lowest_free_fd())
+    open_gate, close_gate, admits = make_frame_gate()
+    report = make_error_reporter(code, source.splitlines(), limits["memory_mb"], open_gate, close_gate)
+    # bound now: the code can replace os._exit, Channel.send and even builtins.BaseException
+    send, end, anything = channel.send, os._exit, BaseException
+    send({"t": "ready", "seccomp": seccomp})
+    install_audit_hook(code, frozenset(init.get("audit_allow", [])), admits)
+    try:
+        exec(code, env)
+        result = {"t": "done", "ok": True}
+    except anything as exc:  # everything the code raises is output for the model
+        result = {"t": "done", "ok": False, "error": report(exc)}
+    try:
+        send(result)
+    finally:
+        end(0)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 
 The child (child.py) gets the code, stub `skills`/`world` namespaces and a few safe builtins. Each API call
 travels over a pipe to this process, which runs the real skill and answers with its JSON-able result. The
-child can be killed at any moment (its own process group), so a timeout or a stop really stops it; this
-process, the bridge and the bot are never reachable from it. See docs/sandbox.md for what is guaranteed.
+child can be killed at any moment (its own process group), so a timeout or a stop really stops it; it also
+dies with the thread that started it and ends itself a little after its time limit, so it never outlives
+this process. This process, the bridge and the bot are never reachable from it. See docs/sandbox.md for
+what is guaranteed.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from pathlib import Path
 
 from .api import PRELOAD, SAFE_BUILTINS, CodeApi, allowed_modules, cached_members, jsonable
 from .checker import check_code
+from .child import EXIT_WALL_CLOCK
 
 CHILD = Path(__file__).resolve().parent / "child.py"
 DEFAULT_TIMEOUT = 120.0
+MAX_ERROR_CHARS = 4_000  # of the error text the child reports (the code's own exception message can be huge)
 # The only runtime audit events generated code may cause (see child.install_audit_hook).
 AUDIT_ALLOWED = ("time.sleep",)
 # System calls the kernel refuses to the child (if libseccomp is installed): files, sockets, processes,
@@ -55,6 +59,10 @@ class Limits:
     max_output_chars: int = 1_000_000  # printing more than this stops the code
     keep_output_chars: int = 6_000     # what is kept of the output (head and tail)
     seccomp: bool = True          # add the system-call filter when libseccomp is available
+    max_calls: int = 10_000       # skills.*/world.* calls one run may make
+    # The child ends itself this long after `timeout` if this process has not stopped it by then (it is
+    # stuck, or stopped with SIGSTOP); normally this process kills it at `timeout`.
+    wall_grace_s: float = 5.0
     # Runtime audit events to let through besides AUDIT_ALLOWED. Only for tests that check that the
     # kernel layers (rlimits, seccomp) hold on their own; never needed by generated code.
     extra_audit_events: tuple[str, ...] = ()
@@ -161,6 +169,7 @@ class _Run:
         self.result = RunResult(False)
         self.worker: threading.Thread | None = None
         self.call_pending = False
+        self.calls_asked = 0
         self.stdin_lock = threading.Lock()
         self.done: dict | None = None
         self.kill_reason = ""
@@ -172,7 +181,9 @@ class _Run:
             "modules": allowed_modules(),
             "preload": list(PRELOAD),
             "builtins": list(SAFE_BUILTINS),
-            "limits": {"memory_mb": self.limits.memory_mb, "cpu_seconds": int(self.timeout) + 2},
+            "limits": {"memory_mb": self.limits.memory_mb, "cpu_seconds": int(self.timeout) + 2,
+                       "wall_seconds": self.timeout + self.limits.wall_grace_s},
+            "parent_pid": os.getpid(),
             "audit_allow": list(AUDIT_ALLOWED) + list(self.limits.extra_audit_events),
             "seccomp_deny": list(SECCOMP_DENY) if self.limits.seccomp else [],
         }
@@ -259,7 +270,10 @@ class _Run:
         """Act on one message; False ends the run."""
         try:
             msg = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser goes
+            self.kill_reason = "protocol"
+            return False
+        if not isinstance(msg, dict):
             self.kill_reason = "protocol"
             return False
         kind = msg.get("t")
@@ -273,6 +287,11 @@ class _Run:
                 self.kill_reason = "protocol"
                 return False
             self.call_pending = True
+            self.calls_asked += 1
+            if self.calls_asked > self.limits.max_calls:
+                self._refuse_call(f"the code made more than {self.limits.max_calls} skills/world calls, the most "
+                                  f"one run may make; do the task in fewer calls")
+                return True
             self.worker = threading.Thread(target=self._serve, args=(msg,), name="sandbox-call", daemon=True)
             self.worker.start()
         elif kind == "ready":
@@ -281,6 +300,11 @@ class _Run:
             self.done = msg
             return False
         return True
+
+    def _refuse_call(self, text: str) -> None:
+        """Answer a call with an error without running it (the child raises it in the code)."""
+        self.call_pending = False
+        self._send({"t": "err", "type": "RuntimeError", "text": text})
 
     def _serve(self, msg: dict) -> None:
         """Answer one API call (on a worker thread, so the loop keeps watching the clock)."""
@@ -341,10 +365,13 @@ class _Run:
         if self.done is not None:
             r.ok = bool(self.done.get("ok"))
             r.error = str(self.done.get("error") or "")
+            if len(r.error) > MAX_ERROR_CHARS:
+                r.error = r.error[:MAX_ERROR_CHARS] + f"...({len(r.error) - MAX_ERROR_CHARS} characters cut)"
             return
         r.ok = False
         code = self.proc.returncode
-        if self.kill_reason == "timeout":
+        if self.kill_reason == "timeout" or code == EXIT_WALL_CLOCK:
+            r.timed_out = True
             r.error = f"The code was stopped after {self.timeout:g} s (its time limit)."
         elif self.kill_reason == "stopped":
             r.error = "The code was stopped."

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from mindpy.coding import CodeApi, Limits, build_docs, check_code, relevant_docs, run_code
-from mindpy.coding.api import cached_members, skill_names
+from mindpy.coding import CodeApi, Limits, bind_api, build_docs, check_code, relevant_docs, run_code
+from mindpy.coding.api import MAX_PLACES, cached_members, skill_names
 from mindpy.coding.api_docs import api_index
+from mindpy.skills import Skills
 
 
 def assert_next_run_works():
@@ -105,6 +106,87 @@ def test_dangerous_or_broken_code_is_refused_with_a_clear_message(code, expected
     for part in expected:
         assert part in r.error, r.error
     assert r.report() == r.error
+
+
+# Every syntax that names an attribute, and every known way from a plain object to frames, code, globals
+# or builtins. The first one read os.environ through the checker before match patterns were checked.
+ATTRIBUTE_ROUTES = [
+    # match class patterns: `case C(name=x)` is x = subject.name
+    ('fmt = None\nmatch "{0.__globals__[os].environ}":\n    case str(format=fmt):\n        print(fmt(print))',
+     ["Line 3: the pattern str(format=...) reads an attribute: the attribute .format is not allowed",
+      "Line 2: the format field in '{0.__globals__[os].environ}' reads an attribute"]),
+    ("match print:\n    case str(__globals__=g):\n        print(g)", ["the pattern str(__globals__=...)"]),
+    ("try:\n    1 / 0\nexcept Exception as e:\n    match e:\n        case Exception(__traceback__=tb):\n"
+     "            print(tb)", ["Line 5: the pattern Exception(__traceback__=...) reads an attribute"]),
+    ("def g():\n    yield 1\nmatch g():\n    case str(gi_frame=f):\n        print(f)",
+     ["the pattern str(gi_frame=...)", "frame, code and function internals"]),
+    ("match {}:\n    case {'__globals__': g}:\n        print(g)", ["the string '__globals__' names an interpreter"]),
+    # format templates and format specs: fields walk attributes and keys by name
+    ("print('{0.__class__}')", ["the format field in '{0.__class__}' reads an attribute", ".__class__"]),
+    ("print('{0.gi_frame.f_back}')", ["the attribute .gi_frame is not allowed"]),
+    ("print('{0[__builtins__]}')", ["reads the key '__builtins__', an interpreter internal"]),
+    ("x = 1\nprint(f\"{x:{'{0.__globals__}'}}\")", ["Line 2: the format field in '{0.__globals__}'"]),
+    ("print(f'{{0.__class__}}')", ["the format field in '{0.__class__}'"]),
+    ("print('{0:{1.__class__}}')", ["the format field in '{0:{1.__class__}}'"]),
+    ("print(str.format('{0.__class__}', 1))", [".format is not allowed", "Use f-strings"]),
+    ("print('{0.real}'.format_map({}))", [".format_map is not allowed"]),
+    # attribute access by name
+    ("getattr(print, '__globals__')", ["getattr(..., '__globals__') reads an attribute", "getattr is not available"]),
+    ("hasattr(print, 'tb_frame')", ["hasattr(..., 'tb_frame') reads an attribute", "hasattr is not available"]),
+    ("setattr(print, 'x', 1)", ["setattr is not available"]),
+    ("delattr(print, 'x')", ["delattr is not available"]),
+    ("from operator import attrgetter", ["importing operator is not allowed"]),
+    ("attrgetter = str\nattrgetter('a.__class__')", ["attrgetter(..., 'a.__class__') reads an attribute"]),
+    ("methodcaller = str\nmethodcaller('mro')", ["methodcaller(..., 'mro') reads an attribute"]),
+    ("print(vars(print))", ["vars is not available"]),
+    ("print(dir(print))", ["dir is not available"]),
+    # replacing a library object's method runs the code's function wherever the object is used
+    ("from collections import Counter\nc = Counter(a=1)\nc.most_common = print",
+     ["Line 3: changing the attribute .most_common of an object is not allowed"]),
+    ("def f():\n    pass\ndel f.x", ["changing the attribute .x of an object is not allowed"]),
+    # frames from generators, coroutines, async generators and tracebacks
+    ("def g():\n    yield 1\nprint(g().gi_frame.f_back)", [".gi_frame is not allowed"]),
+    ("def g():\n    yield 1\nprint(g().gi_code)", [".gi_code is not allowed"]),
+    ("x = None\nprint(x.f_back.f_globals)", [".f_back is not allowed"]),
+    ("async def c():\n    pass\nprint(c().cr_frame)", ["the API is synchronous", ".cr_frame is not allowed"]),
+    ("async def a():\n    yield 1\nprint(a().ag_frame)", ["the API is synchronous", ".ag_frame is not allowed"]),
+    ("try:\n    1 / 0\nexcept Exception as e:\n    print(e.__traceback__.tb_frame)",
+     [".__traceback__ is not allowed", ".tb_frame is not allowed"]),
+    # object walks and builtins through function globals
+    ("print(().__class__.__base__.__subclasses__())", [".__subclasses__ is not allowed"]),
+    ("print(print.__globals__['__builtins__'])", [".__globals__ is not allowed", "'__builtins__' names an"]),
+    ("print(print.__code__)", [".__code__ is not allowed"]),
+    ("print(print.__closure__)", [".__closure__ is not allowed"]),
+    ("global __builtins__", ["the name __builtins__ is not allowed"]),
+    ("match 1:\n    case int() as __builtins__:\n        pass", ["the name __builtins__ is not allowed"]),
+]
+
+
+@pytest.mark.parametrize("code, expected", ATTRIBUTE_ROUTES)
+def test_every_syntax_that_names_an_attribute_is_checked(code, expected):
+    r = run_code(code, timeout=10)
+    assert r.refused and not r.ok and r.output == "", (r.error, r.output)
+    for part in expected:
+        assert part in r.error, r.error
+
+
+def test_harmless_formats_patterns_and_attributes_pass_the_checker():
+    code = """
+x = 3.14159
+print(f"{x:.2f} {x!r:>10}", "{0} {name} {0.real} {x[1]}", "__init__ is a word".upper())
+match {"name": "oak_log", "count": 3}:
+    case {"name": str() as name, **rest}:
+        print(name, rest)
+match [1, 2, 3]:
+    case [first, *others]:
+        print(first, others)
+match 5:
+    case int(real=r):
+        print(r)
+"""
+    r = run_code(code, timeout=10)
+    assert r.ok, r.error
+    assert r.output.splitlines()[1:] == ["oak_log {'count': 3}", "1 [2, 3]", "5"]
 
 
 def test_unknown_api_names_get_a_did_you_mean():
@@ -225,6 +307,138 @@ def test_child_sees_no_environment_of_the_parent(monkeypatch):
     assert "hunter2" not in r.output and "LC_ALL" in r.output
 
 
+# Each route from a plain object to frames, code, globals or the system, with the checker skipped: the
+# runtime walls (namespace, audit hook, kernel) refuse the step that would matter.
+RUNTIME_ROUTES = {
+    "generator frame": ("def g():\n    yield 1\nprint(g().gi_frame.f_back)", "object.__getattr__"),
+    "generator code": ("def g():\n    yield 1\nprint(g().gi_code)", "object.__getattr__"),
+    "coroutine frame": ("async def c():\n    pass\nprint(c().cr_frame)", "object.__getattr__"),
+    "async generator frame": ("async def a():\n    yield 1\nprint(a().ag_frame)", "object.__getattr__"),
+    "traceback frame": ("try:\n    1 / 0\nexcept Exception as e:\n    print(e.__traceback__.tb_frame)",
+                        "object.__getattr__"),
+    "traceback frame by a match pattern": (
+        "try:\n    1 / 0\nexcept Exception as e:\n    tb = e.__traceback__\n    match tb:\n"
+        "        case tb.__class__(tb_frame=f):\n            print(f.f_back)", "object.__getattr__"),
+    "globals by a match pattern, then os": (
+        "match print:\n    case print.__class__(__globals__=g):\n        g['os'].system('id')", "os.system"),
+    "function code": ("print(print.__code__)", "object.__getattr__"),
+    "sys._getframe": ("print(print.__globals__['sys']._getframe())", "sys._getframe"),
+    "gc.get_referrers": ("print(print.__globals__['gc'].get_referrers(print))", "gc.get_referrers"),
+    "gc.get_objects": ("print(len(print.__globals__['gc'].get_objects()))", "gc.get_objects"),
+    "open through function globals": ("print.__globals__['__builtins__'].open('/etc/hostname')",
+                                      "open (/etc/hostname)"),
+    "exec through function globals": ("print.__globals__['__builtins__'].exec('x = 1')", "compile"),
+    "eval through function globals": ("print.__globals__['__builtins__'].eval('1')", "compile"),
+    "ctypes loaded for the set-up": ("print(print.__globals__['sys'].modules['ctypes'].CDLL(None))", "ctypes.dlopen"),
+    "a second audit hook": ("sys = print.__globals__['sys']\nsys.addaudithook(lambda event, args: None)\n"
+                            "print.__globals__['__builtins__'].open('/etc/hostname')", "open (/etc/hostname)"),
+    "a frame gate of its own": (
+        "open_gate, close_gate, admits = print.__globals__['make_frame_gate']()\nopen_gate()\n"
+        "try:\n    1 / 0\nexcept Exception as e:\n    print(e.__traceback__.tb_frame)", "object.__getattr__"),
+}
+
+
+@pytest.mark.parametrize("code, event", RUNTIME_ROUTES.values(), ids=RUNTIME_ROUTES.keys())
+def test_routes_to_frames_and_the_system_are_blocked_at_run_time(code, event):
+    r = run_code(code, timeout=10, check=False)
+    assert not r.ok and f"RuntimeError: blocked by the sandbox: {event}" in r.error, (r.error, r.output)
+
+
+# A function the code hands to the child in some way. If it ever runs with the audit hook relaxed, it can
+# read a frame (the way back to the child's own variables) and says so.
+SPY = """
+busy = []
+def spy(*args, **kwargs):
+    if busy:  # print itself may use what the spy replaced
+        return []
+    busy.append(1)
+    try:
+        raise ValueError('probe')
+    except ValueError as probe:
+        try:
+            frame = probe.__traceback__.tb_frame.f_back
+            print('frame read:', frame.f_code.co_name)
+        except RuntimeError as refused:
+            print('refused:', refused)
+    busy.pop()
+    return []
+"""
+
+
+def test_the_error_report_cannot_switch_the_audit_hook_off():
+    """Counter's repr calls self.most_common(): raised in an exception, the code's function runs while the
+    child describes the error. It runs audited like the code, and the report still names the line."""
+    code = SPY + "from collections import Counter\nc = Counter(a=1)\nc.most_common = spy\nraise KeyError(c)\n"
+    r = run_code(code, timeout=10, check=False)
+    assert "frame read" not in r.output, r.output
+    assert "refused: blocked by the sandbox: object.__getattr__" in r.output
+    assert r.error.endswith("line 20: raise KeyError(c)\nKeyError: Counter({})"), r.error
+
+
+# Everything else the error report touches that the code can replace or create.
+REPORT_HIJACKS = {
+    "the child's report functions in its globals": (
+        "g = print.__globals__\nfor name in ('describe_error', 'error_summary', '_compress', 'make_error_reporter',"
+        " 'make_frame_reader'):\n    g[name] = spy\ng['os']._exit = spy\nraise ValueError('x')\n"),
+    "builtins the report uses": (
+        "bi = print.__globals__['__builtins__']\nbi.isinstance = bi.type = bi.BaseException = spy\n"
+        "raise ValueError('x')\n"),
+    "an exception class with its own __str__": (
+        "T = ().__class__.__class__\nE = T('E', (Exception,), {'__str__': spy, '__repr__': spy})\nraise E()\n"),
+    "finalizers of garbage cycles": (
+        "T = ().__class__.__class__\nD = T('D', (), {'__del__': spy})\nfor i in range(2000):\n    d = D()\n"
+        "    d.cycle = d\nraise ValueError('x')\n"),
+}
+
+
+@pytest.mark.parametrize("code", REPORT_HIJACKS.values(), ids=REPORT_HIJACKS.keys())
+def test_code_run_while_the_error_is_reported_is_audited(code):
+    r = run_code(SPY + code, timeout=10, check=False)
+    assert "frame read" not in r.output, r.output
+    assert "refused: blocked by the sandbox: object.__getattr__" in r.output, (r.output, r.error)
+    assert r.error, "the run still reports an error"
+
+
+def test_signal_handlers_of_the_code_do_not_run_while_the_error_is_reported():
+    """A timer firing every millisecond: its handler runs during the code (refused), never in the report."""
+    code = """
+refusals = []
+def on_alarm(*args):
+    try:
+        raise ValueError('probe')
+    except ValueError as probe:
+        try:
+            frame = probe.__traceback__.tb_frame.f_back
+            print('frame read:', frame.f_code.co_name)
+        except RuntimeError:
+            refusals.append(1)
+sig = print.__globals__['signal']
+sig.signal(sig.SIGALRM, on_alarm)
+sig.setitimer(sig.ITIMER_REAL, 0.001, 0.001)
+import time
+time.sleep(0.05)
+print('handler refused', len(refusals) > 0)
+def down(n):
+    return down(n + 1)
+down(0)
+"""
+    r = run_code(code, timeout=10, check=False)
+    assert "frame read" not in r.output, r.output
+    assert "handler refused True" in r.output
+    assert r.error.endswith("RecursionError: maximum recursion depth exceeded"), r.error
+
+
+def test_garbage_on_the_pipe_ends_the_run_without_raising_in_the_parent():
+    """Lines the parent cannot use (nesting deeper than its JSON parser goes, JSON that is not an object)."""
+    channel = "out = print.__closure__[0].cell_contents.out\n"
+    for line in ("b'[' * 100_000", "b'[1, 2]'"):
+        r = run_code(channel + f"out.write({line} + b'\\n')\nout.flush()\nimport time\ntime.sleep(5)\n",
+                     timeout=10, check=False)
+        assert not r.ok and "broke the protocol" in r.error, r.error
+        assert r.duration < 4
+    assert_next_run_works()
+
+
 # ---- API calls over the pipe -----------------------------------------------------------------------------------
 class FakeBotApi:
     """Plain Python functions standing in for one bot's skills (the real ones need a server)."""
@@ -279,6 +493,52 @@ def test_bad_api_calls_raise_in_the_generated_code():
     r = run_code("skills.go_to_player('steve')", bot.api(), timeout=10)  # in the docs, not bound here
     assert "LookupError: skills.go_to_player is not part of the API" in r.error
     assert bot.calls == []
+
+
+def test_oversized_arguments_are_refused_before_the_skill_runs():
+    bot = FakeBotApi()
+    r = run_code("skills.collect_blocks('x' * 1_000_000)", bot.api(), timeout=10)
+    assert r.error.endswith("ValueError: skills.collect_blocks: the argument block is 1000000 characters long "
+                            "(the limit is 200); use short names and small values"), r.error
+    r = run_code("skills.collect_blocks(['oak_log'] * 1000)", bot.api(), timeout=10)
+    assert "the argument block holds more than 100 items (the limit)" in r.error
+    r = run_code("skills.collect_blocks({'a': ['x' * 300]})", bot.api(), timeout=10)
+    assert "the argument block holds a text that is 300 characters long" in r.error
+    assert bot.calls == []
+    assert run_code("print(skills.collect_blocks('x' * 200, num=3))", bot.api(), timeout=10).output.endswith("True\n")
+
+
+class StandingBot:
+    """The part of a bot that remember_place reads."""
+    position = (1.0, 64.0, -2.0)
+
+
+def test_remembered_places_cannot_grow_without_end():
+    """Long names and endless new names would grow what the agent keeps (and shows the model) every run."""
+    skills = Skills(StandingBot(), runner=object())
+    api = bind_api(skills, bot=StandingBot())
+    r = run_code("skills.remember_place('x' * 1_000_000)", api, timeout=10)
+    assert "ValueError: skills.remember_place: the argument name is 1000000 characters long" in r.error
+    assert skills.places == {}
+    r = run_code("for i in range(150):\n    skills.remember_place(f'place {i}')\n", api, timeout=20)
+    assert r.error.endswith("ValueError: skills.remember_place: 100 places are saved already (the limit is 100); "
+                            "save under a name already used"), r.error
+    assert len(skills.places) == MAX_PLACES
+    r = run_code("print(skills.remember_place('place 7'))", api, timeout=10)  # a name already saved: fine
+    assert r.ok and r.output.endswith("True\n"), r.error
+
+
+def test_a_run_has_a_budget_of_api_calls():
+    bot = FakeBotApi()
+    r = run_code("for i in range(10):\n    world.inventory()\n", bot.api(), timeout=10, limits=Limits(max_calls=5))
+    assert r.calls == 5
+    assert r.error.endswith("RuntimeError: the code made more than 5 skills/world calls, the most one run may make; "
+                            "do the task in fewer calls"), r.error
+
+
+def test_a_huge_error_message_is_cut():
+    r = run_code("raise ValueError('x' * 100_000)", timeout=10)
+    assert not r.ok and len(r.error) < 4_200 and r.error.endswith("characters cut)")
 
 
 def test_timeout_during_a_skill_interrupts_the_skill():
