@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import BridgeError, BridgeTimeout, SetupError
 from ..nodejs import check_node_side, node_environment
+from .transport import Transport
 
 HOST_SCRIPT = Path(__file__).resolve().parent / "js" / "host.js"
 
@@ -61,6 +62,8 @@ class NodeRuntime:
             )
         self._config = config
         self._connection = connection
+        self.transport = Transport(config, connection)
+        self.transport.install()
         self.closed = False
         self.host = self.require(HOST_SCRIPT)
 

@@ -1,0 +1,240 @@
+"""The message transport between Python and Node, installed under JSPyBridge's proxies.
+
+JSPyBridge (the `javascript` package) gives Python proxies of JS objects; we keep those, and its Node process and
+its pipe reader, and replace the three parts that route messages, because they fail under load:
+
+- A reply that arrives after its caller gave up (a Python-side time limit) was handed over with a two-party
+  barrier that nobody joined: the barrier broke after 5 s and killed the one thread that receives every reply, so
+  every bot of the process went dead with it. Here a caller that gives up withdraws its request, and a late reply
+  is dropped and logged.
+- Handing a reply over blocked the receiving thread until the caller woke up, so one slow caller held up the
+  replies of all others. Here a reply is stored and its caller woken; the thread moves on.
+- Request ids were taken with `self.i += 1` from several threads (two calls could get one id), and the inbound and
+  outbound lists were swapped in a way that could lose a message. Here ids come from a lock, and the inbound
+  queue is thread-safe.
+
+The wire format is JSPyBridge's own (see its bridge.js): a call is `{r, action, ffid, key, args, p}`, where `p`
+counts the references in `args`; Node answers on `r`, and first on `r + 1` with the ids of the proxies it made
+for Python objects among the arguments, which must be registered before Node can call them back.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger("mindpy.bridge")
+
+# Event.wait() raises OverflowError past threading.TIMEOUT_MAX; no bridge call needs more than a day.
+LONGEST_WAIT_S = 24 * 3600.0
+# JSPyBridge's own limit for property reads and other small requests.
+SMALL_REQUEST_S = 10.0
+
+
+class _Inbox:
+    """Replies and calls from Node, in arrival order. JSPyBridge's pipe reader appends to it from its thread."""
+
+    def __init__(self) -> None:
+        self._items: queue.SimpleQueue = queue.SimpleQueue()
+
+    def append(self, item: dict) -> None:
+        self._items.put(item)
+
+    def drain(self) -> list[dict]:
+        items = []
+        while True:
+            try:
+                items.append(self._items.get_nowait())
+            except queue.Empty:
+                return items
+
+
+@dataclass
+class _Waiter:
+    """One request waiting for its reply. `on_reply` (if any) runs on the receiving thread, before the next
+    message is read: that is where proxies made for our arguments are registered."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+    reply: dict | None = None
+    on_reply: Any = None
+
+
+class Transport:
+    """Routes requests to Node and replies back to their callers; see the module docstring for why."""
+
+    def __init__(self, config: Any, connection: Any):
+        self.config = config
+        self.connection = connection
+        self.loop = config.event_loop
+        self.inbox = _Inbox()
+        self._waiters: dict[int, _Waiter] = {}
+        self._lock = threading.Lock()
+        self._next_id = 1
+        self.dropped = 0  # late or unmatched replies, for tests and diagnostics
+        self.thread: threading.Thread | None = None
+
+    # ---- installing ------------------------------------------------------------------------------------------
+    def install(self) -> None:
+        """Stop JSPyBridge's receiving loop, take over its inbound queue and its executor's requests."""
+        old_thread = self.config.event_thread
+        self.loop.active = False
+        self.loop.queue.put("stop")
+        if old_thread is not None:
+            old_thread.join(timeout=5)
+        for item in self.connection.readAll():  # anything the old loop left unread
+            self.inbox.append(item)
+        self.connection.com_items = self.inbox
+        executor = self.config.executor
+        executor.ipc = self.ipc
+        executor.pcall = self.pcall
+        self.loop.active = True
+        self.thread = threading.Thread(target=self._serve, name="mindpy-bridge", daemon=True)
+        self.config.event_thread = self.thread
+        self.thread.start()
+
+    # ---- the receiving thread ------------------------------------------------------------------------------
+    def _serve(self) -> None:
+        while self.loop.active:
+            self.loop.queue.get()
+            try:
+                self._pump()
+            except Exception:  # never let one bad message end the thread every bot depends on
+                log.exception("the bridge could not handle a message from Node; it goes on")
+
+    def _pump(self) -> None:
+        outbound, self.loop.outbound = self.loop.outbound, []
+        if outbound:
+            self.connection.writeAll(outbound)
+        if len(self.loop.freeable) > 40:
+            freeable, self.loop.freeable = self.loop.freeable, []
+            self.loop.queue_payload({"r": 0, "action": "free", "ffid": "", "args": freeable})
+        for inbound in self.inbox.drain():
+            self._route(inbound)
+
+    def _route(self, inbound: dict) -> None:
+        r = inbound.get("r")
+        if inbound.get("c") == "pyi":  # Node calling Python (events, callbacks)
+            self.loop.callbackExecutor.add_job(r, inbound.get("cb"), self.loop.pyi.inbound, inbound)
+            return
+        with self._lock:
+            waiter = self._waiters.pop(r, None) if isinstance(r, int) else None
+        if waiter is None:
+            self.dropped += 1
+            log.warning("dropped a reply from Node for request %s: its caller gave up waiting", r)
+            return
+        if waiter.on_reply is not None:
+            waiter.on_reply(inbound)
+        waiter.reply = inbound
+        waiter.done.set()
+
+    # ---- requests --------------------------------------------------------------------------------------------
+    def _take_ids(self, count: int) -> int:
+        with self._lock:
+            first = self._next_id
+            self._next_id += count
+            return first
+
+    def _expect(self, r: int, on_reply: Any = None) -> _Waiter:
+        waiter = _Waiter(on_reply=on_reply)
+        with self._lock:
+            self._waiters[r] = waiter
+        return waiter
+
+    def _withdraw(self, *ids: int) -> None:
+        with self._lock:
+            for r in ids:
+                self._waiters.pop(r, None)
+
+    def _send(self, payload: str) -> None:
+        self.loop.queue_payload(payload)
+
+    @staticmethod
+    def _wait_limit(timeout: float | None) -> float:
+        if timeout is None or timeout != timeout or timeout <= 0:  # None, NaN: JSPyBridge's "no limit"
+            return LONGEST_WAIT_S
+        return min(float(timeout), LONGEST_WAIT_S)
+
+    def ipc(self, action: str, ffid: Any, attr: Any, args: Any = None) -> dict:
+        """A small request (read a property, list keys, inspect...); JSPyBridge's Executor.ipc."""
+        r = self._take_ids(1)
+        packet: dict[str, Any] = {"r": r, "action": action, "ffid": ffid}
+        if action in ("get", "init", "inspect", "set"):
+            packet["key"] = attr
+        if action in ("init", "set"):
+            packet["args"] = args
+        if action not in ("get", "init", "inspect", "serialize", "blob", "set", "keys"):
+            raise ValueError(f"unknown bridge action {action!r}")
+        waiter = self._expect(r)
+        self._send(json.dumps(packet))
+        if not waiter.done.wait(SMALL_REQUEST_S):
+            self._withdraw(r)
+            raise TimeoutError(f"Timed out accessing '{attr}'")
+        reply = waiter.reply or {}
+        if "error" in reply:
+            from javascript.errors import JavaScriptError
+
+            raise JavaScriptError(attr, reply["error"])
+        return reply
+
+    def pcall(self, ffid: Any, action: str, attr: Any, args: Any, *, timeout: float | None = 1000,
+              forceRefs: bool = False) -> tuple[Any, Any]:  # noqa: N803 (JSPyBridge's keyword)
+        """Call or set on a JS object with arguments that may hold Python objects; JSPyBridge's Executor.pcall."""
+        r = self._take_ids(2)  # Node answers the call on r, and the proxies it made on r + 1
+        new_objects: dict[int, Any] = {}
+        refs = 0
+
+        def reference(arg: Any) -> dict:
+            nonlocal refs
+            refs += 1
+            if hasattr(arg, "ffid"):  # a JS object we already hold a proxy of
+                return {"ffid": arg.ffid}
+            new_objects[refs] = arg  # a Python object: Node makes a proxy of it
+            return {"r": refs, "ffid": ""}
+
+        if forceRefs:  # eval_js: [code, locals], each local inline if it is a plain value
+            code, local_values = args
+            encoded_locals = {k: v if v is None or type(v) in (bool, int, float) else reference(v)
+                              for k, v in local_values.items()}
+            args_text = json.dumps([code, encoded_locals])
+        else:
+            args_text = json.dumps(args, default=reference)
+        head = json.dumps({"r": r, "action": action, "ffid": ffid, "key": attr})
+        payload = f'{head[:-1]}, "args": {args_text}, "p": {refs}}}'
+
+        if new_objects:
+            self._expect(r + 1, on_reply=lambda reply: self._register(reply, new_objects))
+        waiter = self._expect(r)
+        self._send(payload)
+        if not waiter.done.wait(self._wait_limit(timeout)):
+            self._withdraw(r, r + 1)
+            raise TimeoutError(f"Call to '{attr}' timed out. Increase the timeout with the `timeout` keyword.")
+        self._withdraw(r + 1)  # Node answers r + 1 before r; nothing more will come for it
+        reply = waiter.reply or {}
+        if "error" in reply:
+            from javascript.errors import JavaScriptError
+
+            raise JavaScriptError(attr, reply["error"])
+        return reply["key"], reply["val"]
+
+    def _register(self, reply: dict, new_objects: dict[int, Any]) -> None:
+        """Record the ids Node gave to the proxies of our Python objects, so that it can call them."""
+        if "error" in reply:
+            return
+        bridge = self.config.executor.bridge
+        for ref, js_id in (reply.get("val") or {}).items():
+            obj = new_objects.get(int(ref))
+            bridge.m[js_id] = obj
+            if callable(obj):
+                try:
+                    obj.iffid = js_id  # JSPyBridge's event emitters look for it
+                except Exception:
+                    pass
+
+    def pending(self) -> int:
+        """How many requests are waiting for a reply."""
+        with self._lock:
+            return len(self._waiters)
