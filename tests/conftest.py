@@ -16,6 +16,7 @@ from mindpy.bridge import create_bot, js_module
 from mindpy.server import EmbeddedServer
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (-n N) every worker has its own embedded server; the tests against the real model
     server share one worker, so only one model server starts. Modules with long tests (whole episodes, CLI runs,

@@ -52,6 +52,12 @@ def new_action(ctx: AgentContext, prompt: str) -> str:
     return ctx.need("controls", "Writing code (!newAction)").new_action(prompt)
 
 
+def set_goal(ctx: AgentContext, goal: str) -> str:
+    """Start self-prompting towards `goal`; the agent remembers who asked for it (a goal gains no trust)."""
+    ctx.need("self_prompter", "Self-prompting")
+    return ctx.need("controls", "Self-prompting").set_goal(goal)
+
+
 COMMANDS = (
     action("newAction", "Write and run code for a behaviour that no command covers. Use it only when no command "
                         "fits; describe the behaviour as a clear step-by-step plan.",
@@ -73,7 +79,7 @@ COMMANDS = (
                    "it.",
            Param("selfPrompt", STRING, "The goal, with the details you need to pursue it.",
                  example="collect 10 oak logs"),
-           run=about_agent(lambda ctx, goal: ctx.need("self_prompter", "Self-prompting").start(goal)),
+           run=about_agent(set_goal),
            interrupts=False),
     action("endGoal", "Stop working on your goal.",
            run=about_agent(lambda ctx: ctx.need("self_prompter", "Self-prompting").stop()), interrupts=False),

@@ -24,6 +24,11 @@ SEARCH_RANGE = Domain(32, 512, closed=True)      # blocks; a smaller range is ra
 POSITIVE = Domain(1, None)
 NON_NEGATIVE = Domain(0, None)
 ALL_OR_SOME = Domain(-1, None)                   # -1 means "all of them"
+HORIZONTAL = Domain(-30_000_000, 30_000_000, closed=True)  # the world border
+# Ceilings (Param.cap) keep a careless number from becoming an endless skill; larger values are brought down
+MOST_ITEMS = 2304                                # an inventory's worth: 36 stacks of 64
+MOST_BLOCKS_AWAY = 512                           # blocks to walk or dig in one command
+LONGEST_STAY_S = 86400                           # a day
 
 
 class CommandOutput(str):
@@ -86,6 +91,6 @@ def level() -> Param:
 
 def position() -> tuple[Param, Param, Param]:
     """x, y, z of a place in the world."""
-    return (Param("x", FLOAT, "East-west coordinate.", example=0),
+    return (Param("x", FLOAT, "East-west coordinate.", HORIZONTAL, example=0),
             Param("y", FLOAT, "Height.", Y_RANGE, example=64),
-            Param("z", FLOAT, "North-south coordinate.", example=0))
+            Param("z", FLOAT, "North-south coordinate.", HORIZONTAL, example=0))

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from ..recipes import recipe_book
 from ..world import queries as world
-from .common import POSITIVE, action, perform, query
+from .common import MOST_ITEMS, POSITIVE, action, perform, query
 from .context import AgentContext
 from .params import INT, ITEM, Param
 
@@ -49,12 +49,12 @@ COMMANDS = (
     action("craftRecipe", "Craft an item, using a crafting table when the recipe needs one.",
            Param("recipe_name", ITEM, "The item to make.", example="oak_planks"),
            Param("num", INT, "How many times to use the recipe. This is not the number of items: one use can make "
-                             "several (1 log gives 4 planks).", POSITIVE, example=4),
+                             "several (1 log gives 4 planks).", POSITIVE, cap=MOST_ITEMS, example=4),
            run=lambda ctx, item, times: perform(ctx, ctx.skills.craft_recipe(item, times))),
     action("smeltItem", "Smelt or cook items in a furnace (found nearby or placed from your inventory), with fuel "
                         "from your inventory.",
            Param("item_name", ITEM, "The item to put in, e.g. raw_iron or beef.", example="raw_iron"),
-           Param("num", INT, "How many to smelt.", POSITIVE, example=1),
+           Param("num", INT, "How many to smelt.", POSITIVE, cap=MOST_ITEMS, example=1),
            run=lambda ctx, item, num: perform(ctx, ctx.skills.smelt_item(item, num))),
     action("clearFurnace", "Take everything out of the nearest furnace.",
            run=lambda ctx: perform(ctx, ctx.skills.clear_furnace())),

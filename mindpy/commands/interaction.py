@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import NON_NEGATIVE, POSITIVE, action, perform, player
+from .common import MOST_ITEMS, NON_NEGATIVE, POSITIVE, action, perform, player
 from .params import BLOCK, ENTITY, INT, ITEM_OR_HAND, STRING, Param
 
 
@@ -33,7 +33,7 @@ COMMANDS = (
     action("tradeWithVillager", "Trade with a villager.",
            _villager(),
            Param("index", INT, "Which trade, as numbered by !showVillagerTrades (from 1).", POSITIVE, example=1),
-           Param("count", INT, "How many times to make the trade.", POSITIVE, example=1),
+           Param("count", INT, "How many times to make the trade.", POSITIVE, cap=MOST_ITEMS, example=1),
            run=lambda ctx, villager, index, count: perform(ctx, ctx.skills.trade_with_villager(villager, index,
                                                                                                count))),
 )

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from .common import ALL_OR_SOME, NON_NEGATIVE, POSITIVE, action, perform, player, position, query, search_range
+from .common import (
+    ALL_OR_SOME,
+    LONGEST_STAY_S,
+    MOST_BLOCKS_AWAY,
+    NON_NEGATIVE,
+    POSITIVE,
+    action,
+    perform,
+    player,
+    position,
+    query,
+    search_range,
+)
 from .context import AgentContext
 from .params import BLOCK, ENTITY, FLOAT, INT, STRING, Choice, Param
 
@@ -42,7 +54,7 @@ COMMANDS = (
            run=lambda ctx, entity, reach: perform(ctx, ctx.skills.go_to_nearest_entity(entity, SEARCH_CLOSENESS,
                                                                                         reach))),
     action("moveAway", "Walk away from where you stand, in any direction, by about a distance.",
-           Param("distance", FLOAT, "How many blocks to move away.", POSITIVE, example=10),
+           Param("distance", FLOAT, "How many blocks to move away.", POSITIVE, cap=MOST_BLOCKS_AWAY, example=10),
            run=lambda ctx, distance: perform(ctx, ctx.skills.move_away(distance))),
     action("rememberHere", "Save where you stand under a name, to come back later.",
            Param("name", STRING, "The name to save the place under.", example="base"),
@@ -51,7 +63,8 @@ COMMANDS = (
            Param("name", STRING, "The name the place was saved under.", example="base"),
            run=lambda ctx, name: perform(ctx, ctx.skills.go_to_remembered_place(name))),
     action("stay", "Stand still and do nothing, not even your automatic behaviours, for a while.",
-           Param("seconds", INT, "How long to stay; -1 to stay until told otherwise.", ALL_OR_SOME, example=-1),
+           Param("seconds", INT, "How long to stay; -1 to stay until told otherwise.", ALL_OR_SOME,
+                 cap=LONGEST_STAY_S, example=-1),
            run=lambda ctx, seconds: perform(ctx, ctx.skills.stay(seconds))),
     action("lookAtPlayer", "Look at a player, or look the same way they look.",
            player("The player."),

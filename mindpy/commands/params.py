@@ -83,6 +83,8 @@ class Domain:
 
 
 def _num(value: float) -> str:
+    if abs(value) >= 1e15:  # a number a model made up: short, not hundreds of digits
+        return f"{value:.3g}"
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
@@ -228,6 +230,7 @@ class Param:
     description: str
     domain: Domain | None = None
     clamp: bool = False          # bring values outside the domain into it (with a note) instead of refusing
+    cap: float | None = None     # a sanity ceiling, not shown in the docs: larger values are brought down to it
     example: Any = None          # shown in signatures and refusals; the type's example when None
 
     def example_value(self) -> Any:
@@ -251,6 +254,9 @@ class Param:
 
     def convert(self, lit: Literal, version: str = DEFAULT_MINECRAFT_VERSION) -> tuple[Any, str]:
         value, note = self.type.convert(lit, self, version)
+        if self.cap is not None and isinstance(value, (int, float)) and value > self.cap:
+            capped = type(value)(self.cap)
+            return capped, f"{self.name} {_num(value)} is more than {_num(self.cap)}; used {_num(capped)}"
         if self.domain is not None and isinstance(value, (int, float)) and not isinstance(value, bool) \
                 and value not in self.domain:
             if self.clamp:

@@ -22,6 +22,7 @@ or an unclosed quote is refused. A `!word` that is neither a command nor close t
 from __future__ import annotations
 
 import difflib
+import functools
 import logging
 import re
 from collections.abc import Iterable
@@ -33,6 +34,8 @@ from .registry import Command, CommandRegistry
 
 log = logging.getLogger(__name__)
 
+# Only so many "!word"s are looked at: a reply repeating "!x" thousands of times would otherwise cost seconds.
+MAX_CANDIDATES = 200
 _NAME = re.compile(r"!([A-Za-z_][A-Za-z0-9_]*)")
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
 _QUOTES = {'"': '"”', "“": '”"', "”": '”"', "'": "'’", "‘": "’'", "’": "’'", "`": "`"}
@@ -82,18 +85,21 @@ def parse_reply(text: Any, registry: CommandRegistry, blocked: Iterable[str] = (
 def parse_strict(text: str, registry: CommandRegistry, blocked: Iterable[str] = ()) -> ParseResult:
     """`parse_reply` without the safety net (the tests call this one, so that a bug shows)."""
     blocked_names = {b.strip().lstrip("!") for b in blocked}
-    for match in _NAME.finditer(text):
+    for seen, match in enumerate(_NAME.finditer(text)):
+        if seen == MAX_CANDIDATES:
+            break
         written = match.group(1)
         command, glued = _find(written, registry)
         glued_to_word = match.start() > 0 and text[match.start() - 1].isalnum()
         if glued_to_word and (command is None or (command.name != written and not glued)):
             continue  # "great!Stay tuned": only an exact command name counts right after a letter
-        result = ParseResult(message=text[:match.start()].strip())
         if command is None:
-            paren = _skip(text, match.end(), _SPACE).startswith("(")
-            close = _close_commands(written, registry, blocked_names)
+            paren = text.startswith("(", _skip(text, match.end(), _SPACE))
+            close = _close_commands(written, tuple(registry.names()), frozenset(blocked_names))
             if not close and not paren:
                 continue  # "Wow!Great": not a command
+        result = ParseResult(message=text[:match.start()].strip())
+        if command is None:
             result.attempted = written
             result.written = match.group(0)
             result.rest = text[match.end():]
@@ -105,7 +111,7 @@ def parse_strict(text: str, registry: CommandRegistry, blocked: Iterable[str] = 
             result.notes.append(f"read !{written} as !{command.name}")
         end = match.start() + 1 + len(command.name) if glued else match.end()
         literals: list[Literal] = []
-        after_name = len(text) - len(_skip(text, end, _SPACE))
+        after_name = _skip(text, end, _SPACE)
         if not glued and after_name < len(text) and text[after_name] == "(":
             try:
                 literals, end = _arguments(text, after_name + 1)
@@ -137,17 +143,20 @@ def _find(written: str, registry: CommandRegistry) -> tuple[Command | None, bool
     return (registry.get(best), True) if best else (None, False)
 
 
-def _close_commands(written: str, registry: CommandRegistry, blocked: set[str]) -> list[str]:
-    names = [n for n in registry.names() if n not in blocked]
+@functools.lru_cache(maxsize=1024)  # a reply may repeat one unknown word thousands of times
+def _close_commands(written: str, all_names: tuple[str, ...], blocked: frozenset[str]) -> list[str]:
+    names = [n for n in all_names if n not in blocked]
     lowered = {n.lower(): n for n in names}
     close = difflib.get_close_matches(written.lower(), list(lowered), n=1, cutoff=0.75)
     return [lowered[c] for c in close]
 
 
-def _skip(text: str, i: int, chars: str) -> str:
+def _skip(text: str, i: int, chars: str) -> int:
+    """The index of the first character at or after `i` that is not in `chars` (no copy of the text: a reply
+    of thousands of "!x" would make that quadratic)."""
     while i < len(text) and text[i] in chars:
         i += 1
-    return text[i:]
+    return i
 
 
 def _skip_to(text: str, i: int) -> int:

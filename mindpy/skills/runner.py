@@ -13,6 +13,8 @@ from ..errors import BridgeError, BridgeTimeout
 # the mineflayer plugin that registers every skill on a bot (js/core.js runs them)
 SKILLS_JS = Path(__file__).resolve().parent / "js" / "index.js"
 DEFAULT_TIMEOUT = 300.0
+# Node's timers hold at most 2^31 - 1 ms (24.8 days; a longer one fires at once), and no skill needs over a day.
+LONGEST_SKILL_S = 24 * 3600.0
 
 
 @dataclass
@@ -34,6 +36,14 @@ class SkillResult:
         return "\n".join(lines)
 
 
+def skill_time_limit(seconds: float) -> float:
+    """A skill's time limit as Node can hold it: at least a second, at most LONGEST_SKILL_S (NaN counts as the
+    longest)."""
+    if not seconds >= 1:
+        return 1.0 if seconds == seconds else LONGEST_SKILL_S
+    return min(float(seconds), LONGEST_SKILL_S)
+
+
 class SkillRunner:
     """One per bot. `run` blocks until the skill ends, is interrupted, or times out."""
 
@@ -43,6 +53,7 @@ class SkillRunner:
 
     def run(self, name: str, *args, timeout: float = DEFAULT_TIMEOUT) -> SkillResult:
         # the JS side enforces `timeout`; the bridge's own limit is only a backstop well after it
+        timeout = skill_time_limit(timeout)
         backstop = timeout + 60
         try:
             raw = call_js(lambda: self.js.run(self.bot.js, name, json.dumps(list(args)), int(timeout * 1000),

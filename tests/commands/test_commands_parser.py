@@ -319,3 +319,40 @@ def test_fuzz_well_formed_calls(name, values):
 
 
 _REGISTRY = default_registry()
+
+
+# ---- arguments at and beyond the edge of their domains ------------------------------------------------------
+@pytest.mark.parametrize("text,param,cap", [
+    ("!stay(10000000000)", "seconds", 86400),
+    ('!collectBlocks("oak_log", 300000000)', "num", 2304),
+    ('!smeltItem("raw_iron", 1000000)', "num", 2304),
+    ('!givePlayer("Bob", "stick", 99999)', "num", 2304),
+    ('!discard("stick", 99999)', "num", 2304),
+    ("!digDown(100000)", "distance", 512),
+    ("!moveAway(1e9)", "distance", 512),
+])
+def test_huge_counts_times_and_distances_are_capped_and_say_so(registry, text, param, cap):
+    result = parse(text, registry)
+    assert result.error is None, result.error
+    assert cap in result.args
+    assert any(note.startswith(f"{param} ") and f"used {cap}" in note for note in result.notes), result.notes
+    assert all(len(note) < 100 for note in result.notes)
+
+
+def test_the_documented_domain_still_refuses_what_is_below_it(registry):
+    assert "at least 1" in parse('!givePlayer("Bob", "stick", 0)', registry).error
+    assert parse("!stay(-5)", registry).error  # -1 means forever; -5 is not "all" or a time
+
+
+@pytest.mark.parametrize("text", ["!goToCoordinates(1e308, 0, -1e308, 0)", "!goToCoordinates(30000001, 0, 0, 1)",
+                                  "!goToCoordinates(0, 0, -4e7, 1)"])
+def test_coordinates_beyond_the_world_border_are_refused_in_a_short_sentence(registry, text):
+    result = parse(text, registry)
+    assert result.command is None and "must be in [-30000000, 30000000]" in result.error
+    assert len(result.error) < 400, result.error  # 1e308 used to be written out in 309 digits
+
+
+@pytest.mark.parametrize("text", ["!x " * 33000, "!a!b" * 30000, " !abc" * 40000])
+def test_thousands_of_unknown_commands_are_plain_text(registry, text):
+    result = parse(text, registry)
+    assert result.command is None and result.error is None

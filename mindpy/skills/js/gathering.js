@@ -95,6 +95,10 @@ async function digBlock (bot, block) {
 async function collectBlocks (bot, type, num = 1) {
   if (num < 1) c.fail('The number of blocks to collect must be at least 1.')
   const types = blockTypesFor(bot, type)
+  // air, water, lava, bedrock, barriers...: "digging" them yields nothing, or nothing can dig them
+  if (types.every(t => bot.registry.blocksByName[t]?.diggable === false)) {
+    c.fail(`${type} cannot be mined: name a block that can be dug, such as oak_log or stone.`)
+  }
   move.ensurePathfinder(bot)
   let collected = 0
   let misses = 0
