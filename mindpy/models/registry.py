@@ -4,6 +4,7 @@ A spec names a model the way profiles do:
     "gpt-4o-mini"                          -> api guessed from the name (openai)
     "openai/gpt-4o", "ollama/llama3.2"     -> api before the first slash, when it is a registered api
     "replay:path/to/script.yaml"           -> the replay provider
+    "chaos", "chaos:7"                     -> the careless model (mindpy.models.chaos), seeded
     {"api": "vllm", "model": "...", "url": "http://...", "params": {...}}  (MINDcraft's form)
 Providers register a factory under an api name with `register_provider`, or, from an installed package, with an
 entry point of the group `mindpy.models` (the oracle does so in mindpy's own pyproject.toml):
@@ -93,6 +94,8 @@ def parse_model_spec(spec: Any) -> ModelSpec:
             raise ValueError("model name is empty")
         if text.startswith("replay:"):
             return ModelSpec(api="replay", model=text[len("replay:"):].strip())
+        if text == "chaos" or text.startswith("chaos:"):
+            return ModelSpec(api="chaos", model=text)
         api, _, name = text.partition(":")
         if api in _PLUGGED_IN:
             return ModelSpec(api=api, model=name or api)
@@ -149,10 +152,11 @@ def _load_builtin() -> None:
     if _loaded:
         return
     _loaded = True
-    from . import openai_compat, replay
+    from . import chaos, openai_compat, replay
 
     builtin: dict[str, Factory] = {api: openai_compat.OpenAICompatModel.from_spec for api in openai_compat.PRESETS}
     builtin["replay"] = replay.ReplayModel.from_spec
+    builtin["chaos"] = chaos.ChaosModel.from_spec
     for api, factory in builtin.items():
         register_provider(api, factory, replace=True)
     _PLUGGED_IN.clear()
