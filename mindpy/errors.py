@@ -23,3 +23,12 @@ class ServerError(MindpyError):
 
 class UnsupportedVersion(MindpyError):
     """A Minecraft version that mindpy cannot use was asked for."""
+
+
+class UserFileError(MindpyError):
+    """A file a user gave (task file, profile, settings) cannot be read or parsed; the message is one line that
+    names the file."""
+
+
+class ConfigError(MindpyError):
+    """A model or option that mindpy cannot use, found before anything starts; the message names it."""

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from .agent.modes import MODE_NAMES
-from .errors import MindpyError
+from .errors import MindpyError, UserFileError
+from .userfiles import one_line, quote, read_user_file
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ DEFAULTS: dict[str, Any] = {
 _FIELDS = {"name", "model", "code_model", "embedding", "cooldown", "prompts", "conversation_examples",
            "coding_examples", "modes", "blocked_actions", "base_profile", *PROMPT_FIELDS}
 _NAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")
+MAX_COOLDOWN_S = 60.0  # larger numbers are MINDcraft's milliseconds
 
 
 class ProfileError(MindpyError):
@@ -80,18 +82,12 @@ class Profile:
 
 
 def read_profile_file(path: str | Path) -> dict[str, Any]:
-    """The raw mapping in a YAML or JSON profile file."""
-    import yaml
-
+    """The raw mapping in a YAML or JSON profile file (a `.json` file is read as JSON: MINDcraft's profiles)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ProfileError(f"{path}: cannot read the profile ({exc.strerror})") from None
-    try:
-        data = yaml.safe_load(text)  # JSON is valid YAML, so MINDcraft's files load through the same path
-    except yaml.YAMLError as exc:
-        raise ProfileError(f"{path}: not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {exc}") from None
+        data = read_user_file(path, "profile")
+    except UserFileError as exc:
+        raise ProfileError(str(exc)) from None
     if not isinstance(data, dict):
         raise ProfileError(f"{path}: a profile must be a mapping of field: value")
     return data
@@ -181,7 +177,7 @@ def _normalize(data: dict[str, Any], path: Path) -> dict[str, Any]:
         elif key in _IGNORED_FIELDS:
             out.setdefault("extra", {})[key] = value
         else:
-            log.warning("%s: unknown field '%s' ignored", path, key)
+            log.warning("%s: unknown field '%s' ignored", path, one_line(str(key), 80))
             out.setdefault("extra", {})[key] = value
     if prompts:
         out["prompts"] = prompts
@@ -202,28 +198,23 @@ def _prompt(value: Any, where: str) -> Any:
 def _check_field(key: str, value: Any, where: str) -> Any:
     if key == "name":
         if not isinstance(value, str) or not _NAME.match(value):
-            raise ProfileError(f"{where}: a Minecraft name is 3-16 letters, digits or '_', got {value!r}")
+            raise ProfileError(f"{where}: a Minecraft name is 3-16 letters, digits or '_', got {quote(value)}")
     elif key in ("model", "code_model"):
         if value is not None:
-            from .models import parse_model_spec
-
             try:
-                parse_model_spec(value)
+                check_model_spec(value)
             except ValueError as exc:
-                raise ProfileError(f"{where}: {exc}") from None
+                raise ProfileError(f"{where}: {one_line(str(exc))}") from None
     elif key == "cooldown":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            raise ProfileError(f"{where}: expected a number of seconds >= 0, got {value!r}")
-        if value > 60:  # MINDcraft's profiles give milliseconds
-            value = value / 1000.0
+        value = _cooldown(value, where)
     elif key == "modes":
         if not isinstance(value, dict):
             raise ProfileError(f"{where}: must map mode names to true/false")
         for mode, on in value.items():
             if mode not in MODE_NAMES:
-                raise ProfileError(f"{where}: unknown mode '{mode}' (known: {', '.join(MODE_NAMES)})")
+                raise ProfileError(f"{where}: unknown mode {quote(mode)} (known: {', '.join(MODE_NAMES)})")
             if not isinstance(on, bool):
-                raise ProfileError(f"{where}: mode '{mode}' must be true or false, got {on!r}")
+                raise ProfileError(f"{where}: mode '{mode}' must be true or false, got {quote(on)}")
     elif key == "blocked_actions":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ProfileError(f"{where}: must be a list of command names")
@@ -237,11 +228,39 @@ def _check_field(key: str, value: Any, where: str) -> Any:
             try:
                 validate_examples(value, where)
             except ValueError as exc:
-                raise ProfileError(str(exc)) from None
+                raise ProfileError(one_line(str(exc), 300)) from None
     elif key == "embedding":
         if value is not None and not isinstance(value, (str, dict)):
             raise ProfileError(f"{where}: must be 'local', 'none', or a model spec")
     return value
+
+
+def _cooldown(value: Any, where: str) -> float:
+    """Seconds between model calls: a number from 0 to 60, or MINDcraft's milliseconds (up to 60000). The range
+    check comes first: it refuses NaN and infinity, and keeps a huge integer from overflowing a float."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_COOLDOWN_S * 1000:
+        raise ProfileError(f"{where}: expected a number of seconds from 0 to {MAX_COOLDOWN_S:.0f} (or "
+                           f"milliseconds up to {MAX_COOLDOWN_S * 1000:.0f}), got {quote(value)}")
+    return value / 1000.0 if value > MAX_COOLDOWN_S else float(value)  # MINDcraft's profiles give milliseconds
+
+
+def check_model_spec(value: Any) -> None:
+    """Raise ValueError unless `value` names a model that can be created: the spec parses, its api has a
+    provider, and a replay script loads. Nothing is started and no model is called, so a run can check its
+    models before it starts a server."""
+    from .models import ModelError, available_apis, parse_model_spec
+
+    spec = parse_model_spec(value)
+    apis = available_apis()
+    if spec.api not in apis:
+        raise ValueError(f"no provider for api '{spec.api}' (model '{spec.model}'); available: {', '.join(apis)}")
+    if spec.api == "replay":
+        from .models.replay import load_script
+
+        try:
+            load_script(spec.model)
+        except ModelError as exc:
+            raise ValueError(str(exc)) from None
 
 
 def _embedding(value: Any, where: str) -> str:
@@ -256,7 +275,7 @@ def _embedding(value: Any, where: str) -> str:
 
 
 def _examples(value: Any, key: str, folder: Path | None, profiles_dir: Path, where: str) -> list[list[dict]]:
-    from .rag.examples import load_examples
+    from .rag.examples import validate_examples
 
     if isinstance(value, list):
         return [[dict(t) for t in ex] for ex in value]
@@ -265,9 +284,9 @@ def _examples(value: Any, key: str, folder: Path | None, profiles_dir: Path, whe
     for c in candidates:
         if c.is_file():
             try:
-                return load_examples(c)
-            except ValueError as exc:
-                raise ProfileError(f"{where}: field '{key}': {exc}") from None
+                return validate_examples(read_user_file(c, "examples file"), str(c))
+            except (UserFileError, ValueError) as exc:
+                raise ProfileError(f"{where}: field '{key}': {one_line(str(exc), 300)}") from None
     if folder is None:  # the built-in default file is missing (e.g. installed without the profiles folder)
         log.warning("no %s file found (looked for %s); the prompt will have no examples", key,
                     ", ".join(map(str, candidates)))

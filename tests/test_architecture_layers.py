@@ -16,7 +16,7 @@ PACKAGE = Path(mindpy.__file__).resolve().parent
 
 # Bottom up. A module may import from its own layer and the ones below it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("mindpy", "mindpy.errors", "mindpy.nodejs")),
+    ("base", ("mindpy", "mindpy.errors", "mindpy.nodejs", "mindpy.userfiles")),
     ("processes", ("mindpy.bridge", "mindpy.server", "mindpy.mcdata")),
     ("world", ("mindpy.recipes", "mindpy.world", "mindpy.skills")),
     ("services", ("mindpy.models", "mindpy.memory", "mindpy.rag", "mindpy.settings", "mindpy.tasks")),

@@ -7,6 +7,9 @@ import sys
 import time
 from pathlib import Path
 
+from ..errors import ConfigError
+from ..userfiles import one_line
+
 EXIT_INFRA = 3  # the episode could not be played (server, network, set-up): retried, never scored
 
 
@@ -19,6 +22,7 @@ def run_task_command(args) -> int:
         print("mindpy run --task needs --task-id ID (see `mindpy tasks show FILE` for the ids)", file=sys.stderr)
         return 2
     task = load_task(args.task, args.task_id)
+    check_model_option(args.model)
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / _safe(task.id)
     try:
         result = run_episode(task, run_dir, model=args.model, server=args.server, seed=getattr(args, "seed", 0),
@@ -29,6 +33,19 @@ def run_task_command(args) -> int:
     print(f"Results in {run_dir}", flush=True)
     print(f"score: {result['score']}", flush=True)
     return 0
+
+
+def check_model_option(model: str | None) -> None:
+    """ConfigError unless `--model` names a model that can be created (None: the default); checked before any
+    server or episode starts, so that a typo costs nothing."""
+    from ..profiles import check_model_spec
+
+    if model is None:
+        return
+    try:
+        check_model_spec(model)
+    except ValueError as exc:
+        raise ConfigError(f"--model {one_line(model, 80)}: {one_line(str(exc))}") from None
 
 
 def _safe(text: str) -> str:

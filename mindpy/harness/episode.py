@@ -149,7 +149,9 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         hooks.recorder = recorder  # counting starts with the play
         finished = threading.Event()
         monitor = TaskMonitor(task, bots, on_end=[
-            lambda score, reason: hooks.count_tokens(), recorder.on_end, lambda score, reason: finished.set()])
+            lambda score, reason: hooks.count_tokens(),
+            lambda score, reason: recorder.on_end(score, reason, monitor.error),  # the cause of an error too
+            lambda score, reason: finished.set()])
 
         for i, name in enumerate(names):
             agent = agents[name]
@@ -160,7 +162,8 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         _open(task, names, agents)
 
         _watch(monitor, finished, task, runner, embedded, bots, recorder)
-        result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
+        result = with_error_cause(recorder.result or recorder.on_end(monitor.score, monitor.reason or "error",
+                                                                     monitor.error))
         (run_dir / "result.json").write_text(json.dumps({**result, "run_dir": str(run_dir),
                                                          "agent_names": names}, indent=2) + "\n")
         say(f"{task.id}: {result['end_reason']} with score {result['score']} after {result['duration_s']:.0f} s")
@@ -168,6 +171,13 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
             raise EpisodeInfraError(result.get("error") or "the episode ended with an error")
         time.sleep(0.5)  # let the agents write the end-of-task line to their state files
         return result
+
+
+def with_error_cause(result: dict) -> dict:
+    """The result, with an `error` text whenever it ended in an error (a report without its cause helps nobody)."""
+    if result.get("end_reason") == "error" and not result.get("error"):
+        return {**result, "error": "the episode ended with an error whose cause was not recorded"}
+    return result
 
 
 class _Tee:
@@ -240,7 +250,7 @@ def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, runner, 
     """Wait for the episode to end; a dead server or a lost bot ends it as an error."""
     deadline = time.monotonic() + task.timeout + GRACE_S
     while not finished.wait(1.0):
-        monitor.tick()  # also checked on agent 0's update tick; this keeps checking if that tick is busy
+        _check(monitor)
         if embedded is not None and not embedded.is_running():
             monitor.fail("the embedded server stopped during the episode")
         elif any(not bot.connected for bot in bots):
@@ -250,3 +260,12 @@ def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, runner, 
             monitor.fail("the episode did not end at its time limit")
     if monitor.reason != SUCCESS:
         log.info("episode ended: %s", monitor.reason)
+
+
+def _check(monitor: TaskMonitor) -> None:
+    """Check the task (also checked on agent 0's update tick; this keeps checking if that tick is busy). A check
+    that fails because the bots or the server went away ends the episode with that cause."""
+    try:
+        monitor.tick()
+    except MindpyError as exc:
+        monitor.fail(f"checking the task failed: {exc}")

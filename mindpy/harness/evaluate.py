@@ -66,6 +66,7 @@ class Evaluation:
                  servers: list[str] | None = None, ids: list[str] | None = None, limit: int | None = None,
                  usd_per_mtok: float = 0.0, progress=None):
         from ..tasks.loader import load_tasks
+        from .cli import check_model_option
 
         self.out = Path(out)
         self.model = model
@@ -80,6 +81,7 @@ class Evaluation:
             for task in chosen:
                 self.episodes.append(Episode(str(file), task.id, FAMILY.get(task.type, task.type), task.agent_count,
                                              self.out / "episodes" / _safe(task.id)))
+        check_model_option(model)  # before any episode starts a server
         self.rows: dict[str, dict] = {}
         self._lock = threading.Lock()
         self._free_servers = list(servers or [])

@@ -109,13 +109,25 @@ class History:
         """Restore memory and turns from the state file (`load_memory`); returns the whole saved state."""
         if self.state is None:
             return {}
-        data = self.state.load()
+        try:
+            data = self.state.load()
+        except OSError as exc:
+            log.warning("%s: could not read the saved state, starting afresh: %s", self.name, exc)
+            return {}
         with self._lock:
             self.memory = str(data.get("memory", "") or "")
-            self.turns = [{"role": t["role"], "content": t["content"]} for t in data.get("turns", [])
-                          if isinstance(t, dict) and t.get("role") in ("user", "assistant", "system")]
+            self.turns = _valid_turns(data.get("turns"))
         self.restored = {k: v for k, v in data.items() if k not in ("memory", "turns")}
         return data
+
+
+def _valid_turns(saved: Any) -> list[dict]:
+    """The saved turns that have a known role and text content; anything else in the file is left out."""
+    if not isinstance(saved, list):
+        return []
+    return [{"role": t["role"], "content": t["content"]} for t in saved
+            if isinstance(t, dict) and t.get("role") in ("user", "assistant", "system")
+            and isinstance(t.get("content"), str)]
 
 
 def clip(text: str, limit: int) -> str:

@@ -1,4 +1,5 @@
 """Reading and writing task files: MINDcraft's JSON unchanged, and the same schema in YAML.
+Files are read within the bounds of mindpy.userfiles (size, nesting, YAML aliases).
 
     tasks = load_tasks("tasks/crafting_test.json")          # {task id: Task}, every problem reported at once
     task = load_task("tasks/example_tasks.json", "some_id")
@@ -12,31 +13,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..errors import UserFileError
+from ..userfiles import TASK_FILE_MAX_BYTES, YAML_SUFFIXES, read_user_file
 from .schema import NameChecker, Task, TaskFileError, parse_tasks
-
-YAML_SUFFIXES = (".yaml", ".yml")
 
 
 def _read(path: Path) -> Any:
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TaskFileError([f"{path}: no such task file"]) from None
-    except OSError as exc:
-        raise TaskFileError([f"{path}: cannot read the task file ({exc.strerror or exc})"]) from None
-    if path.suffix.lower() in YAML_SUFFIXES:
-        import yaml
-
-        try:
-            return yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-            raise TaskFileError([f"{path}: not valid YAML{where}: {getattr(exc, 'problem', exc)}"]) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TaskFileError([f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"]) from None
+        return read_user_file(path, "task file", max_bytes=TASK_FILE_MAX_BYTES, default_format="json")
+    except UserFileError as exc:
+        raise TaskFileError([str(exc)]) from None
 
 
 def load_tasks(path: str | Path, *, check_names: bool = True, version: str | None = None) -> dict[str, Task]:

@@ -12,16 +12,26 @@ from __future__ import annotations
 
 import copy
 import difflib
-import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MindpyError
+from ..userfiles import one_line, quote
 from .blueprint import Blueprint
 
 TASK_TYPES = ("techtree", "cooking", "construction")
 DEFAULT_TIMEOUT = 300
+
+# Ranges of the numbers in a task: what a run can play (the embedded server admits 50 players; an inventory holds
+# 36 stacks of 64) and what keeps set-up and timers finite.
+MAX_PLAYERS = 50
+MAX_ITEM_COUNT = 36 * 64
+MAX_TIMEOUT_S = 24 * 60 * 60
+MAX_RECIPE_DEPTH = 1000
+WORLD_BORDER = 30_000_000         # |x| and |z| of any block
+WORLD_HEIGHT = (-64, 319)         # the lowest and highest block y
+MAX_PROBLEMS_SHOWN = 200          # lines of a TaskFileError's message; `.problems` keeps them all
 
 # Fields this module understands, in the order a new task is written. Anything else is kept as it is.
 KNOWN_FIELDS = (
@@ -54,7 +64,9 @@ class TaskFileError(MindpyError):
 
     def __init__(self, problems: list[str]):
         self.problems = list(problems)
-        super().__init__("\n".join(self.problems))
+        shown = self.problems[:MAX_PROBLEMS_SHOWN]
+        hidden = len(self.problems) - len(shown)
+        super().__init__("\n".join(shown + ([f"({hidden} more problems not shown)"] if hidden else [])))
 
 
 class NameChecker:
@@ -98,11 +110,7 @@ class NameChecker:
 
 
 def _show(value: Any) -> str:
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return quote(value)
 
 
 def _is_int(value: Any) -> bool:
@@ -113,25 +121,36 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _int_in(value: Any, low: int, high: int) -> bool:
+    return _is_int(value) and low <= value <= high
+
+
+def _range_problem(value: Any, low: int, high: int) -> str:
+    """What is wrong with a number outside low..high, and what it was."""
+    if _is_int(value) and value > high:
+        return f"must be an integer from {low} to {high}, got {_show(value)}"
+    return f"must be an integer >= {low}, got {_show(value)}"
+
+
 class _Problems:
     """Collects validation messages for one task."""
 
     def __init__(self, source: str, task_id: str):
-        self.prefix = f"{source}: task '{task_id}'"
+        self.prefix = f"{source}: task '{one_line(str(task_id), 80)}'"
         self.items: list[str] = []
 
     def add(self, fld: str, message: str) -> None:
-        self.items.append(f"{self.prefix}: field '{fld}' {message}")
+        self.items.append(f"{self.prefix}: field '{one_line(fld, 80)}' {one_line(message)}")
 
     def whole(self, message: str) -> None:
-        self.items.append(f"{self.prefix}: {message}")
+        self.items.append(f"{self.prefix}: {one_line(message)}")
 
 
 def _agent_key(key: Any) -> str | None:
     """'0', 0 (YAML) -> '0'; anything else -> None."""
     if _is_int(key) and key >= 0:
         return str(key)
-    if isinstance(key, str) and key.isdigit():
+    if isinstance(key, str) and key.isdigit() and len(key) <= 6:  # no agent index has more digits
         return str(int(key))
     return None
 
@@ -321,8 +340,8 @@ def _parse_inventory(raw: Any, fld: str, problems: _Problems, names: NameChecker
         if not isinstance(item, str) or not item:
             problems.add(fld, f"has an item name that is not a string: {_show(item)}")
             continue
-        if not _is_int(count) or count < 0:
-            problems.add(f"{fld}.{item}", f"must be an integer >= 0, got {_show(count)}")
+        if not _int_in(count, 0, MAX_ITEM_COUNT):
+            problems.add(f"{fld}.{item}", _range_problem(count, 0, MAX_ITEM_COUNT))
             continue
         inventory[item] = count
     _check_items(problems, names, fld, inventory)
@@ -347,20 +366,27 @@ def _parse(task_id: str, data: Any, problems: _Problems, names: NameChecker | No
 
     # counts
     human_count = data.get("human_count", 0)
-    if not _is_int(human_count) or human_count < 0:
-        problems.add("human_count", f"must be an integer >= 0, got {_show(human_count)}")
+    if not _int_in(human_count, 0, MAX_PLAYERS - 1):
+        problems.add("human_count", _range_problem(human_count, 0, MAX_PLAYERS - 1))
         human_count = 0
     kw["human_count"] = human_count
 
     if "agent_count" in data:
         agent_count = data["agent_count"]
-        if not _is_int(agent_count) or agent_count < 1:
-            problems.add("agent_count", f"must be an integer >= 1, got {_show(agent_count)}")
+        if not _int_in(agent_count, 1, MAX_PLAYERS):
+            problems.add("agent_count", _range_problem(agent_count, 1, MAX_PLAYERS))
             agent_count = 0  # unknown: agent indices below are not range-checked
+        elif agent_count + human_count > MAX_PLAYERS:
+            problems.add("agent_count", f"and human_count add up to {agent_count + human_count} players; a run "
+                                        f"admits at most {MAX_PLAYERS}")
     else:  # old single-agent files leave it out
         inv = data.get("initial_inventory")
         agent_keys = [k for k in inv if _agent_key(k) is not None] if isinstance(inv, Mapping) else []
         agent_count = max(1, len(agent_keys) - human_count)
+        if agent_count + human_count > MAX_PLAYERS:
+            problems.add("initial_inventory", f"has inventories for {agent_count + human_count} players; a run "
+                                              f"admits at most {MAX_PLAYERS}")
+            agent_count = 0
     kw["agent_count"] = agent_count
     players = agent_count + human_count if agent_count else 1_000_000
 
@@ -443,8 +469,8 @@ def _parse(task_id: str, data: Any, problems: _Problems, names: NameChecker | No
     elif isinstance(target, Mapping):
         parsed_target: dict[str, int] = {}
         for item, count in target.items():
-            if not _is_int(count) or count < 1:
-                problems.add(f"target.{item}", f"must be an integer >= 1, got {_show(count)}")
+            if not _int_in(count, 1, MAX_ITEM_COUNT):
+                problems.add(f"target.{item}", _range_problem(count, 1, MAX_ITEM_COUNT))
             else:
                 parsed_target[str(item)] = count
         if not target:
@@ -460,21 +486,23 @@ def _parse(task_id: str, data: Any, problems: _Problems, names: NameChecker | No
     if number is None:
         pass
     elif _is_int(number):
-        if number < 1:
-            problems.add("number_of_target", f"must be an integer >= 1, got {_show(number)}")
+        if not _int_in(number, 1, MAX_ITEM_COUNT):
+            problems.add("number_of_target", _range_problem(number, 1, MAX_ITEM_COUNT))
     elif isinstance(number, Mapping):
         for item, count in number.items():
-            if not _is_int(count) or count < 1:
-                problems.add(f"number_of_target.{item}", f"must be an integer >= 1, got {_show(count)}")
+            if not _int_in(count, 1, MAX_ITEM_COUNT):
+                problems.add(f"number_of_target.{item}", _range_problem(count, 1, MAX_ITEM_COUNT))
         number = {str(k): v for k, v in number.items()}
     else:
-        problems.add("number_of_target", f"must be an integer >= 1 or {{item: count}}, got {_show(number)}")
+        problems.add("number_of_target", f"must be an integer from 1 to {MAX_ITEM_COUNT} or {{item: count}}, "
+                                         f"got {_show(number)}")
         number = None
     kw["number_of_target"] = number
 
     timeout = data.get("timeout", DEFAULT_TIMEOUT)
-    if not _is_number(timeout) or timeout <= 0:
-        problems.add("timeout", f"must be a number of seconds > 0, got {_show(timeout)}")
+    if not _is_number(timeout) or not 0 < timeout <= MAX_TIMEOUT_S:  # also refuses NaN, which compares false
+        limit = f" and at most {MAX_TIMEOUT_S}" if _is_number(timeout) and timeout > MAX_TIMEOUT_S else ""
+        problems.add("timeout", f"must be a number of seconds > 0{limit}, got {_show(timeout)}")
         timeout = DEFAULT_TIMEOUT
     kw["timeout"] = timeout
 
@@ -533,8 +561,8 @@ def _parse(task_id: str, data: Any, problems: _Problems, names: NameChecker | No
 
     for key in ("max_depth", "depth"):
         value = data.get(key)
-        if value is not None and (not _is_int(value) or value < 0):
-            problems.add(key, f"must be an integer >= 0, got {_show(value)}")
+        if value is not None and not _int_in(value, 0, MAX_RECIPE_DEPTH):
+            problems.add(key, _range_problem(value, 0, MAX_RECIPE_DEPTH))
             value = None
         kw[key] = value
 
@@ -588,6 +616,8 @@ def _parse(task_id: str, data: Any, problems: _Problems, names: NameChecker | No
                                     item_check=names.item_problem if names else None)
         for fld, message in blueprint_problems:
             problems.add(fld, message)
+        if blueprint is not None:
+            _check_blueprint_in_world(blueprint, problems)
         kw["blueprint"] = blueprint
 
     extra = kw.pop("extra", {})
@@ -596,6 +626,18 @@ def _parse(task_id: str, data: Any, problems: _Problems, names: NameChecker | No
             extra[str(key)] = copy.deepcopy(value)
     kw["extra"] = extra
     return Task(**kw)
+
+
+def _check_blueprint_in_world(blueprint: Blueprint, problems: _Problems) -> None:
+    """Every level's blocks must lie where the world has blocks, or setting up the task cannot place them."""
+    low_y, high_y = WORLD_HEIGHT
+    for i, level in enumerate(blueprint.levels):
+        x, y, z = level.coordinates
+        far_x, far_z = x + level.width, z + level.depth
+        if not (low_y <= y <= high_y and all(-WORLD_BORDER <= v <= WORLD_BORDER for v in (x, z, far_x, far_z))):
+            problems.add(f"blueprint.levels[{i}].coordinates",
+                         f"must lie inside the world (x and z within ±{WORLD_BORDER}, y from {low_y} to "
+                         f"{high_y}), got {_show(list(level.coordinates))}")
 
 
 def parse_tasks(mapping: Any, *, source: str = "<memory>", names: NameChecker | None = None,

@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,38 @@ def test_eval_in_parallel_resumes_after_a_kill_and_exports_sft(suite, tmp_path):
     expected = sum(1 for c in calls if c["kind"] in ("conversing", "coding"))  # the default kinds
     assert len(lines) == expected
     assert "total" in text and str(len(lines)) in text
+
+
+def _processes_mentioning(text: str) -> list[int]:
+    return [int(p.name) for p in Path("/proc").glob("[0-9]*") if text in _cmdline(p)]
+
+
+def test_a_server_killed_mid_episode_is_an_error_with_its_cause(suite, tmp_path):
+    """The embedded server dies while the agents play: result.json says why, and so does the exit message."""
+    tasks = tmp_path / "long.json"
+    tasks.write_text(json.dumps({"long_planks": {**TASKS["too_many_planks"], "timeout": 300}}))
+    run_dir = tmp_path / "killed"
+    proc = mindpy("run", "--task", str(tasks), "--task-id", "long_planks", "--model",
+                  f"replay:{suite / 'replies.yaml'}", "--run-dir", str(run_dir))
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
+    try:
+        wait_until(lambda: any("world set up; playing" in line for line in lines), timeout=180, interval=0.2,
+                   message="the episode to start")
+        servers = _processes_mentioning(str(run_dir / "server"))
+        assert len(servers) == 1, servers
+        os.kill(servers[0], signal.SIGKILL)
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    reader.join(timeout=10)
+    out = "".join(lines)
+    assert proc.returncode == 3, out
+    result = json.loads((run_dir / "result.json").read_text())
+    assert result["end_reason"] == "error"
+    assert result["error"] and ("embedded server stopped" in result["error"] or "lost the connection" in
+                                result["error"]), result
+    assert f"infrastructure error (not scored): {result['error']}" in out
+    assert "Traceback" not in out and "score:" not in out

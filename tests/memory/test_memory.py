@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import logging
+import os
 import random
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+
+import pytest
 
 from conftest import REPO_ROOT
 from mindpy.memory import BotState, History, atomic_write_json, summarize_span
@@ -153,3 +157,104 @@ def test_archive_skips_a_torn_last_line(tmp_path):
     with state.archive_path.open("a") as f:
         f.write('{"turns": [{"role": "us')
     assert len(state.read_archive()) == 1
+
+
+def _kill_writers(path, times: int = 15, tries: int = 40) -> list:
+    """Run the writer process on `path` and kill -9 it at random moments, `times` times and then until a killed
+    writer has left its temp file; returns the temp files left."""
+    script = _WRITER.format(root=str(ROOT))
+    rng = random.Random(11)
+    left: list = []
+    for attempt in range(tries):
+        proc = subprocess.Popen([sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE)
+        assert proc.stdout.readline().strip() == b"ready"
+        time.sleep(rng.uniform(0.01, 0.08))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        left = sorted(path.parent.glob(".state.json.*.tmp"))
+        if attempt + 1 >= times and left:
+            return left
+    raise AssertionError("no killed writer left a temp file: the test proved nothing")
+
+
+def test_temp_files_of_killed_writers_do_not_pile_up(tmp_path):
+    path = tmp_path / "andy" / "state.json"
+    atomic_write_json(path, {"turns": [], "memory": "kept"})
+    left = _kill_writers(path)
+    assert len(left) == 1, f"{len(left)} temp files after 15 kills"  # each writer removes those before it
+
+    busy = path.parent / f".state.json.{os.getpid()}.busy1234.tmp"  # a writer that is running: left alone
+    busy.write_text("{}")
+    state = BotState("andy", tmp_path)  # opening the bot's state removes the last one
+    assert sorted(p.name for p in path.parent.iterdir()) == [busy.name, "state.json"]
+    data = state.load()  # the last complete write, whichever it was
+    assert data.get("memory") == "kept" or len(data["turns"]) == 400
+
+
+def test_the_first_write_of_a_process_removes_orphaned_temp_files(tmp_path):
+    path = tmp_path / "cache" / "keys.json"
+    path.parent.mkdir()
+    for i in range(3):  # named as earlier versions named them (no process id)
+        (path.parent / f".keys.json.old{i}xyz.tmp").write_text("{")
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True)
+    (path.parent / f".keys.json.{int(finished.stdout)}.abcdefgh.tmp").write_text("{")
+    atomic_write_json(path, {"i": 0})
+    assert [p.name for p in path.parent.iterdir()] == ["keys.json"]
+
+
+DAMAGED = {
+    "not_json": b'{"memory": "half a fi',
+    "not_utf8": b'{"memory": "\xff\xfe"}',
+    "empty": b"",
+    "not_an_object": b'["memory"]',
+    "too_deep": b"[" * 100_000 + b"]" * 100_000,
+}
+
+
+@pytest.mark.parametrize("content", DAMAGED.values(), ids=DAMAGED.keys())
+def test_a_damaged_state_file_is_moved_aside_and_the_bot_starts_afresh(tmp_path, caplog, content):
+    path = tmp_path / "andy" / "state.json"
+    path.parent.mkdir()
+    path.write_bytes(content)
+    history = History("andy", state=BotState("andy", tmp_path))
+    with caplog.at_level(logging.WARNING):
+        assert history.load() == {}
+    backups = list(path.parent.glob("state.json.damaged-*"))
+    assert len(backups) == 1 and backups[0].read_bytes() == content
+    assert any(backups[0].name in record.getMessage() and "started afresh" in record.getMessage()
+               for record in caplog.records)
+
+    history.add("steve", "still here?")  # and the bot carries on, saving a new state
+    saved = json.loads(path.read_text())
+    assert saved["turns"] == [{"role": "user", "content": "steve: still here?"}]
+
+
+def test_a_damaged_state_file_found_on_save_is_moved_aside_too(tmp_path):
+    history, _, state = make_history(tmp_path)
+    history.add("steve", "one")
+    state.path.write_bytes(b"\x00garbage")
+    history.add("steve", "two")  # History.add saves: it must not raise
+    assert json.loads(state.path.read_text())["turns"][-1]["content"] == "steve: two"
+    assert len(list(state.dir.glob("state.json.damaged-*"))) == 1
+
+
+def test_saved_turns_of_the_wrong_shape_are_left_out(tmp_path):
+    state = BotState("andy", tmp_path)
+    atomic_write_json(state.path, {"memory": "m", "turns": [{"role": "user", "content": 5}, "x",
+                                                            {"role": "user", "content": "ok"}]})
+    history = History("andy", state=state)
+    history.load()
+    assert history.turns == [{"role": "user", "content": "ok"}]
+    atomic_write_json(state.path, {"memory": "m", "turns": {"role": "user"}})
+    history.load()
+    assert history.turns == []
+
+
+def test_archive_skips_damaged_lines_and_appends_after_a_torn_one(tmp_path):
+    state = BotState("andy", tmp_path)
+    state.append_archive({"turns": [{"role": "user", "content": "a"}]})
+    with state.archive_path.open("ab") as f:
+        f.write(b'{"turns": "\xff"}\n[1]\n{"turns": [{"role": "us')  # not UTF-8, not an object, torn
+    state.append_archive({"turns": [{"role": "user", "content": "b"}]})
+    assert [r["turns"][0]["content"] for r in state.read_archive()] == ["a", "b"]

@@ -1,0 +1,244 @@
+"""Reading the files users bring (task files, profiles, settings, example files) so that none can hang or crash mindpy.
+
+    data = read_user_file("tasks/x.yaml", "task file", max_bytes=TASK_FILE_MAX_BYTES)
+    f"got {quote(value)}"          # at most QUOTE_LIMIT characters, however big the value
+
+A file is read as bytes up to a size limit, decoded as UTF-8 and parsed by its name: `.json` as JSON, `.yaml` and
+`.yml` as YAML, anything else as `default_format`. Both formats are nested at most MAX_DEPTH levels. YAML aliases
+may repeat a part of the file, but what they add is bounded (ALIAS_ALLOWANCE values): a "billion laughs" file is
+refused while it is read, before anything expands it. Whatever is wrong comes back as one `UserFileError` line that
+names the file (and the line, column or byte); `quote` shows a value in such a line without serialising more of it
+than it prints.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import UserFileError
+
+MB = 1024 * 1024
+DEFAULT_MAX_BYTES = 4 * MB        # profiles, settings, example files
+TASK_FILE_MAX_BYTES = 64 * MB     # the generated construction train split is about 21 MB
+MAX_DEPTH = 64                    # nesting levels of lists and mappings (blueprints need about 6)
+ALIAS_ALLOWANCE = 1_000_000       # values that YAML aliases may add to those the file writes out
+QUOTE_LIMIT = 80                  # characters of a value shown in a message
+
+JSON_SUFFIXES = (".json",)
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def read_user_file(path: str | Path, what: str = "file", *, max_bytes: int = DEFAULT_MAX_BYTES,
+                   default_format: str = "yaml") -> Any:
+    """The data in a JSON or YAML file (None for an empty YAML file); UserFileError naming the file if it is
+    missing, too big, not UTF-8, malformed or nested too deeply. `what` names the file in messages."""
+    path = Path(path)
+    text = _decode(path, what, _read_bytes(path, what, max_bytes))
+    if file_format(path, default_format) == "json":
+        return _parse_json(path, text)
+    return _parse_yaml(path, text)
+
+
+def file_format(path: Path, default_format: str = "yaml") -> str:
+    """"json" or "yaml": by the file's suffix, else `default_format`."""
+    suffix = path.suffix.lower()
+    if suffix in JSON_SUFFIXES:
+        return "json"
+    if suffix in YAML_SUFFIXES:
+        return "yaml"
+    return default_format
+
+
+def _read_bytes(path: Path, what: str, max_bytes: int) -> bytes:
+    try:
+        with path.open("rb") as f:
+            data = f.read(max_bytes + 1)  # never more than the limit, whatever the file's size
+    except FileNotFoundError:
+        raise UserFileError(f"{path}: no such {what}, cannot read it") from None
+    except IsADirectoryError:
+        raise UserFileError(f"{path}: is a folder, cannot read it as a {what}") from None
+    except OSError as exc:
+        raise UserFileError(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
+    if len(data) > max_bytes:
+        raise UserFileError(f"{path}: the {what} is larger than {_size_text(max_bytes)}, the limit for a {what}")
+    return data
+
+
+def _size_text(n: int) -> str:
+    return f"{n // MB} MB" if n >= MB else f"{n} bytes"
+
+
+def _decode(path: Path, what: str, data: bytes) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise UserFileError(f"{path}: not valid UTF-8 at byte {exc.start} (line {line}); save the {what} as "
+                            f"UTF-8") from None
+    return text.removeprefix("\ufeff")  # editors on Windows start UTF-8 files with a byte-order mark
+
+
+# ----- JSON -----
+def _parse_json(path: Path, text: str) -> Any:
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise UserFileError(f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise UserFileError(f"{path}: not valid JSON: nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # NaN, Infinity, or an integer too long to convert
+        raise UserFileError(f"{path}: not valid JSON: {one_line(str(exc))}") from None
+    if nesting_depth(data) > MAX_DEPTH:
+        raise UserFileError(f"{path}: not valid JSON: nested deeper than {MAX_DEPTH} levels")
+    return data
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def nesting_depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    """How deeply the lists and dicts of parsed JSON nest (a scalar is 0), counted up to `limit` + 1. Walks one
+    level at a time and skips lists of scalars at C speed, so checking a file costs a fraction of parsing it."""
+    level = [value] if type(value) in (dict, list) else []
+    depth = 0
+    while level and depth <= limit:
+        depth += 1
+        nested: list[Any] = []
+        for item in level:
+            children = item.values() if type(item) is dict else item
+            kinds = set(map(type, children))
+            if dict in kinds or list in kinds:
+                nested += [child for child in children if type(child) is dict or type(child) is list]
+        level = nested
+    return depth
+
+
+# ----- YAML -----
+class _Refused(yaml.MarkedYAMLError):
+    """A YAML document that would be too big or too deep once its aliases are followed."""
+
+
+class BoundedYamlLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing documents nested deeper than MAX_DEPTH or whose aliases add more than
+    ALIAS_ALLOWANCE values. The sizes are counted on the composed nodes, where an alias is one shared node, so
+    checking costs the same as reading the file."""
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self._depth = 0
+        self._composed = 0
+        self._extents: dict[int, tuple[int, int]] = {}  # id(node) -> (values once expanded, depth once expanded)
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        """A node, with its expanded size and depth recorded (an alias's are those of the node it names)."""
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            node = super().compose_node(parent, index)
+            if id(node) not in self._extents:
+                raise _Refused(None, None, "an alias refers to the collection that contains it", mark)
+            return node
+        mark = self.peek_event().start_mark
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _Refused(None, None, f"nested deeper than {MAX_DEPTH} levels", mark)
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        self._composed += 1
+        self._extents[id(node)] = self._extent_of(node)
+        return node
+
+    def _extent_of(self, node: Any) -> tuple[int, int]:
+        if isinstance(node, yaml.MappingNode):
+            children = [child for pair in node.value for child in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        else:
+            return 1, 0
+        extents = [self._extents[id(child)] for child in children]
+        return 1 + sum(size for size, _ in extents), 1 + max((depth for _, depth in extents), default=0)
+
+    def compose_document(self) -> Any:
+        """The document's root node, refused if its aliases expand it too far or too deep."""
+        node: Any = super().compose_document()
+        size, depth = self._extents.get(id(node), (1, 0))
+        if depth > MAX_DEPTH:
+            raise _Refused(None, None, f"its aliases nest it deeper than {MAX_DEPTH} levels", node.start_mark)
+        if size - self._composed > ALIAS_ALLOWANCE:
+            raise _Refused(None, None, f"its aliases expand it to more than {ALIAS_ALLOWANCE:,} values beyond the "
+                                       f"{self._composed:,} it writes out", node.start_mark)
+        return node
+
+
+def _parse_yaml(path: Path, text: str) -> Any:
+    loader = BoundedYamlLoader(text)
+    try:
+        return loader.get_single_data()
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or str(exc)
+        raise UserFileError(f"{path}: not valid YAML{where}: {one_line(str(problem))}") from None
+    except RecursionError:
+        raise UserFileError(f"{path}: not valid YAML: nested deeper than {MAX_DEPTH} levels") from None
+    except (ValueError, TypeError, OverflowError) as exc:  # a tagged value that does not convert (!!int "x")
+        raise UserFileError(f"{path}: not valid YAML: {one_line(str(exc))}") from None
+    finally:
+        loader.dispose()
+
+
+# ----- showing values in messages -----
+def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """`value` as JSON-like text of at most `limit` characters ("..." at the end when cut). Only as much of the
+    value is rendered as is shown, so quoting a huge or alias-shared structure costs nothing."""
+    parts: list[str] = []
+    size = 0
+    for piece in _pieces(value, limit):
+        parts.append(piece)
+        size += len(piece)
+        if size > limit:
+            break
+    text = "".join(parts)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _pieces(value: Any, limit: int) -> Iterator[str]:
+    if isinstance(value, Mapping):
+        yield "{"
+        for i, (key, item) in enumerate(value.items()):
+            yield ", " if i else ""
+            yield from _pieces(key if isinstance(key, str) else str(key), limit)
+            yield ": "
+            yield from _pieces(item, limit)
+        yield "}"
+    elif isinstance(value, (list, tuple)):
+        yield "["
+        for i, item in enumerate(value):
+            yield ", " if i else ""
+            yield from _pieces(item, limit)
+        yield "]"
+    else:
+        yield _scalar(value, limit)
+
+
+def _scalar(value: Any, limit: int) -> str:
+    if isinstance(value, str):
+        return json.dumps(value[:limit + 1], ensure_ascii=False)
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
+        return f"<an integer of about {int(value.bit_length() * 0.30103)} digits>"  # too long to print
+    if value is None or isinstance(value, (bool, int, float)):
+        return json.dumps(value)
+    return one_line(repr(value), limit + 1)
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """`text` on one line (line breaks shown as \\n) and at most `limit` characters."""
+    text = text[:limit + 1].replace("\r", "\\r").replace("\n", "\\n")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
