@@ -40,7 +40,7 @@ lint: $(PY_STAMP)
 
 # Lint first, then the whole suite, including the tests against a real OpenAI-compatible server (marked llm).
 # The tests mostly wait on servers and bots, so parallel workers pay off: each worker (pytest-xdist) has
-# its own embedded server. TEST_WORKERS=1 runs them one after another.
+# its own embedded server. TEST_WORKERS=1 runs them one after another; modules with long tests go first (conftest.py).
 TEST_WORKERS ?= 2
 test: setup lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup

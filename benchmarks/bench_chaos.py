@@ -40,6 +40,8 @@ def main() -> None:
             print(f"{len(endings):4d}/{args.episodes} {family:12s} seed {seed:4d}: {ending.end_reason:10s} "
                   f"exit {ending.exit_code} traceback {ending.traceback} hung {ending.hung} {ending.seconds} s",
                   flush=True)
+            if ending.tail:
+                print("      " + ending.tail.replace("\n", "\n      "), flush=True)
     by_end = collections.Counter((e.family, e.end_reason) for e in endings)
     print("\nfamily        end           episodes")
     for (family, end), n in sorted(by_end.items()):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import MISSING, asdict, dataclass, field, fields
@@ -15,9 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from . import DEFAULT_MINECRAFT_VERSION
-from .errors import MindpyError
+from .errors import MindpyError, UserFileError
+from .userfiles import QUOTE_LIMIT, quote, read_user_file
 
 ENV_PREFIX = "MINDPY_"
+# Upper bounds that keep retries and timers finite (every number setting must also be a finite number).
+MAX_MODEL_ATTEMPTS = 100
+MAX_MODEL_TIMEOUT_S = 3600.0
+MAX_CODE_TIMEOUT_MINS = 24 * 60
 
 
 class SettingsError(MindpyError):
@@ -41,6 +47,7 @@ class Settings:
     # what bots may do
     allow_insecure_coding: bool = False       # !newAction runs model-written code: off unless trusted
     trusted_players: list[str] = field(default_factory=list)  # who may have a bot write code (with the above)
+    player_commands: str = "everyone"         # who may type !commands: everyone | trusted_players | nobody
     blocked_actions: list[str] = field(default_factory=list)
     code_timeout_mins: float = -1.0           # -1: no limit
     max_commands: int = -1                    # commands per loop, -1: no cap
@@ -81,7 +88,7 @@ def _field_types() -> dict[str, type]:
 def _convert(name: str, value: Any, kind: type, where: str) -> Any:
     """Coerce `value` (from YAML or a variable's text) to the setting's type, or fail naming `where`."""
     def bad(expected: str):
-        return SettingsError(f"{where}: setting '{name}' expects {expected}, got {value!r}")
+        return SettingsError(f"{where}: setting '{name}' expects {expected}, got {_show(value)}")
 
     if kind is bool:
         if isinstance(value, bool):
@@ -103,9 +110,12 @@ def _convert(name: str, value: Any, kind: type, where: str) -> Any:
         if isinstance(value, bool):
             raise bad("a number")
         try:
-            return float(str(value).strip())
-        except ValueError:
+            number = float(str(value).strip()) if isinstance(value, str) else float(value)
+        except (ValueError, TypeError, OverflowError):
             raise bad("a number") from None
+        if not math.isfinite(number):
+            raise bad("a finite number")
+        return number
     if kind is list:
         if isinstance(value, list):
             return [str(v) for v in value]
@@ -114,13 +124,20 @@ def _convert(name: str, value: Any, kind: type, where: str) -> Any:
             if text.startswith("["):  # JSON list
                 try:
                     return [str(v) for v in json.loads(text)]
-                except json.JSONDecodeError:
+                except (ValueError, TypeError, RecursionError):  # not JSON, not a list, or nested too deeply
                     raise bad("a list (JSON or comma-separated)") from None
             return [part.strip() for part in text.split(",") if part.strip()]
         raise bad("a list")
     if isinstance(value, (dict, list)):
         raise bad("a string")
     return str(value)
+
+
+def _show(value: Any) -> str:
+    """A value for a message: a short string as Python writes it, anything else quoted within bounds."""
+    if isinstance(value, str) and len(value) <= QUOTE_LIMIT:
+        return repr(value)
+    return quote(value)
 
 
 def _suggest(name: str) -> str:
@@ -150,14 +167,10 @@ def load_settings(path: str | Path | None = None, env: Mapping[str, str] | None 
 
 
 def _read_file(path: Path, types: dict[str, type]) -> dict[str, Any]:
-    import yaml
-
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SettingsError(f"{path}: cannot read the settings file ({exc.strerror})") from None
-    except yaml.YAMLError as exc:
-        raise SettingsError(f"{path}: not valid YAML: {exc}") from None
+        data = read_user_file(path, "settings file")
+    except UserFileError as exc:
+        raise SettingsError(str(exc)) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -165,7 +178,7 @@ def _read_file(path: Path, types: dict[str, type]) -> dict[str, Any]:
     out = {}
     for name, value in data.items():
         if name not in types:
-            raise SettingsError(f"{path}: unknown setting '{name}'{_suggest(str(name))}")
+            raise SettingsError(f"{path}: unknown setting {_show(str(name))}{_suggest(str(name)[:100])}")
         out[name] = _convert(name, value, types[name], str(path))
     return out
 
@@ -183,5 +196,11 @@ def _check(s: Settings, where: str) -> None:
     for name in ("num_examples", "relevant_docs_count"):
         if getattr(s, name) < 0:
             fail(name, "must not be negative")
-    if s.model_attempts < 1:
-        fail("model_attempts", "must be at least 1")
+    if not 1 <= s.model_attempts <= MAX_MODEL_ATTEMPTS:
+        fail("model_attempts", f"must be from 1 to {MAX_MODEL_ATTEMPTS}, got {_show(s.model_attempts)}")
+    if not 0 < s.model_timeout_s <= MAX_MODEL_TIMEOUT_S:
+        fail("model_timeout_s", f"must be a number of seconds > 0 and at most {MAX_MODEL_TIMEOUT_S}, "
+                                f"got {s.model_timeout_s}")
+    if s.code_timeout_mins > MAX_CODE_TIMEOUT_MINS:
+        fail("code_timeout_mins", f"must be at most {MAX_CODE_TIMEOUT_MINS} (or -1: no limit), "
+                                  f"got {s.code_timeout_mins}")

@@ -9,6 +9,13 @@ The parts that differ between uses are given to the constructor, complete: the m
 -> reply with .text`), the command layer, the prompter, the history, the skills, the task, the code writer and the
 event hooks (see mindpy.agent.factory, which builds all of them from a profile). Commands receive the agent's
 `context` (a mindpy.commands.AgentContext), never the agent itself.
+
+Trust follows the message, not the turn. Every turn and every command runs on behalf of an origin: who started
+the chain of requests that led to it, a player's name or SELF_REQUESTER (the agent itself: its settings, the
+code that runs it, a task). A goal keeps the origin of whoever set it, so do the turns the agent then takes on
+its own, and so do messages passed on to other bots; code is written only for a trusted origin (see
+mindpy.coding.CodingPolicy). Who may type !commands directly is the `player_commands` setting. What the agent
+says goes out as chat only, never as a server command (see `chat_pieces`).
 """
 
 from __future__ import annotations
@@ -17,14 +24,18 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .. import DEFAULT_MINECRAFT_VERSION
 from ..bridge import Bot
+from ..coding.generator import SELF_REQUESTER, run_with_policy
 from ..commands.context import AgentContext
 from ..models.base import strip_thinking
+from ..settings import SettingsError
 from ..skills import Skills
 from .actions import ActionManager, cut_output
 from .bus import MessageBus
@@ -36,6 +47,60 @@ log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.3
 MAX_TRIES = 3
+PLAYER_COMMANDS = ("everyone", "trusted_players", "nobody")  # who may type !commands (the setting's values)
+# Chat messages are limited to 256 characters (100 before Minecraft 1.11): one is kept for the escape.
+CHAT_PIECE = 240
+OLD_CHAT_PIECE = 99
+
+# The origin of the request the current thread serves (see the module's docstring). Every message sets it;
+# outside any message (code calling the agent: a harness, a task, a test) it is the agent itself.
+_origin: ContextVar[str] = ContextVar("origin", default=SELF_REQUESTER)
+
+
+@contextmanager
+def _serving(origin: str) -> Iterator[None]:
+    """Run the block on behalf of `origin`."""
+    token = _origin.set(origin)
+    try:
+        yield
+    finally:
+        _origin.reset(token)
+
+
+def _carrying_origin(fn: Callable[[], Any]) -> Callable[[], Any]:
+    """`fn`, run on behalf of the current origin on whatever thread runs it (actions have threads of their own,
+    and a mode may resume one later)."""
+    origin = _origin.get()
+
+    def run() -> Any:
+        with _serving(origin):
+            return fn()
+    return run
+
+
+def _origin_of(sender: str) -> str:
+    """The origin of a message that names none: its sender, or the agent itself for "system" messages (its own
+    prompts and its settings' init message; a player called "system" is relabelled, see _player_label)."""
+    return SELF_REQUESTER if sender == "system" else sender
+
+
+def as_plain_chat(piece: str) -> str:
+    """`piece` such that no server runs it as a command. A leading "/" (also after whitespace, which some
+    servers trim first) is escaped as "./" rather than dropped: the players still read all that was said, with
+    the command quoted the way players quote commands in chat."""
+    stripped = piece.lstrip()
+    return "." + stripped if stripped.startswith("/") else piece
+
+
+def chat_pieces(text: str, length: int = CHAT_PIECE) -> list[str]:
+    """`text` cut into chat messages of `length` characters (one more when escaped), each plain chat."""
+    return [as_plain_chat(text[start:start + length]) for start in range(0, len(text), length)]
+
+
+def chat_piece_length(version: str) -> int:
+    """The piece length for a Minecraft version: mineflayer would cut longer pieces again, unescaped."""
+    numbers = tuple(int(n) for n in re.findall(r"\d+", version)[:2])
+    return OLD_CHAT_PIECE if len(numbers) == 2 and numbers < (1, 11) else CHAT_PIECE
 
 
 class CommandLayer(Protocol):
@@ -60,6 +125,13 @@ class AgentSettings:
     narrate_behavior: bool = True
     chat_bot_messages: bool = False
     init_message: str = ""
+    player_commands: str = "everyone"  # who may type !commands directly: one of PLAYER_COMMANDS
+    trusted_players: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.player_commands not in PLAYER_COMMANDS:
+            raise SettingsError(f"setting 'player_commands' must be one of {', '.join(PLAYER_COMMANDS)}, "
+                                f"got {self.player_commands[:40]!r}")
 
 
 def _player_label(username: str) -> str:
@@ -91,7 +163,7 @@ class Agent:
         self.skills = skills or Skills(bot)
         self.actions = ActionManager(self.skills.interrupt, self.skills.take_log, name)
         self.modes = ModeController(bot, self.skills, self.actions, narrate=self._narrate)
-        self.self_prompter = SelfPrompter(self._self_prompt_turn, self.actions.stop)
+        self.self_prompter = SelfPrompter(self._self_prompt_turn, self.actions.stop, owner=SELF_REQUESTER)
         self.conversations = (ConversationManager(self, bus, echo_to_chat=self.settings.chat_bot_messages)
                               if bus else None)
         self.modes.set_agent_busy(lambda: self._turns_running > 0)
@@ -109,7 +181,6 @@ class Agent:
         self.task_start: float | None = None  # when the task began (time.time()), kept in the state file
         self.restart_requested = threading.Event()
         self.command_counts: dict[str, int] = {}
-        self._requester: str | None = None  # the sender of the message the running turn answers
         self.messages_sent = 0
         self.shut_up = False
         self.last_sender: str | None = None
@@ -188,12 +259,14 @@ class Agent:
         self._trace("heard", f"(whisper) <{username}> {message}")
         self.handle_message(username, message)
 
-    def handle_message(self, sender: str, message: str) -> None:
-        """Queue a message for the loop (returns at once; the loop runs on a thread of its own)."""
+    def handle_message(self, sender: str, message: str, origin: str | None = None) -> None:
+        """Queue a message for the loop (returns at once; the loop runs on a thread of its own). `origin`: who
+        started the chain of requests behind it (by default its sender; the agent itself for "system")."""
+        origin = origin if origin is not None else _origin_of(sender)
         from_bot = message.startswith(BOT_TAG)
         if sender not in ("system",) and not from_bot and message.strip().startswith("!"):
             # a player typed a command: run it directly, no model involved
-            threading.Thread(target=self._run_player_command, args=(sender, message), daemon=True).start()
+            threading.Thread(target=self._run_player_command, args=(sender, message, origin), daemon=True).start()
             return
         with self._serial_lock:
             self._serial += 1
@@ -203,23 +276,46 @@ class Agent:
             if not from_bot:
                 self.shut_up = False  # a person talking to the bot lifts !stfu
         self.history.add(sender, message)
-        threading.Thread(target=self._turns, args=(serial, sender), name=f"turn-{self.name}", daemon=True).start()
+        threading.Thread(target=self._turns, args=(serial, sender, origin), name=f"turn-{self.name}",
+                         daemon=True).start()
 
-    def _run_player_command(self, sender: str, message: str) -> None:
-        parsed = self.commands.parse(message)
+    def _run_player_command(self, sender: str, message: str, origin: str) -> None:
+        refusal = self._player_command_refusal(sender)
+        if refusal is not None:  # one line back, and the agent goes on with whatever it was doing
+            self._trace("refused", f"a !command from {sender} ({self.settings.player_commands} may use them)")
+            self.chat(refusal)
+            return
+        with _serving(origin):
+            self._run_parsed_player_command(self.commands.parse(message))
+
+    def _run_parsed_player_command(self, parsed) -> None:
         if parsed.error:
             self.chat(parsed.error)
             return
-        self._requester = sender
+        if parsed.notes:  # an argument capped or reread: say so now, an action may run for long
+            self.chat(f"({'; '.join(parsed.notes)})")
         output = self.execute(parsed)
         if output:
             self.chat(cut_output(output))
 
+    def _player_command_refusal(self, sender: str) -> str | None:
+        """Why `sender` may not type !commands here (the player_commands setting), or None when they may."""
+        allowed = self.settings.player_commands
+        if allowed == "everyone" or (allowed == "trusted_players" and sender in self.settings.trusted_players):
+            return None
+        if allowed == "trusted_players":
+            return f"Sorry {sender}, only trusted players may give me !commands; ask me in words instead."
+        return f"Sorry {sender}, I take no !commands from players here; ask me in words instead."
+
     # ---- the loop ------------------------------------------------------------------------------------
-    def _turns(self, serial: int, sender: str) -> bool:
+    def _turns(self, serial: int, sender: str, origin: str) -> bool:
+        """Answer the newest message on behalf of `origin`; returns whether any command was used."""
+        with _serving(origin):
+            return self._take_turns(serial, sender)
+
+    def _take_turns(self, serial: int, sender: str) -> bool:
         """Prompt, run commands, prompt again... Returns whether any command was used."""
         self._turns_running += 1
-        self._requester = sender
         used_command = False
         try:
             limit = self.settings.max_commands
@@ -248,6 +344,8 @@ class Agent:
                     continue
                 used_command = True
                 count += 1
+                if parsed.notes:  # an argument capped or reread: the model hears it before the action runs
+                    self.history.add("system", f"({'; '.join(parsed.notes)})")
                 output = self.execute(parsed)
                 if output is None:
                     return used_command
@@ -290,13 +388,17 @@ class Agent:
         self._last_call = time.monotonic()
 
     def run_command(self, text: str) -> str | None:
-        """Run the first command in `text` as if the agent had written it; returns its output or the refusal."""
+        """Run the first command in `text` as if the agent had written it (on behalf of the request being served;
+        outside any, of the agent itself); returns its output or the refusal."""
         parsed = self.commands.parse(text)
         if parsed.error:
             return parsed.error
         if parsed.command is None:
             return None
-        return self.execute(parsed)
+        output = self.execute(parsed)
+        if parsed.notes and output is not None:
+            output = f"({'; '.join(parsed.notes)})\n{output}"
+        return output
 
     def execute(self, parsed) -> str | None:
         """Run a parsed command: queries at once, actions through the action manager."""
@@ -305,8 +407,8 @@ class Agent:
         self.command_counts[name] = self.command_counts.get(name, 0) + 1
         self._trace("command", f"!{name}({', '.join(map(repr, parsed.args))})" if parsed.args else f"!{name}")
         if self.commands.is_action(name):
-            result = self.actions.run(f"action:{name}", lambda: self.commands.run(self.context, name, parsed.args),
-                                      resume=name in ("followPlayer", "goal"))
+            run = _carrying_origin(lambda: self.commands.run(self.context, name, parsed.args))
+            result = self.actions.run(f"action:{name}", run, resume=name in ("followPlayer", "goal"))
             if result.interrupted and not result.timed_out and "was interrupted by" not in result.message:
                 self._trace("output", f"(!{name} was stopped)")
                 return None  # stopped on purpose (!stop, a new command): the loop ends here
@@ -361,12 +463,13 @@ class Agent:
                                                     name=f"self-prompt-{self.name}", daemon=True)
         self._self_prompt_thread.start()
 
-    def _self_prompt_turn(self, message: str) -> bool:
+    def _self_prompt_turn(self, message: str, origin: str) -> bool:
+        """One self-prompted turn, on behalf of whoever set the goal."""
         with self._serial_lock:
             self._serial += 1
             serial = self._serial
         self.history.add("system", message)
-        return self._turns(serial, "system")
+        return self._turns(serial, "system", origin)
 
     # ---- hooks for the conversation manager and commands ---------------------------------------------
     def is_idle(self) -> bool:
@@ -393,14 +496,20 @@ class Agent:
     def resume_self_prompt_if_paused(self) -> None:
         self.self_prompter.resume_if_paused()
 
+    def request_origin(self) -> str:
+        """Who started the chain of requests being served on this thread: a player's name, or SELF_REQUESTER."""
+        return _origin.get()
+
     def chat(self, text: str) -> None:
+        """Say `text` in public chat, on one line, as chat only: model text and echoed outputs never run as
+        server commands (see chat_pieces; the bot's own commands go through Bot.command)."""
         text = re.sub(r"\s*\n\s*", " ", text).strip()
         if not text:
             return
         self._trace("said", text)
         self.messages_sent += 1
-        for start in range(0, len(text), 240):  # chat messages are limited to 256 characters
-            self.bot.chat(text[start:start + 240])
+        for piece in chat_pieces(text, chat_piece_length(self.version)):
+            self.bot.chat(piece)
 
     # ---- commands about the agent itself ---------------------------------------------------------------
     def shut_up_now(self) -> None:
@@ -417,17 +526,17 @@ class Agent:
         if self._on_restart is not None:
             threading.Thread(target=self._on_restart, args=(self,), name=f"restart-{self.name}", daemon=True).start()
 
+    def set_goal(self, goal: str) -> str:
+        """!goal: self-prompt towards `goal`, which keeps the origin of the request that set it."""
+        return self.self_prompter.start(goal, origin=self.request_origin())
+
     def new_action(self, prompt: str) -> str:
-        """!newAction: have the model write code for `prompt` and run it (when the settings allow it)."""
+        """!newAction: have the model write code for `prompt` and run it (when the settings allow it and the
+        request started with a trusted player or with the agent itself)."""
         if self.coder is None:
             return ("Writing and running code is switched off (allow_insecure_coding is false in the settings); "
                     "use the other commands instead.")
-        from ..coding.generator import SELF_REQUESTER, run_with_policy
-
-        # whoever started the turn that asked for code: a player, or the agent itself (self-prompt, task)
-        requester = self._requester
-        if requester in (None, "system") or self._is_other_bot(requester):
-            requester = SELF_REQUESTER  # the bots of one run trust each other
+        requester = self.request_origin()
         context = {"memory": self.history.memory, "stats": self.commands.run(self.context, "stats", []) or "",
                    "inventory": self.commands.run(self.context, "inventory", []) or ""}
         if self.self_prompter.goal and self.self_prompter.active:

@@ -11,6 +11,10 @@ the agent depends on who is busy (a message holding a command means its sender i
 
 While waiting for the partner's reply the bot is nudged after 30 s (then 60, 120 ...); a partner that
 leaves for 10 s ends the conversation. Self-prompting pauses during a conversation and resumes 5 s after.
+
+Every message carries its origin: who started the chain of requests that led the sender to write it (see
+`ConversationHost.request_origin`). The receiving bot answers on behalf of that origin, so passing a request on
+to another bot does not make it the bots' own.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ class ConversationHost(Protocol):
 
     def is_idle(self) -> bool: ...
     def current_action_label(self) -> str | None: ...
-    def handle_message(self, sender: str, message: str) -> None: ...
+    def handle_message(self, sender: str, message: str, origin: str | None = None) -> None: ...
+    def request_origin(self) -> str: ...  # who started the chain of requests the host is serving now
     def should_respond_to_bot(self, message: str) -> bool: ...
     def record_message(self, sender: str, message: str) -> None: ...
     def chat(self, text: str) -> None: ...
@@ -64,6 +69,7 @@ class Conversation:
     queue: list[dict] = field(default_factory=list)
     timer: threading.Timer | None = None
     waiting_for_idle: bool = False
+    origin: str | None = None  # the origin of the latest message, either way (for the nudges)
 
     def cancel_timer(self) -> None:
         if self.timer is not None:
@@ -77,6 +83,9 @@ class Conversation:
             merged["message"] += (" " if merged["message"] else "") + packet["message"]
             merged["start"] = merged["start"] or packet.get("start", False)
             merged["end"] = packet.get("end", False)
+        origins = {packet.get("origin") for packet in self.queue}
+        # messages of different origins speak for none of them alone: the origin is unknown (see _deliver)
+        merged["origin"] = origins.pop() if len(origins) == 1 else None
         self.queue.clear()
         return merged
 
@@ -152,16 +161,19 @@ class ConversationManager:
         return f"Started a conversation with {partner}."
 
     def send(self, partner: str, message: str, start: bool = False, echo: bool = True) -> bool:
-        """Send a message to a bot partner (the agent's reply inside a conversation)."""
+        """Send a message to a bot partner (the agent's reply inside a conversation), with the origin of the
+        request the host is serving."""
+        origin = self.host.request_origin()
         with self._lock:
             convo = self._convo(partner)
             if convo.ignore_until_start and not start:
                 return False
             convo.active = True
+            convo.origin = origin
             self._awaiting_reply = True
         if self.echo_to_chat and echo:
             self.host.chat(f"(To {partner}) {message}")
-        payload = {"message": message, "start": start, "end": "!endConversation" in message}
+        payload = {"message": message, "start": start, "end": "!endConversation" in message, "origin": origin}
         return self.bus.send(self.host.name, partner, payload)
 
     def end_conversation(self, partner: str, notify: bool = False) -> str:
@@ -181,7 +193,8 @@ class ConversationManager:
                 self._awaiting_reply = False
         if notify:
             self.bus.send(self.host.name, partner, {"message": f'!endConversation("{self.host.name}")',
-                                                    "start": False, "end": True})
+                                                    "start": False, "end": True,
+                                                    "origin": self.host.request_origin()})
         if not self.in_conversation():
             self._resume_self_prompt_later()
         return f"Ended the conversation with {partner}."
@@ -211,10 +224,11 @@ class ConversationManager:
                 self._awaiting_reply = False
                 self._gone_since = None
                 convo.queue.append(packet)
-        if busy_reply:
+                convo.origin = packet.get("origin")
+        if busy_reply:  # answered by the code, for whoever the message came from
             self.bus.send(self.host.name, sender, {
                 "message": f"I'm talking to someone else, try again later. !endConversation(\"{sender}\")",
-                "start": False, "end": True})
+                "start": False, "end": True, "origin": packet.get("origin")})
             return
         self.host.pause_self_prompt()
         self._start_monitor()
@@ -259,11 +273,18 @@ class ConversationManager:
                 return
             packet = convo.take_merged()
         text = BOT_TAG + packet["message"]
+        origin = packet["origin"] or partner  # unknown or mixed: the partner bot's, which no one trusts by name
         if packet["end"]:
             self.end_conversation(partner)
-            self.host.handle_message("system", f'Conversation with {partner} ended with message: "{text}"')
+            self.host.handle_message("system", f'Conversation with {partner} ended with message: "{text}"',
+                                     origin=origin)
         else:
-            self.host.handle_message(partner, text)
+            self.host.handle_message(partner, text, origin=origin)
+
+    def _conversation_origin(self, partner: str) -> str:
+        """The origin of the latest message with `partner`, for what the conversation itself prompts."""
+        with self._lock:
+            return self._convo(partner).origin or partner
 
     # ---- monitoring --------------------------------------------------------------------------------
     def _start_monitor(self) -> None:
@@ -291,7 +312,7 @@ class ConversationManager:
                     self._nudge_after *= 2
                     self.host.handle_message(
                         "system", f"{partner} hasn't responded in {waited:.0f} seconds, respond with a message "
-                                  f"to them or your own action.")
+                                  f"to them or your own action.", origin=self._conversation_origin(partner))
             elif not self._awaiting_reply:
                 self._waited = 0.0
                 self._nudge_after = self.timing.first_nudge
@@ -300,7 +321,8 @@ class ConversationManager:
                 if now - self._gone_since >= self.timing.gone_after:
                     self._gone_since = None
                     self.end_conversation(partner)
-                    self.host.handle_message("system", f"{partner} left the game; the conversation has ended.")
+                    self.host.handle_message("system", f"{partner} left the game; the conversation has ended.",
+                                             origin=self._conversation_origin(partner))
             else:
                 self._gone_since = None
 

@@ -111,7 +111,9 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
                                    only_chat_with=list(settings.only_chat_with),
                                    narrate_behavior=settings.narrate_behavior,
                                    chat_bot_messages=settings.chat_bot_messages,
-                                   init_message=settings.init_message)
+                                   init_message=settings.init_message,
+                                   player_commands=settings.player_commands,
+                                   trusted_players=list(settings.trusted_players))
     skills = Skills(bot)
     coder = make_coder(profile, settings, skills, model, embedder) if settings.allow_insecure_coding else None
     agent = Agent(profile.name, bot, model, commands, prompter, history, settings=agent_settings, bus=bus,

@@ -3,6 +3,10 @@
 States: stopped, active, paused. While active and idle, each update tick prompts the agent with the goal and
 the instruction that the reply must hold a command; three replies in a row without a command stop it.
 A conversation pauses it; it resumes (5 s after the conversation ends) only if it was paused, not stopped.
+
+A goal remembers who set it (its origin: a player's name, or the owner, i.e. the code that runs the agent), and
+every prompt towards it carries that origin: a goal a player set keeps that player's trust, however many turns
+the agent then takes on its own.
 """
 
 from __future__ import annotations
@@ -29,18 +33,26 @@ def self_prompt_message(goal: str) -> str:
 
 class SelfPrompter:
     """Prompts the agent again and again towards a goal until stopped or out of commands."""
-    def __init__(self, prompt_agent: Callable[[str], bool], stop_action: Callable[[], None] | None = None):
-        """`prompt_agent(message)` runs one turn of the agent's loop and returns whether a command was used."""
+    def __init__(self, prompt_agent: Callable[[str, str], bool], stop_action: Callable[[], None] | None = None, *,
+                 owner: str):
+        """`prompt_agent(message, origin)` runs one turn of the agent's loop on behalf of `origin` and returns
+        whether a command was used; `owner` is the origin of goals set without naming one (by the code that runs
+        the agent: a task's goal)."""
         self._prompt_agent = prompt_agent
         self._stop_action = stop_action
+        self.owner = owner
         self.state = SelfPromptState.STOPPED
         self.goal = ""
+        self.goal_origin = owner  # who set the goal
         self.no_command_count = 0
         self._busy = threading.Lock()
 
-    def start(self, goal: str | None = None) -> str:
+    def start(self, goal: str | None = None, origin: str | None = None) -> str:
+        """Work towards `goal` (None: the remembered one, whoever set it); `origin` is who sets it (None: the
+        owner)."""
         if goal is not None:
             self.goal = goal
+            self.goal_origin = origin if origin is not None else self.owner
         if not self.goal:
             return "No goal to self-prompt with."
         self.state = SelfPromptState.ACTIVE
@@ -70,7 +82,7 @@ class SelfPrompter:
         if not self.active or not agent_idle or not self._busy.acquire(blocking=False):
             return
         try:
-            used_command = self._prompt_agent(self_prompt_message(self.goal))
+            used_command = self._prompt_agent(self_prompt_message(self.goal), self.goal_origin)
             if used_command:
                 self.no_command_count = 0
             else:
@@ -81,10 +93,16 @@ class SelfPrompter:
             self._busy.release()
 
     def to_dict(self) -> dict:
-        return {"state": self.state.value, "goal": self.goal}
+        return {"state": self.state.value, "goal": self.goal, "origin": self.goal_origin}
 
     def load(self, data: dict) -> None:
         self.goal = data.get("goal", "")
         state = data.get("state", "stopped")
         # an interrupted session comes back paused rather than racing off at once
         self.state = SelfPromptState.PAUSED if state == "active" else SelfPromptState(state)
+        origin = data.get("origin")
+        if isinstance(origin, str):
+            self.goal_origin = origin
+        elif self.goal:  # saved before goals kept their origin: nobody knows who set it, so it does not resume
+            self.goal_origin = ""
+            self.state = SelfPromptState.STOPPED

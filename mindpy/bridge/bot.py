@@ -85,6 +85,16 @@ class Bot:
     def chat(self, text: str) -> None:
         call_js(lambda: self.js.chat(text), f"bot {self.name} chat")
 
+    def command(self, line: str) -> None:
+        """Run one server command as this bot, e.g. `bot.command("give alice stick 1")` (the "/" is optional).
+
+        The server runs it with the bot's permissions: set-up commands need an operator bot. No reply comes
+        back; check the command's effect. Raises ValueError for an empty line or one holding a line break."""
+        line = line.strip().lstrip("/")
+        if not line or len(line.splitlines()) > 1:
+            raise ValueError(f"a server command is one non-empty line, got {line[:80]!r}")
+        call_js(lambda: self.js.chat("/" + line), f"bot {self.name} command /{line.split()[0]}")
+
     def whisper(self, player: str, text: str) -> None:
         call_js(lambda: self.js.whisper(player, text), f"bot {self.name} whisper")
 

@@ -6,7 +6,9 @@ are answered with a reminder, and `max_no_code` of them in a row end the loop. T
 `ask_model(messages) -> str` (messages are {"role", "content"} dicts, the first one the system prompt).
 
 Nothing runs unless the `CodingPolicy` allows it: coding must be switched on (`allow_insecure_coding`) and the
-request must come from a trusted player or from the bot itself.
+chain of requests that led to the code must have started with a trusted player or with the bot itself (its
+settings, the code that runs it, a task). The requester is that origin, not whoever prompted the last turn: a
+goal an untrusted player set stays untrusted through the turns the bot then takes on its own.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from .sandbox import DEFAULT_TIMEOUT, Limits, RunResult, run_code
 AskModel = Callable[[list[dict]], str]
 MAX_ATTEMPTS = 5
 MAX_NO_CODE = 3
-# Who stands for the agent itself (self-prompts, task set-up). Not a valid player name (names are 3-16 of
-# [A-Za-z0-9_]), so no player can pass for it: a player may well be called "system".
+# Who stands for the agent itself (its settings, the code that runs it, a task's goal). Not a valid player name
+# (names are 3-16 of [A-Za-z0-9_]), so no player can pass for it: a player may well be called "system".
 SELF_REQUESTER = "<self>"
 SELF_REQUESTERS = (SELF_REQUESTER,)
 
@@ -104,7 +106,9 @@ class CodingPolicy:
     trusted_players: Collection[str] = ()
 
     def refusal(self, requester: str | None, bot_name: str | None = None) -> str | None:
-        """Why `requester` cannot use !newAction, or None if they can. The bot's own prompts count as trusted."""
+        """Why `requester` cannot use !newAction, or None if they can. `requester` is the origin of the request:
+        the player who started the chain of requests that led to it, or SELF_REQUESTER when the bot itself did
+        (its own goals count as the bot's only when the code running it set them, not when a player did)."""
         if not self.allow_insecure_coding:
             return ("Writing and running code is switched off (allow_insecure_coding is false in the settings); "
                     "use the other commands instead.")
@@ -112,8 +116,8 @@ class CodingPolicy:
             return None
         if requester is not None and requester in set(self.trusted_players):
             return None
-        return (f"I only write and run code for trusted players, and {requester or 'this request'} is not one of "
-                f"them; use the other commands instead.")
+        return (f"I only write and run code for trusted players, and this request comes from "
+                f"{requester or 'someone unknown'}, who is not one of them; use the other commands instead.")
 
 
 @dataclass

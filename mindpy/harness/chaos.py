@@ -32,6 +32,7 @@ class ChaosEnding:
     traceback: bool
     hung: bool
     seconds: float
+    tail: str = ""  # the episode's last output lines, kept when it did not end normally
 
     @property
     def normal(self) -> bool:
@@ -72,5 +73,8 @@ def finish_episode(proc: subprocess.Popen, family: str, seed: int, folder: Path,
     result_path = run_dir / "result.json"
     end = json.loads(result_path.read_text()).get("end_reason", "?") if result_path.exists() else "no result"
     logs = out + "".join(p.read_text(errors="replace") for p in [run_dir / "console.log"] if p.exists())
-    return ChaosEnding(family, seed, end, proc.returncode, "Traceback (most recent call last)" in logs, hung,
-                       round(time.monotonic() - started, 1))
+    ending = ChaosEnding(family, seed, end, proc.returncode, "Traceback (most recent call last)" in logs, hung,
+                         round(time.monotonic() - started, 1))
+    if not ending.normal:
+        ending.tail = "\n".join(out.splitlines()[-25:])
+    return ending

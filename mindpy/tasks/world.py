@@ -80,7 +80,7 @@ def issue_via_server(server) -> Issue:
 def issue_via_bot(bot) -> Issue:
     """Commands go through an operator bot's chat (works on any server where that bot is an operator).
     Keep lines under 256 characters: longer chat messages are split by mineflayer."""
-    return lambda line: bot.chat("/" + line.strip().lstrip("/"))
+    return lambda line: bot.command(line)
 
 
 # ----- planning -----
