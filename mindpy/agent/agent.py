@@ -34,6 +34,7 @@ from .. import DEFAULT_MINECRAFT_VERSION
 from ..bridge import Bot
 from ..coding.generator import SELF_REQUESTER, run_with_policy
 from ..commands.context import AgentContext
+from ..errors import BridgeTimeout
 from ..models.base import strip_thinking
 from ..settings import SettingsError
 from ..skills import Skills
@@ -311,7 +312,14 @@ class Agent:
     def _turns(self, serial: int, sender: str, origin: str) -> bool:
         """Answer the newest message on behalf of `origin`; returns whether any command was used."""
         with _serving(origin):
-            return self._take_turns(serial, sender)
+            try:
+                return self._take_turns(serial, sender)
+            except BridgeTimeout as exc:  # Node stalled mid-turn: the turn is lost, the agent is not
+                log.warning("%s: a turn ended early: %s", self.name, exc)
+            except Exception:
+                log.exception("%s: a turn failed", self.name)
+            self._trace("turn failed", "the turn ended early; the next message starts a new one")
+            return False
 
     def _take_turns(self, serial: int, sender: str) -> bool:
         """Prompt, run commands, prompt again... Returns whether any command was used."""
@@ -438,6 +446,8 @@ class Agent:
         while not self._stopped.wait(TICK_SECONDS):
             try:
                 self.update()
+            except BridgeTimeout as exc:  # Node busy for a while (a long scan): the next tick tries again
+                log.warning("%s: update tick skipped: %s", self.name, exc)
             except Exception:
                 log.exception("%s: update tick failed", self.name)
 

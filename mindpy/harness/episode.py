@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import MindpyError
+from ..errors import BridgeTimeout, MindpyError
 from ..tasks.checkers import SUCCESS, TaskMonitor
 from ..tasks.results import EpisodeRecorder
 from ..tasks.schema import Task
@@ -253,8 +253,7 @@ def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, runner, 
         _check(monitor)
         if embedded is not None and not embedded.is_running():
             monitor.fail("the embedded server stopped during the episode")
-        elif any(not bot.connected for bot in bots):
-            lost = [bot.name for bot in bots if not bot.connected]
+        elif lost := _lost_bots(bots):
             monitor.fail(f"lost the connection of {', '.join(lost)}")
         elif time.monotonic() > deadline and not monitor.ended:
             monitor.fail("the episode did not end at its time limit")
@@ -262,10 +261,25 @@ def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, runner, 
         log.info("episode ended: %s", monitor.reason)
 
 
+def _lost_bots(bots) -> list[str]:
+    """The bots whose connection has ended. A bot whose Node side does not answer in time (busy with a long scan)
+    is not counted lost: the time limit still ends an episode whose Node never answers again."""
+    lost = []
+    for bot in bots:
+        try:
+            if not bot.connected:
+                lost.append(bot.name)
+        except BridgeTimeout as exc:
+            log.warning("could not read the connection of %s: %s", bot.name, exc)
+    return lost
+
+
 def _check(monitor: TaskMonitor) -> None:
     """Check the task (also checked on agent 0's update tick; this keeps checking if that tick is busy). A check
     that fails because the bots or the server went away ends the episode with that cause."""
     try:
         monitor.tick()
+    except BridgeTimeout as exc:  # Node busy: check again on the next round
+        log.warning("the task check waited too long: %s", exc)
     except MindpyError as exc:
         monitor.fail(f"checking the task failed: {exc}")
