@@ -10,6 +10,7 @@
 // - After login, the first look/position packet makes flying-squid send the player back to where it logged
 //   in, undoing any teleport made in between. Send the player's current position instead.
 // - flying-squid keeps the inventory of a dead player; vanilla drops it where the player died.
+// - A teleport sends the destination, not whatever position the player has by the time the 'move' behaviour ends.
 
 module.exports.server = function (serv, settings) {
   const options = settings?.mindpy?.pluginOptions || {}
@@ -46,6 +47,14 @@ function sendFullListTo (serv, toPlayer) {
 }
 
 module.exports.player = function (player, serv) {
+  // flying-squid's teleport awaits the 'move' behaviour, then sends the player its *current* position: a movement
+  // packet from the client handled in between (a loaded machine) puts the old position back, and the teleport is
+  // undone. Send the destination itself.
+  player.teleport = async (position) => {
+    const destination = position.clone()
+    const notCancelled = await player.sendPosition(destination, false, true)
+    if (notCancelled) player.sendSelfPosition(destination)
+  }
   const registry = serv.registry
   player.entityType = registry.entitiesByName.player.id
 
