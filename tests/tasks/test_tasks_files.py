@@ -75,7 +75,7 @@ def test_billion_laughs_task_file_is_refused_fast_with_little_memory(tmp_path):
         print(time.process_time() - started)
         # this process's own peak (ru_maxrss would count the forking test worker's, which exec keeps)
         status = open("/proc/self/status").read()
-        print(int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) // 1024)
+        print(int(re.search(r"VmHWM:\\s+(\\d+) kB", status).group(1)) // 1024)
     """)
     assert out.returncode == 0, out.stderr[-3000:]
     message, seconds, peak_mb = out.stdout.splitlines()
