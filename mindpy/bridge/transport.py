@@ -149,9 +149,6 @@ class Transport:
             for r in ids:
                 self._waiters.pop(r, None)
 
-    def _send(self, payload: str) -> None:
-        self.loop.queue_payload(payload)
-
     @staticmethod
     def _wait_limit(timeout: float | None) -> float:
         if timeout is None or timeout != timeout or timeout <= 0:  # None, NaN: JSPyBridge's "no limit"
@@ -160,25 +157,20 @@ class Transport:
 
     def ipc(self, action: str, ffid: Any, attr: Any, args: Any = None) -> dict:
         """A small request (read a property, list keys, inspect...); JSPyBridge's Executor.ipc."""
+        if action not in ("get", "init", "inspect", "serialize", "blob", "set", "keys"):
+            raise ValueError(f"unknown bridge action {action!r}")
         r = self._take_ids(1)
         packet: dict[str, Any] = {"r": r, "action": action, "ffid": ffid}
         if action in ("get", "init", "inspect", "set"):
             packet["key"] = attr
         if action in ("init", "set"):
             packet["args"] = args
-        if action not in ("get", "init", "inspect", "serialize", "blob", "set", "keys"):
-            raise ValueError(f"unknown bridge action {action!r}")
         waiter = self._expect(r)
-        self._send(json.dumps(packet))
+        self.loop.queue_payload(json.dumps(packet))
         if not waiter.done.wait(SMALL_REQUEST_S):
             self._withdraw(r)
             raise TimeoutError(f"Timed out accessing '{attr}'")
-        reply = waiter.reply or {}
-        if "error" in reply:
-            from javascript.errors import JavaScriptError
-
-            raise JavaScriptError(attr, reply["error"])
-        return reply
+        return _checked(waiter.reply, attr)
 
     def pcall(self, ffid: Any, action: str, attr: Any, args: Any, *, timeout: float | None = 1000,
               forceRefs: bool = False) -> tuple[Any, Any]:  # noqa: N803 (JSPyBridge's keyword)
@@ -208,16 +200,12 @@ class Transport:
         if new_objects:
             self._expect(r + 1, on_reply=lambda reply: self._register(reply, new_objects))
         waiter = self._expect(r)
-        self._send(payload)
+        self.loop.queue_payload(payload)
         if not waiter.done.wait(self._wait_limit(timeout)):
             self._withdraw(r, r + 1)
             raise TimeoutError(f"Call to '{attr}' timed out. Increase the timeout with the `timeout` keyword.")
         self._withdraw(r + 1)  # Node answers r + 1 before r; nothing more will come for it
-        reply = waiter.reply or {}
-        if "error" in reply:
-            from javascript.errors import JavaScriptError
-
-            raise JavaScriptError(attr, reply["error"])
+        reply = _checked(waiter.reply, attr)
         return reply["key"], reply["val"]
 
     def _register(self, reply: dict, new_objects: dict[int, Any]) -> None:
@@ -234,7 +222,12 @@ class Transport:
                 except Exception:
                     pass
 
-    def pending(self) -> int:
-        """How many requests are waiting for a reply."""
-        with self._lock:
-            return len(self._waiters)
+
+def _checked(reply: dict | None, attr: Any) -> dict:
+    """The reply, or the JS error it carries raised as JSPyBridge raises it."""
+    reply = reply or {}
+    if "error" in reply:
+        from javascript.errors import JavaScriptError  # javascript is imported (Node started) by now
+
+        raise JavaScriptError(attr, reply["error"])
+    return reply

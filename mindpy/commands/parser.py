@@ -84,7 +84,8 @@ def parse_reply(text: Any, registry: CommandRegistry, blocked: Iterable[str] = (
 
 def parse_strict(text: str, registry: CommandRegistry, blocked: Iterable[str] = ()) -> ParseResult:
     """`parse_reply` without the safety net (the tests call this one, so that a bug shows)."""
-    blocked_names = {b.strip().lstrip("!") for b in blocked}
+    blocked_names = frozenset(b.strip().lstrip("!") for b in blocked)
+    all_names = tuple(registry.names())
     for seen, match in enumerate(_NAME.finditer(text)):
         if seen == MAX_CANDIDATES:
             break
@@ -95,7 +96,7 @@ def parse_strict(text: str, registry: CommandRegistry, blocked: Iterable[str] = 
             continue  # "great!Stay tuned": only an exact command name counts right after a letter
         if command is None:
             paren = text.startswith("(", _skip(text, match.end(), _SPACE))
-            close = _close_commands(written, tuple(registry.names()), frozenset(blocked_names))
+            close = _close_commands(written, all_names, blocked_names)
             if not close and not paren:
                 continue  # "Wow!Great": not a command
         result = ParseResult(message=text[:match.start()].strip())

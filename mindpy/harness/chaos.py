@@ -72,7 +72,8 @@ def finish_episode(proc: subprocess.Popen, family: str, seed: int, folder: Path,
     run_dir = folder / f"{family}-{seed}"
     result_path = run_dir / "result.json"
     end = json.loads(result_path.read_text()).get("end_reason", "?") if result_path.exists() else "no result"
-    logs = out + "".join(p.read_text(errors="replace") for p in [run_dir / "console.log"] if p.exists())
+    console = run_dir / "console.log"
+    logs = out + (console.read_text(errors="replace") if console.exists() else "")
     ending = ChaosEnding(family, seed, end, proc.returncode, "Traceback (most recent call last)" in logs, hung,
                          round(time.monotonic() - started, 1))
     if not ending.normal:

@@ -101,10 +101,8 @@ class ChaosModel(ChatModel):
 
     @classmethod
     def from_spec(cls, spec) -> ChaosModel:
-        text = str(spec.model or "").strip()
-        seed_text = text.split(":", 1)[-1] if ":" in text else text
-        seed = int(seed_text) if re.fullmatch(r"-?\d+", seed_text or "") else 0
-        return cls(seed)
+        _, _, seed_text = str(spec.model or "").strip().partition(":")  # "chaos" or "chaos:SEED"
+        return cls(int(seed_text) if re.fullmatch(r"-?\d+", seed_text) else 0)
 
     def reply(self) -> str:
         """The next careless reply."""

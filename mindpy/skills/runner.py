@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,9 +40,9 @@ class SkillResult:
 def skill_time_limit(seconds: float) -> float:
     """A skill's time limit as Node can hold it: at least a second, at most LONGEST_SKILL_S (NaN counts as the
     longest)."""
-    if not seconds >= 1:
-        return 1.0 if seconds == seconds else LONGEST_SKILL_S
-    return min(float(seconds), LONGEST_SKILL_S)
+    if math.isnan(seconds):
+        return LONGEST_SKILL_S
+    return min(max(float(seconds), 1.0), LONGEST_SKILL_S)
 
 
 class SkillRunner:

@@ -25,10 +25,10 @@ def test_a_reply_after_its_caller_gave_up_is_dropped_and_the_bridge_lives_on():
     for _ in range(3):  # more than once: each late reply used to be a barrier nobody joined
         with pytest.raises(BridgeTimeout):
             call_js(lambda: js.answerAfter(1500, "late", timeout=0.3), "a slow call", timeout=0.3)
+    wait_until(lambda: transport.dropped >= dropped + 3, timeout=10, message="the three late replies dropped")
     time.sleep(6)  # a hand-over barrier nobody joins breaks after 5 s, and used to take the receiving thread along
     assert js.echo("still here", timeout=5) == "still here"
     assert transport.thread.is_alive()
-    wait_until(lambda: transport.dropped >= dropped + 3, timeout=10, message="the three late replies dropped")
 
 
 def test_calls_from_many_threads_each_get_their_own_answer():
