@@ -165,7 +165,7 @@ class CodeApi:
         member = self.members.get(namespace, {}).get(name)
         if member is not None:
             try:
-                arguments = dict(member.signature.bind(*args, **kwargs).arguments)
+                arguments = member.signature.bind(*args, **kwargs).arguments
             except TypeError as exc:
                 raise TypeError(f"{namespace}.{name}{plain_signature(member)}: {exc}") from None
         else:

@@ -124,6 +124,21 @@ def format_lookups(template: str) -> list[tuple[str, str]]:
     return lookups
 
 
+def _bound_names(node: ast.AST) -> list[str]:
+    """The names a definition, a parameter, `except ... as`, a `match` capture or global/nonlocal binds."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        return [node.name] if node.name else []
+    if isinstance(node, ast.MatchMapping):
+        return [node.rest] if node.rest else []
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return list(node.names)
+    return []
+
+
 def _called_name(func: ast.expr) -> str:
     """`f` for `f(...)` and `m.f(...)`, else ''."""
     if isinstance(func, ast.Name):
@@ -149,21 +164,11 @@ class _Checker(ast.NodeVisitor):
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
                 self.defined.add(node.id)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self.defined.add(node.name)
-            elif isinstance(node, ast.arg):
-                self.defined.add(node.arg)
-            elif isinstance(node, ast.ExceptHandler) and node.name:
-                self.defined.add(node.name)
-            elif isinstance(node, (ast.Global, ast.Nonlocal)):
-                self.defined.update(node.names)
-            elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-                self.defined.add(node.name)
-            elif isinstance(node, ast.MatchMapping) and node.rest:
-                self.defined.add(node.rest)
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 for alias in node.names:
                     self.defined.add(alias.asname or alias.name.split(".")[0])
+            else:
+                self.defined.update(_bound_names(node))
 
     def known_names(self) -> set[str]:
         return set(SAFE_BUILTINS) | set(EXTRA_GLOBALS) | set(NAMESPACES) | self.defined
@@ -277,25 +282,6 @@ class _Checker(ast.NodeVisitor):
             what, fix = problem
             self.add(node, f"{where} reads an attribute: {what}", fix)
 
-    def visit_MatchAs(self, node: ast.MatchAs) -> None:
-        self._check_identifier(node, node.name)
-        self.generic_visit(node)
-
-    def visit_MatchStar(self, node: ast.MatchStar) -> None:
-        self._check_identifier(node, node.name)
-
-    def visit_MatchMapping(self, node: ast.MatchMapping) -> None:
-        self._check_identifier(node, node.rest)
-        self.generic_visit(node)
-
-    def visit_Global(self, node: ast.Global) -> None:
-        for name in node.names:
-            self._check_identifier(node, name)
-
-    def visit_Nonlocal(self, node: ast.Nonlocal) -> None:
-        for name in node.names:
-            self._check_identifier(node, name)
-
     def visit_Constant(self, node: ast.Constant) -> None:
         if not isinstance(node.value, str):
             return
@@ -315,8 +301,9 @@ class _Checker(ast.NodeVisitor):
         """getattr(x, 'name'), operator.attrgetter('a.b'), methodcaller('name'): check the constant names."""
         for arg in node.args:
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                where = f"{_called_name(node.func)}(..., {arg.value!r})"
                 for attr in arg.value.split("."):
-                    self._check_named_attribute(node, f"{_called_name(node.func)}(..., {arg.value!r})", attr)
+                    self._check_named_attribute(node, where, attr)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
@@ -345,12 +332,14 @@ class _Checker(ast.NodeVisitor):
             self.add(node, f"'{node.name}' is the API and cannot be redefined.", "Use another function name.")
         self.generic_visit(node)
 
-    def visit_arg(self, node: ast.arg) -> None:
-        self._check_identifier(node, node.arg)
-
-    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
-        self._check_identifier(node, node.name)
+    def _check_bound_names(self, node: ast.AST) -> None:
+        # parameters are visited too: their annotations are evaluated when the function is defined
+        for name in _bound_names(node):
+            self._check_identifier(node, name)
         self.generic_visit(node)
+
+    visit_arg = visit_ExceptHandler = visit_MatchAs = visit_MatchStar = visit_MatchMapping = _check_bound_names
+    visit_Global = visit_Nonlocal = _check_bound_names
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.add(node, "class definitions are not supported.", "Use functions, dicts and lists instead.")

@@ -180,19 +180,17 @@ def install_seccomp(denied: list) -> bool:
         lib.seccomp_release(ctx)
 
 
-def die_with_parent(parent_pid: int) -> bool:
+def die_with_parent(parent_pid: int) -> None:
     """Have the kernel SIGKILL this process when the parent thread that started it ends (Linux prctl).
-    False where prctl is not available; the watchdog thread then notices the parent's death."""
+    Where prctl is not available, the watchdog thread notices the parent's death instead."""
     try:
         import ctypes
         prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
-        return False
-    ok = prctl(PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), ctypes.c_ulong(0), ctypes.c_ulong(0),
-               ctypes.c_ulong(0)) == 0
+        return
+    prctl(PR_SET_PDEATHSIG, ctypes.c_ulong(signal.SIGKILL), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0))
     if os.getppid() != parent_pid:  # the parent died before the request took effect
         os._exit(EXIT_PARENT_GONE)
-    return ok
 
 
 def start_watchdog(parent_pid: int, wall_seconds: float) -> None:

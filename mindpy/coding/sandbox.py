@@ -169,7 +169,6 @@ class _Run:
         self.result = RunResult(False)
         self.worker: threading.Thread | None = None
         self.call_pending = False
-        self.calls_asked = 0
         self.stdin_lock = threading.Lock()
         self.done: dict | None = None
         self.kill_reason = ""
@@ -271,8 +270,7 @@ class _Run:
         try:
             msg = json.loads(line)
         except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser goes
-            self.kill_reason = "protocol"
-            return False
+            msg = None
         if not isinstance(msg, dict):
             self.kill_reason = "protocol"
             return False
@@ -286,12 +284,12 @@ class _Run:
             if self.call_pending:  # the child waits for each answer: two at once is not our child talking
                 self.kill_reason = "protocol"
                 return False
-            self.call_pending = True
-            self.calls_asked += 1
-            if self.calls_asked > self.limits.max_calls:
-                self._refuse_call(f"the code made more than {self.limits.max_calls} skills/world calls, the most "
-                                  f"one run may make; do the task in fewer calls")
+            if self.result.calls >= self.limits.max_calls:  # every earlier call has been answered by now
+                self._send({"t": "err", "type": "RuntimeError", "text": f"the code made more than "
+                            f"{self.limits.max_calls} skills/world calls, the most one run may make; do the task "
+                            f"in fewer calls"})
                 return True
+            self.call_pending = True
             self.worker = threading.Thread(target=self._serve, args=(msg,), name="sandbox-call", daemon=True)
             self.worker.start()
         elif kind == "ready":
@@ -300,11 +298,6 @@ class _Run:
             self.done = msg
             return False
         return True
-
-    def _refuse_call(self, text: str) -> None:
-        """Answer a call with an error without running it (the child raises it in the code)."""
-        self.call_pending = False
-        self._send({"t": "err", "type": "RuntimeError", "text": text})
 
     def _serve(self, msg: dict) -> None:
         """Answer one API call (on a worker thread, so the loop keeps watching the clock)."""

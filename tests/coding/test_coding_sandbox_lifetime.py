@@ -8,6 +8,8 @@ through /proc. The code the child runs sleeps in a loop, so the CPU-time limit n
 from __future__ import annotations
 
 import os
+import resource
+import select
 import signal
 import subprocess
 import sys
@@ -45,25 +47,39 @@ def is_dead(pid: int) -> bool:
     return proc_field(pid, "State")[:1] in ("", "Z", "X")
 
 
+def set_up(pid: int) -> bool:
+    """Whether the child's set-up is done: its process limits come last (after the parent-death signal and
+    the watchdog thread), right before the code runs."""
+    try:
+        return resource.prlimit(pid, resource.RLIMIT_NPROC) == (0, 0)
+    except OSError:
+        return False
+
+
 def ready_child_of(parent: int, timeout: float = 20) -> int:
-    """The sandbox child of `parent` once its set-up has started its watchdog thread (the parent-death
-    signal is requested just before)."""
+    """The sandbox child of `parent` once its set-up is done."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for entry in Path("/proc").iterdir():
-            if entry.name.isdigit() and proc_field(int(entry.name), "PPid") == str(parent):
-                if proc_field(int(entry.name), "Threads") == "2":
-                    return int(entry.name)
+            if entry.name.isdigit() and proc_field(int(entry.name), "PPid") == str(parent) \
+                    and set_up(int(entry.name)):
+                return int(entry.name)
         time.sleep(0.01)
     raise AssertionError("the sandbox child did not start")
 
 
 def seconds_until_dead(pid: int, limit: float) -> float:
+    """How long until `pid` exits (a pidfd becomes readable then, also for a process that is not our child)."""
     start = time.monotonic()
-    while not is_dead(pid):
-        if time.monotonic() - start > limit:
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return 0.0
+    try:
+        if not select.select([fd], [], [], limit)[0]:
             return float("inf")
-        time.sleep(0.002)
+    finally:
+        os.close(fd)
     return time.monotonic() - start
 
 
@@ -84,7 +100,6 @@ def test_child_dies_when_its_parent_is_killed(parents):
     parent = parent_running(timeout=600, grace=5)
     child = ready_child_of(parent.pid)
     parents.append((parent, [child]))
-    time.sleep(0.3)  # the child is in the code's sleep loop now
     parent.kill()
     waited = seconds_until_dead(child, limit=3)
     assert waited < 1.0, f"the child outlived its parent by {waited:.2f} s"
