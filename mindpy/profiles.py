@@ -275,7 +275,7 @@ def _embedding(value: Any, where: str) -> str:
 
 
 def _examples(value: Any, key: str, folder: Path | None, profiles_dir: Path, where: str) -> list[list[dict]]:
-    from .rag.examples import validate_examples
+    from .rag.examples import load_examples
 
     if isinstance(value, list):
         return [[dict(t) for t in ex] for ex in value]
@@ -284,8 +284,8 @@ def _examples(value: Any, key: str, folder: Path | None, profiles_dir: Path, whe
     for c in candidates:
         if c.is_file():
             try:
-                return validate_examples(read_user_file(c, "examples file"), str(c))
-            except (UserFileError, ValueError) as exc:
+                return load_examples(c)
+            except ValueError as exc:
                 raise ProfileError(f"{where}: field '{key}': {one_line(str(exc), 300)}") from None
     if folder is None:  # the built-in default file is missing (e.g. installed without the profiles folder)
         log.warning("no %s file found (looked for %s); the prompt will have no examples", key,

@@ -38,10 +38,17 @@ def read_user_file(path: str | Path, what: str = "file", *, max_bytes: int = DEF
     """The data in a JSON or YAML file (None for an empty YAML file); UserFileError naming the file if it is
     missing, too big, not UTF-8, malformed or nested too deeply. `what` names the file in messages."""
     path = Path(path)
-    text = _decode(path, what, _read_bytes(path, what, max_bytes))
+    text = read_user_text(path, what, max_bytes=max_bytes)
     if file_format(path, default_format) == "json":
         return _parse_json(path, text)
     return _parse_yaml(path, text)
+
+
+def read_user_text(path: str | Path, what: str = "file", *, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
+    """The text of a file (for formats parsed elsewhere, such as JSON lines); UserFileError naming the file if it
+    is missing, too big or not UTF-8."""
+    path = Path(path)
+    return _decode(path, what, _read_bytes(path, what, max_bytes))
 
 
 def file_format(path: Path, default_format: str = "yaml") -> str:
@@ -137,13 +144,12 @@ class BoundedYamlLoader(yaml.SafeLoader):
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         """A node, with its expanded size and depth recorded (an alias's are those of the node it names)."""
+        mark = self.peek_event().start_mark
         if self.check_event(yaml.AliasEvent):
-            mark = self.peek_event().start_mark
             node = super().compose_node(parent, index)
             if id(node) not in self._extents:
                 raise _Refused(None, None, "an alias refers to the collection that contains it", mark)
             return node
-        mark = self.peek_event().start_mark
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:

@@ -162,8 +162,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         _open(task, names, agents)
 
         _watch(monitor, finished, task, runner, embedded, bots, recorder)
-        result = with_error_cause(recorder.result or recorder.on_end(monitor.score, monitor.reason or "error",
-                                                                     monitor.error))
+        result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
         (run_dir / "result.json").write_text(json.dumps({**result, "run_dir": str(run_dir),
                                                          "agent_names": names}, indent=2) + "\n")
         say(f"{task.id}: {result['end_reason']} with score {result['score']} after {result['duration_s']:.0f} s")
@@ -171,13 +170,6 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
             raise EpisodeInfraError(result.get("error") or "the episode ended with an error")
         time.sleep(0.5)  # let the agents write the end-of-task line to their state files
         return result
-
-
-def with_error_cause(result: dict) -> dict:
-    """The result, with an `error` text whenever it ended in an error (a report without its cause helps nobody)."""
-    if result.get("end_reason") == "error" and not result.get("error"):
-        return {**result, "error": "the episode ended with an error whose cause was not recorded"}
-    return result
 
 
 class _Tee:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import UserFileError
+from ..userfiles import read_user_file, read_user_text
 from .base import ChatModel, ModelError, Usage
 from .tokens import count_messages, count_tokens
 
@@ -58,19 +60,15 @@ def load_script(path: str | Path) -> tuple[list[ScriptEntry], str | None]:
     """Read a replay script; errors name the file and the entry."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ModelError(f"replay script {path}: cannot read it ({exc.strerror})") from None
+        if path.suffix != ".jsonl":
+            return parse_script(read_user_file(path, "replay script"), str(path))
+        text = read_user_text(path, "replay script")
+    except UserFileError as exc:
+        raise ModelError(str(exc)) from None
     try:
-        if path.suffix == ".jsonl":
-            data: Any = [json.loads(line) for line in text.splitlines() if line.strip()]
-        else:
-            import yaml
-
-            data = yaml.safe_load(text)
+        data = [json.loads(line) for line in text.splitlines() if line.strip()]
     except Exception as exc:
-        raise ModelError(f"replay script {path}: not valid {'JSONL' if path.suffix == '.jsonl' else 'YAML'}: "
-                         f"{exc}") from None
+        raise ModelError(f"replay script {path}: not valid JSONL: {exc}") from None
     return parse_script(data, str(path))
 
 

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import UserFileError
+from ..userfiles import read_user_file
 from .embeddings import CachedEmbedder, SentenceEmbedder, VectorIndex, WordOverlap, _embed_query
 
 log = logging.getLogger(__name__)
@@ -40,16 +42,12 @@ def validate_examples(data: Any, where: str) -> list[list[dict]]:
 
 
 def load_examples(path: str | Path) -> list[list[dict]]:
-    """Examples from a YAML or JSON file (a list of conversations)."""
-    import yaml
-
-    path = Path(path)
+    """Examples from a YAML or JSON file (a list of conversations); ValueError naming the file if it cannot be
+    read or is malformed."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))  # JSON is YAML too
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read the examples ({exc.strerror})") from None
-    except yaml.YAMLError as exc:
-        raise ValueError(f"{path}: not valid YAML/JSON: {exc}") from None
+        data = read_user_file(path, "examples file")
+    except UserFileError as exc:
+        raise ValueError(str(exc)) from None
     return validate_examples(data, str(path))
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserFileError
-from ..userfiles import TASK_FILE_MAX_BYTES, YAML_SUFFIXES, read_user_file
+from ..userfiles import TASK_FILE_MAX_BYTES, file_format, read_user_file
 from .schema import NameChecker, Task, TaskFileError, parse_tasks
 
 
@@ -83,7 +83,6 @@ def dumps_tasks(tasks: Mapping[str, Task] | list[Task], fmt: str = "json") -> st
 def write_tasks(tasks: Mapping[str, Task] | list[Task], path: str | Path) -> Path:
     """Write a task file, YAML or JSON by the file's suffix; returns the path."""
     path = Path(path)
-    fmt = "yaml" if path.suffix.lower() in YAML_SUFFIXES else "json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps_tasks(tasks, fmt), encoding="utf-8")
+    path.write_text(dumps_tasks(tasks, file_format(path, "json")), encoding="utf-8")
     return path

@@ -21,10 +21,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .checkers import end_line
+from .checkers import ERROR, end_line
 from .schema import Task
 
 HistoryCallback = Callable[[str, str], None]  # (agent name, line)
+NO_CAUSE = "the episode ended with an error whose cause was not recorded"
 
 
 class EpisodeRecorder:
@@ -93,7 +94,7 @@ class EpisodeRecorder:
             "type": self.task.type,
             "score": score,
             "end_reason": reason,
-            "error": error,
+            "error": error or (NO_CAUSE if reason == ERROR else None),  # a report without its cause helps nobody
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.started_at)),
             "duration_s": round(self.clock() - self.started_at, 3),
             "timeout_s": self.task.timeout,

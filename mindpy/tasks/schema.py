@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MindpyError
-from ..userfiles import one_line, quote
+from ..userfiles import one_line
+from ..userfiles import quote as _show
 from .blueprint import Blueprint
 
 TASK_TYPES = ("techtree", "cooking", "construction")
@@ -107,10 +108,6 @@ class NameChecker:
         if base in self.blocks:
             return None
         return f"has unknown block '{name}'{self._suggest(base, self.blocks)}"
-
-
-def _show(value: Any) -> str:
-    return quote(value)
 
 
 def _is_int(value: Any) -> bool:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import wait_until
+from conftest import WALL_CLOCK_CAP, wait_until
 
 pytestmark = pytest.mark.slow  # whole episodes or CLI runs: left out of `make test-fast`
 
@@ -151,11 +151,20 @@ def test_a_server_killed_mid_episode_is_an_error_with_its_cause(suite, tmp_path)
     proc = mindpy("run", "--task", str(tasks), "--task-id", "long_planks", "--model",
                   f"replay:{suite / 'replies.yaml'}", "--run-dir", str(run_dir))
     lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    playing = threading.Event()  # set when the play starts, or when the output ends without it
+
+    def read() -> None:
+        for line in proc.stdout:
+            lines.append(line)
+            if "world set up; playing" in line:
+                playing.set()
+        playing.set()
+
+    reader = threading.Thread(target=read, daemon=True)
     reader.start()
     try:
-        wait_until(lambda: any("world set up; playing" in line for line in lines), timeout=180, interval=0.2,
-                   message="the episode to start")
+        playing.wait(timeout=WALL_CLOCK_CAP * 180 + 10)
+        assert any("world set up; playing" in line for line in lines), f"the episode did not start: {lines[-20:]}"
         servers = _processes_mentioning(str(run_dir / "server"))
         assert len(servers) == 1, servers
         os.kill(servers[0], signal.SIGKILL)

@@ -130,19 +130,23 @@ _WRITER = textwrap.dedent("""
 """)
 
 
+def _kill_a_writer(path, rng: random.Random, earliest: float = 0.0) -> None:
+    """Start the writer process on `path` and kill -9 it at a random moment once it is writing."""
+    proc = subprocess.Popen([sys.executable, "-c", _WRITER.format(root=str(ROOT)), str(path)], stdout=subprocess.PIPE)
+    assert proc.stdout.readline().strip() == b"ready"
+    time.sleep(rng.uniform(earliest, 0.08))
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+
+
 def test_kill_during_write_never_leaves_a_broken_file(tmp_path):
     """Kill a writer process at random moments, many times: the file always parses."""
     path = tmp_path / "state.json"
     atomic_write_json(path, {"i": -1})
-    script = _WRITER.format(root=str(ROOT))
     rng = random.Random(7)
     seen = set()
     for _ in range(20):
-        proc = subprocess.Popen([sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE)
-        assert proc.stdout.readline().strip() == b"ready"
-        time.sleep(rng.uniform(0.0, 0.08))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        _kill_a_writer(path, rng)
         data = json.loads(path.read_text())  # never a torn file
         seen.add(data["i"])
         assert data["i"] == -1 or len(data["turns"]) == 400
@@ -162,15 +166,10 @@ def test_archive_skips_a_torn_last_line(tmp_path):
 def _kill_writers(path, times: int = 15, tries: int = 40) -> list:
     """Run the writer process on `path` and kill -9 it at random moments, `times` times and then until a killed
     writer has left its temp file; returns the temp files left."""
-    script = _WRITER.format(root=str(ROOT))
     rng = random.Random(11)
     left: list = []
     for attempt in range(tries):
-        proc = subprocess.Popen([sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE)
-        assert proc.stdout.readline().strip() == b"ready"
-        time.sleep(rng.uniform(0.01, 0.08))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        _kill_a_writer(path, rng, earliest=0.01)
         left = sorted(path.parent.glob(".state.json.*.tmp"))
         if attempt + 1 >= times and left:
             return left
