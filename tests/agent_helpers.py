@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
 import yaml
 
-from conftest import unique_name
+from conftest import isolate, teleport, unique_name, wait_until
 from mindpy.agent.factory import build_agent
 from mindpy.models.replay import ReplayModel
 from mindpy.profiles import load_profile
@@ -68,3 +71,43 @@ def start_agent_with_model(make_bot, tmp_path, model, prefix="agent", settings=N
     agent = build_agent(profile, bot, settings, model=model, bus=bus)
     agent.start()
     return agent
+
+
+@contextmanager
+def closing_agents(start: Callable) -> Iterator[Callable]:
+    """`start(...) -> (agent, model)`, wrapped to remember the agents it starts; they are closed on exit. A fixture
+    yields the wrapper from inside the `with`."""
+    started = []
+
+    def factory(*args, **kwargs):
+        agent, model = start(*args, **kwargs)
+        started.append(agent)
+        return agent, model
+
+    try:
+        yield factory
+    finally:
+        for agent in started:
+            agent.close()
+
+
+def listen(bot):
+    """Chat lines `bot` receives, as (username, message)."""
+    heard: list[tuple[str, str]] = []
+    bot.on("chat", lambda username, message, *rest: heard.append((username, message)))
+    return heard
+
+
+def system_turns(agent) -> list[str]:
+    """The system turns of the agent's history (command outputs, refusals, notes), oldest first."""
+    return [t["content"] for t in agent.history.get() if t["role"] == "system"]
+
+
+def beside_a_log(agent, *players):
+    """Put the agent in an area of its own with an oak log two blocks east of it, and the players west of it."""
+    x, y, z = isolate(agent.bot)
+    for i, player in enumerate(players):
+        teleport(player, x - 2, y, z + i)
+    agent.bot.command(f"setblock {x + 2} {y} {z} oak_log")  # set-up by the test, as an operator would
+    wait_until(lambda: (agent.bot.js.blockAt(agent.bot.js.entity.position.offset(2, 0, 0)) or {}).name == "oak_log",
+               timeout=5, message="the log block")

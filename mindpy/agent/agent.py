@@ -164,7 +164,7 @@ class Agent:
         self.skills = skills or Skills(bot)
         self.actions = ActionManager(self.skills.interrupt, self.skills.take_log, name)
         self.modes = ModeController(bot, self.skills, self.actions, narrate=self._narrate)
-        self.self_prompter = SelfPrompter(self._self_prompt_turn, self.actions.stop, owner=SELF_REQUESTER)
+        self.self_prompter = SelfPrompter(self._self_prompt_turn, self.actions.stop)
         self.conversations = (ConversationManager(self, bus, echo_to_chat=self.settings.chat_bot_messages)
                               if bus else None)
         self.modes.set_agent_busy(lambda: self._turns_running > 0)
@@ -286,16 +286,12 @@ class Agent:
             self._trace("refused", f"a !command from {sender} ({self.settings.player_commands} may use them)")
             self.chat(refusal)
             return
-        with _serving(origin):
-            self._run_parsed_player_command(self.commands.parse(message))
-
-    def _run_parsed_player_command(self, parsed) -> None:
+        parsed = self.commands.parse(message)
         if parsed.error:
             self.chat(parsed.error)
             return
-        if parsed.notes:  # an argument capped or reread: say so now, an action may run for long
-            self.chat(f"({'; '.join(parsed.notes)})")
-        output = self.execute(parsed)
+        with _serving(origin):
+            output = self.execute(parsed, tell=self.chat)
         if output:
             self.chat(cut_output(output))
 
@@ -352,9 +348,7 @@ class Agent:
                     continue
                 used_command = True
                 count += 1
-                if parsed.notes:  # an argument capped or reread: the model hears it before the action runs
-                    self.history.add("system", f"({'; '.join(parsed.notes)})")
-                output = self.execute(parsed)
+                output = self.execute(parsed, tell=lambda notes: self.history.add("system", notes))
                 if output is None:
                     return used_command
                 self.history.add("system", output)
@@ -403,17 +397,19 @@ class Agent:
             return parsed.error
         if parsed.command is None:
             return None
-        output = self.execute(parsed)
-        if parsed.notes and output is not None:
-            output = f"({'; '.join(parsed.notes)})\n{output}"
-        return output
+        notes: list[str] = []
+        output = self.execute(parsed, tell=notes.append)
+        return "\n".join([*notes, output]) if output is not None else None
 
-    def execute(self, parsed) -> str | None:
-        """Run a parsed command: queries at once, actions through the action manager."""
+    def execute(self, parsed, tell: Callable[[str], None]) -> str | None:
+        """Run a parsed command: queries at once, actions through the action manager. The parser's notes (an
+        argument capped or reread) go to `tell` as one line before the command runs: an action may run for long."""
         name = parsed.command
         output: str | None
         self.command_counts[name] = self.command_counts.get(name, 0) + 1
         self._trace("command", f"!{name}({', '.join(map(repr, parsed.args))})" if parsed.args else f"!{name}")
+        if parsed.notes:
+            tell(f"({'; '.join(parsed.notes)})")
         if self.commands.is_action(name):
             run = _carrying_origin(lambda: self.commands.run(self.context, name, parsed.args))
             result = self.actions.run(f"action:{name}", run, resume=name in ("followPlayer", "goal"))

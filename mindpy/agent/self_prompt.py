@@ -4,8 +4,8 @@ States: stopped, active, paused. While active and idle, each update tick prompts
 the instruction that the reply must hold a command; three replies in a row without a command stop it.
 A conversation pauses it; it resumes (5 s after the conversation ends) only if it was paused, not stopped.
 
-A goal remembers who set it (its origin: a player's name, or the owner, i.e. the code that runs the agent), and
-every prompt towards it carries that origin: a goal a player set keeps that player's trust, however many turns
+A goal remembers who set it (its origin: a player's name, or SELF_REQUESTER for the code that runs the agent),
+and every prompt towards it carries that origin: a goal a player set keeps that player's trust, however many turns
 the agent then takes on its own.
 """
 
@@ -14,6 +14,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from enum import Enum
+
+from ..coding.generator import SELF_REQUESTER
 
 MAX_NO_COMMAND = 3
 
@@ -33,26 +35,23 @@ def self_prompt_message(goal: str) -> str:
 
 class SelfPrompter:
     """Prompts the agent again and again towards a goal until stopped or out of commands."""
-    def __init__(self, prompt_agent: Callable[[str, str], bool], stop_action: Callable[[], None] | None = None, *,
-                 owner: str):
+    def __init__(self, prompt_agent: Callable[[str, str], bool], stop_action: Callable[[], None] | None = None):
         """`prompt_agent(message, origin)` runs one turn of the agent's loop on behalf of `origin` and returns
-        whether a command was used; `owner` is the origin of goals set without naming one (by the code that runs
-        the agent: a task's goal)."""
+        whether a command was used."""
         self._prompt_agent = prompt_agent
         self._stop_action = stop_action
-        self.owner = owner
         self.state = SelfPromptState.STOPPED
         self.goal = ""
-        self.goal_origin = owner  # who set the goal
+        self.goal_origin = SELF_REQUESTER  # who set the goal
         self.no_command_count = 0
         self._busy = threading.Lock()
 
-    def start(self, goal: str | None = None, origin: str | None = None) -> str:
-        """Work towards `goal` (None: the remembered one, whoever set it); `origin` is who sets it (None: the
-        owner)."""
+    def start(self, goal: str | None = None, origin: str = SELF_REQUESTER) -> str:
+        """Work towards `goal` (None: the remembered one, whoever set it); `origin` is who sets it (by default the
+        code that runs the agent: a task's goal)."""
         if goal is not None:
             self.goal = goal
-            self.goal_origin = origin if origin is not None else self.owner
+            self.goal_origin = origin
         if not self.goal:
             return "No goal to self-prompt with."
         self.state = SelfPromptState.ACTIVE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_helpers import make_settings, start_agent
+from agent_helpers import beside_a_log, closing_agents, listen, make_settings, start_agent, system_turns
 from conftest import isolate, teleport, wait_until
 
 COLLECT_AND_CRAFT = '''```python
@@ -23,34 +23,20 @@ while True:
 
 @pytest.fixture
 def coder_agent(make_bot, tmp_path):
-    started = []
-
-    def factory(replies, trusted, **settings):
+    def start(replies, trusted, **settings):
         values = dict(allow_insecure_coding=True, trusted_players=trusted)
         values.update(settings)
-        agent, model = start_agent(make_bot, tmp_path, replies, settings=make_settings(tmp_path, **values),
-                                   default="Okay.")
-        started.append(agent)
-        return agent, model
+        return start_agent(make_bot, tmp_path, replies, settings=make_settings(tmp_path, **values), default="Okay.")
 
-    yield factory
-    for agent in started:
-        agent.close()
-
-
-def system_turns(agent):
-    return [t["content"] for t in agent.history.get() if t["role"] == "system"]
+    with closing_agents(start) as factory:
+        yield factory
 
 
 def test_new_action_code_collects_and_crafts(coder_agent, make_bot):
     player = make_bot("player")
     agent, model = coder_agent(['Let me code it. !newAction("collect the oak log next to you and make planks")',
                                 COLLECT_AND_CRAFT, "Done: I have planks now."], trusted=[player.name])
-    x, y, z = isolate(agent.bot)
-    teleport(player, x - 2, y, z)
-    player.chat(f"/setblock {x + 2} {y} {z} oak_log")
-    wait_until(lambda: (agent.bot.js.blockAt(agent.bot.js.entity.position.offset(2, 0, 0)) or {}).name == "oak_log",
-               timeout=5, message="the log block")
+    beside_a_log(agent, player)
     player.chat(f"{agent.name}, make some planks")
     wait_until(lambda: agent.bot.inventory().get("oak_planks") == 4, timeout=60, message="planks from the code")
     wait_until(lambda: any("planks: 4" in t for t in system_turns(agent)), timeout=10,
@@ -79,8 +65,7 @@ def test_code_that_never_ends_is_stopped_and_the_agent_goes_on(coder_agent, make
                                trusted=[player.name], code_timeout_mins=0.05)
     x, y, z = isolate(agent.bot)
     teleport(player, x - 2, y, z)
-    heard = []
-    player.on("chat", lambda username, message, *rest: heard.append((username, message)))
+    heard = listen(player)
     player.chat(f"{agent.name}, count forever")
     wait_until(lambda: any("time" in t.lower() and ("limit" in t.lower() or "stopped" in t.lower())
                            for t in system_turns(agent)), timeout=40, message="the time-limit message")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_helpers import start_agent
+from agent_helpers import listen, start_agent
 from conftest import isolate, teleport, wait_until
 
 
@@ -16,8 +16,7 @@ def agent_and_player(make_bot, tmp_path):
     player = make_bot("mallory")
     x, y, z = isolate(player)
     teleport(agent.bot, x + 2, y, z)
-    heard: list[tuple[str, str]] = []
-    player.on("chat", lambda username, message, *rest: heard.append((username, message)))
+    heard = listen(player)
     yield agent, player, heard
     agent.close()
 
@@ -59,8 +58,7 @@ def test_the_model_sending_the_same_commands_does_not_stop_the_agent(make_bot, t
     try:
         x, y, z = isolate(player)
         teleport(agent.bot, x + 2, y, z)
-        heard: list[tuple[str, str]] = []
-        player.on("chat", lambda username, message, *rest: heard.append((username, message)))
+        heard = listen(player)
         player.chat(f"{agent.name}, go")
         wait_until(lambda: "86400" in system_turns(agent), timeout=60, message="the cap on !stay in the history")
         outputs = system_turns(agent)

@@ -6,30 +6,15 @@ import time
 
 import pytest
 
-from agent_helpers import make_settings, start_agent
+from agent_helpers import closing_agents, listen, make_settings, start_agent
 from conftest import isolate, teleport, wait_until
 
 
 @pytest.fixture
 def agents(make_bot, tmp_path):
     """`agents(replies, **kw)` starts an agent; every agent is closed after the test."""
-    started = []
-
-    def factory(replies, **kwargs):
-        agent, model = start_agent(make_bot, tmp_path, replies, **kwargs)
-        started.append(agent)
-        return agent, model
-
-    yield factory
-    for agent in started:
-        agent.close()
-
-
-def listen(bot):
-    """Chat lines `bot` receives, as (username, message)."""
-    heard: list[tuple[str, str]] = []
-    bot.on("chat", lambda username, message, *rest: heard.append((username, message)))
-    return heard
+    with closing_agents(lambda replies, **kwargs: start_agent(make_bot, tmp_path, replies, **kwargs)) as factory:
+        yield factory
 
 
 def side_by_side(player, agent):

@@ -11,8 +11,17 @@ from __future__ import annotations
 
 import pytest
 
-from agent_helpers import RuleModel, make_settings, start_agent_with_model
-from conftest import isolate, teleport, unique_name, wait_ticks, wait_until
+from agent_helpers import (
+    RuleModel,
+    beside_a_log,
+    closing_agents,
+    listen,
+    make_settings,
+    start_agent_with_model,
+    system_turns,
+)
+from conftest import unique_name, wait_ticks, wait_until
+from mindpy.agent.agent import CHAT_PIECE as PIECE  # the length of the agent's chat pieces
 from mindpy.agent.bus import InProcessBus
 
 MAKE_PLANKS = "collect the oak log next to you and make planks"
@@ -53,25 +62,14 @@ def script(*pairs):
 def agents(make_bot, tmp_path):
     """`agents(rule, **settings)` starts an agent whose model answers by `rule` (see `script`); `bus=` puts it on
     a shared bus. Every agent is closed after the test."""
-    started = []
-
-    def factory(rule, bus=None, name=None, **settings):
+    def start(rule, bus=None, name=None, **settings):
         model = RuleModel([], rule=rule, default="Okay.")
         agent = start_agent_with_model(make_bot, tmp_path, model, settings=make_settings(tmp_path, **settings),
                                        bus=bus, name=name)
-        started.append(agent)
         return agent, model
 
-    yield factory
-    for agent in started:
-        agent.close()
-
-
-def listen(bot):
-    """Chat lines `bot` receives, as (username, message)."""
-    heard: list[tuple[str, str]] = []
-    bot.on("chat", lambda username, message, *rest: heard.append((username, message)))
-    return heard
+    with closing_agents(start) as factory:
+        yield factory
 
 
 def said_by(agent, heard) -> list[str]:
@@ -80,20 +78,6 @@ def said_by(agent, heard) -> list[str]:
 
 def coding_prompts(model) -> list[dict]:
     return [call for call in model.calls if is_coding_prompt(call["system"])]
-
-
-def system_turns(agent) -> list[str]:
-    return [t["content"] for t in agent.history.get() if t["role"] == "system"]
-
-
-def beside_a_log(agent, *players):
-    """Put the agent in an area of its own with an oak log next to it, and the players around it."""
-    x, y, z = isolate(agent.bot)
-    for i, player in enumerate(players):
-        teleport(player, x - 2, y, z + i)
-    agent.bot.chat(f"/setblock {x + 2} {y} {z} oak_log")  # set-up by the test, as an operator player would
-    wait_until(lambda: (agent.bot.js.blockAt(agent.bot.js.entity.position.offset(2, 0, 0)) or {}).name == "oak_log",
-               timeout=5, message="the log block")
 
 
 # ---- 1. trust follows the message ------------------------------------------------------------------------------
@@ -151,9 +135,6 @@ def test_a_message_an_agent_passes_on_keeps_the_untrusted_players_trust(agents, 
 
 
 # ---- 2. chat never becomes a server command --------------------------------------------------------------------
-PIECE = 240  # the agent sends long chat in pieces of this many characters
-
-
 def give_line(player) -> str:
     return f"/give {player.name} diamond 1"
 
