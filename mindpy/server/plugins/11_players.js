@@ -10,7 +10,8 @@
 // - After login, the first look/position packet makes flying-squid send the player back to where it logged
 //   in, undoing any teleport made in between. Send the player's current position instead.
 // - flying-squid keeps the inventory of a dead player; vanilla drops it where the player died.
-// - A teleport sends the destination, not whatever position the player has by the time the 'move' behaviour ends.
+// - A teleport sends the destination, not whatever position the player has by the time the 'move' behaviour ends,
+//   and movement packets the client sent before it confirmed the teleport are ignored (as vanilla does).
 
 module.exports.server = function (serv, settings) {
   const options = settings?.mindpy?.pluginOptions || {}
@@ -32,6 +33,27 @@ module.exports.server = function (serv, settings) {
   })
 }
 
+// Wrap flying-squid's movement handlers so that they skip packets sent before the client confirmed a teleport;
+// returns the function that starts such a wait (bounded, should a client never confirm). The handlers are wrapped
+// once every plugin has injected into the player ('asap'): ours inject before flying-squid's updatePositions.
+const TELEPORT_CONFIRM_WAIT_MS = 2000
+function ignoreMovesUntilTeleportConfirmed (player) {
+  const client = player._client
+  let ignoreUntil = 0
+  player.once('asap', () => {
+    for (const event of ['position', 'position_look']) {
+      const handlers = client.listeners(event)
+      client.removeAllListeners(event)
+      client.on(event, (...args) => {
+        if (Date.now() < ignoreUntil) return
+        for (const handler of handlers) handler(...args)
+      })
+    }
+  })
+  client.on('teleport_confirm', () => { ignoreUntil = 0 })
+  return () => { ignoreUntil = Date.now() + TELEPORT_CONFIRM_WAIT_MS }
+}
+
 function sendFullListTo (serv, toPlayer) {
   if (!serv.supportFeature('playerInfoActionIsBitfield')) return
   toPlayer._client.write('player_info', {
@@ -47,11 +69,14 @@ function sendFullListTo (serv, toPlayer) {
 }
 
 module.exports.player = function (player, serv) {
-  // flying-squid's teleport awaits the 'move' behaviour, then sends the player its *current* position: a movement
-  // packet from the client handled in between (a loaded machine) puts the old position back, and the teleport is
-  // undone. Send the destination itself.
+  // flying-squid's teleport awaits the 'move' behaviour, then sends the player its *current* position, and it
+  // applies every movement packet the client sends. A packet the client sent before it took the teleport in (a
+  // loaded machine) puts the old position back: the teleport is undone for the server, and a /tp to that player
+  // goes to where it was. As vanilla does, movement is ignored until the client confirms the teleport.
+  const expectTeleportConfirm = ignoreMovesUntilTeleportConfirmed(player)
   player.teleport = async (position) => {
     const destination = position.clone()
+    expectTeleportConfirm()
     const notCancelled = await player.sendPosition(destination, false, true)
     if (notCancelled) player.sendSelfPosition(destination)
   }
