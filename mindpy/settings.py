@@ -30,6 +30,9 @@ class SettingsError(MindpyError):
     """A settings file or variable holds something mindpy cannot use."""
 
 
+PLAYER_COMMANDS = ("everyone", "trusted_players", "nobody")  # who may type !commands directly
+
+
 @dataclass
 class Settings:
     """What a run plays with: server, profiles, models and the agents' limits."""
@@ -47,7 +50,7 @@ class Settings:
     # what bots may do
     allow_insecure_coding: bool = False       # !newAction runs model-written code: off unless trusted
     trusted_players: list[str] = field(default_factory=list)  # who may have a bot write code (with the above)
-    player_commands: str = "everyone"         # who may type !commands: everyone | trusted_players | nobody
+    player_commands: str = "everyone"         # who may type !commands: one of PLAYER_COMMANDS
     blocked_actions: list[str] = field(default_factory=list)
     code_timeout_mins: float = -1.0           # -1: no limit
     max_commands: int = -1                    # commands per loop, -1: no cap
@@ -189,6 +192,8 @@ def _check(s: Settings, where: str) -> None:
 
     if not 0 < s.port < 65536:
         fail("port", f"must be between 1 and 65535, got {s.port}")
+    if s.player_commands not in PLAYER_COMMANDS:
+        fail("player_commands", f"must be one of {', '.join(PLAYER_COMMANDS)}, got {_show(s.player_commands)}")
     if s.auth not in _AUTH:
         fail("auth", f"must be one of {', '.join(_AUTH)}, got {s.auth!r}")
     if s.max_messages < 6:
