@@ -73,7 +73,6 @@ EXTRA_GLOBALS: tuple[str, ...] = ("print", "log")
 # its name, the skills' messages repeat them) and what it sends to the bot.
 MAX_ARGUMENT_CHARS = 200      # characters of one text, alone or inside a list or dict
 MAX_ARGUMENT_ITEMS = 100      # elements of one list or dict argument, all levels together
-MAX_PLACES = 100              # places remember_place may hold; more only with names already saved
 
 
 def skill_names() -> list[str]:
@@ -215,24 +214,11 @@ def bind_api(skills: Skills, bot=None) -> CodeApi:
     """The API for one agent: its Skills object and world queries about its bot."""
     bot = bot if bot is not None else skills.bot
     skill_fns = {name: getattr(skills, name) for name in skill_names()}
-    skill_fns["remember_place"] = capped_remember_place(skills)
     world_fns: dict[str, Callable[..., Any]] = {}
     for name in WORLD_DOCS:
         query = getattr(queries, name)
         world_fns[name] = (lambda q: lambda *a, **k: q(bot, *a, **k))(query)
     return CodeApi({"skills": skill_fns, "world": world_fns}, interrupt=skills.interrupt, take_log=skills.take_log)
-
-
-def capped_remember_place(skills: Skills) -> Callable[[str], bool]:
-    """`skills.remember_place` for generated code: at most MAX_PLACES places, so a loop cannot grow the
-    agent's saved places (which it keeps and shows to the model) without end. Saving under a name already
-    saved is always allowed."""
-    def remember_place(name: str) -> bool:
-        if name not in skills.places and len(skills.places) >= MAX_PLACES:
-            raise ValueError(f"skills.remember_place: {len(skills.places)} places are saved already (the limit "
-                             f"is {MAX_PLACES}); save under a name already used")
-        return skills.remember_place(name)
-    return remember_place
 
 
 _lock = threading.Lock()

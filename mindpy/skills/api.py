@@ -10,6 +10,22 @@ from __future__ import annotations
 from ..bridge import Bot
 from .runner import SkillResult, SkillRunner
 
+# The saved places are kept for the whole run and listed to the model: a loop or a chatty player must not grow
+# them without end.
+MAX_PLACES = 100
+MAX_PLACE_NAME_CHARS = 100
+
+
+def _place_refusal(name: str, places: dict) -> str | None:
+    """Why `name` cannot be saved as a new place, or None."""
+    if len(name) > MAX_PLACE_NAME_CHARS:
+        return (f"A place name can be at most {MAX_PLACE_NAME_CHARS} characters long (got {len(name)}): "
+                f"choose a shorter one.")
+    if name not in places and len(places) >= MAX_PLACES:
+        return (f"{len(places)} places are saved already (the limit is {MAX_PLACES}): save under a name "
+                f"already used.")
+    return None
+
 
 class Skills:
     """One bot's skills as blocking methods returning True/False, with their messages gathered in `log`."""
@@ -84,7 +100,12 @@ class Skills:
         return self._do("lookAtPosition", x, y, z)
 
     def remember_place(self, name: str) -> bool:
-        """Save the bot's current position under `name`."""
+        """Save the bot's current position under `name` (at most MAX_PLACES names, each at most
+        MAX_PLACE_NAME_CHARS characters)."""
+        refusal = _place_refusal(name, self.places)
+        if refusal:
+            self.log.append(refusal)
+            return False
         self.places[name] = self.bot.position
         x, y, z = self.places[name]
         self.log.append(f"Saved location '{name}' at x: {x:.0f}, y: {y:.0f}, z: {z:.0f}.")

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from mindpy.coding import CodeApi, Limits, bind_api, build_docs, check_code, relevant_docs, run_code
-from mindpy.coding.api import MAX_PLACES, cached_members, skill_names
+from mindpy.coding.api import cached_members, skill_names
 from mindpy.coding.api_docs import api_index
 from mindpy.skills import Skills
+from mindpy.skills.api import MAX_PLACE_NAME_CHARS, MAX_PLACES
 
 
 def assert_next_run_works():
@@ -516,16 +517,20 @@ class StandingBot:
 
 
 def test_remembered_places_cannot_grow_without_end():
-    """Long names and endless new names would grow what the agent keeps (and shows the model) every run."""
+    """Long names and endless new names would grow what the agent keeps (and shows the model) every run; the
+    limit sits in the skill, so !rememberHere from a player meets it too."""
     skills = Skills(StandingBot(), runner=object())
     api = bind_api(skills, bot=StandingBot())
     r = run_code("skills.remember_place('x' * 1_000_000)", api, timeout=10)
     assert "ValueError: skills.remember_place: the argument name is 1000000 characters long" in r.error
     assert skills.places == {}
-    r = run_code("for i in range(150):\n    skills.remember_place(f'place {i}')\n", api, timeout=20)
-    assert r.error.endswith("ValueError: skills.remember_place: 100 places are saved already (the limit is 100); "
-                            "save under a name already used"), r.error
+    assert skills.remember_place("y" * (MAX_PLACE_NAME_CHARS + 1)) is False
+    assert skills.take_log().startswith(f"A place name can be at most {MAX_PLACE_NAME_CHARS} characters long")
+    r = run_code("saved = [skills.remember_place(f'place {i}') for i in range(150)]\n"
+                 "print(saved.count(True), saved.count(False))", api, timeout=20)
+    assert r.ok and r.output.endswith("100 50\n"), (r.output, r.error)
     assert len(skills.places) == MAX_PLACES
+    assert "100 places are saved already (the limit is 100): save under a name already used" in r.output
     r = run_code("print(skills.remember_place('place 7'))", api, timeout=10)  # a name already saved: fine
     assert r.ok and r.output.endswith("True\n"), r.error
 
