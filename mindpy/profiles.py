@@ -248,19 +248,18 @@ def check_model_spec(value: Any) -> None:
     """Raise ValueError unless `value` names a model that can be created: the spec parses, its api has a
     provider, and a replay script loads. Nothing is started and no model is called, so a run can check its
     models before it starts a server."""
-    from .models import ModelError, available_apis, parse_model_spec
+    from .models import ModelError, parse_model_spec
+    from .models.registry import provider_for
 
     spec = parse_model_spec(value)
-    apis = available_apis()
-    if spec.api not in apis:
-        raise ValueError(f"no provider for api '{spec.api}' (model '{spec.model}'); available: {', '.join(apis)}")
-    if spec.api == "replay":
-        from .models.replay import load_script
+    try:
+        provider_for(spec)
+        if spec.api == "replay":
+            from .models.replay import load_script
 
-        try:
             load_script(spec.model)
-        except ModelError as exc:
-            raise ValueError(str(exc)) from None
+    except ModelError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _embedding(value: Any, where: str) -> str:

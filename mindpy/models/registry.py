@@ -132,12 +132,17 @@ def create_model(spec: Any, **options) -> ChatModel:
     """Build the chat model a spec names. `options` (attempts, timeout, base_delay) go to the provider."""
     parsed = parse_model_spec(spec)
     parsed.options = {**parsed.options, **options}
+    return provider_for(parsed)(parsed)
+
+
+def provider_for(parsed: ModelSpec) -> Factory:
+    """The factory of a parsed spec's api; ModelError (naming the apis there are) when none is registered."""
     factory = _PROVIDERS.get(parsed.api)
     if factory is None:
         raise ModelError(f"no provider for api '{parsed.api}' (model '{parsed.model}'); available: "
                          f"{', '.join(available_apis())}. Name one explicitly, e.g. "
                          f"{{api: openai, model: ..., url: http://host/v1}} for any OpenAI-compatible server.")
-    return factory(parsed)
+    return factory
 
 
 _loaded = False
