@@ -7,7 +7,7 @@ import re
 from types import SimpleNamespace
 
 from conftest import give_more as give
-from conftest import isolate, teleport, wait_until
+from conftest import isolate, teleport, wait_until, world_js
 from conftest import run_command as run
 from mindpy.commands import AgentContext
 from mindpy.commands.blueprint import NO_BLUEPRINT
@@ -48,6 +48,21 @@ def test_stats_inventory_and_entities_describe_the_real_bot(layer, make_bot):
     entities = run(layer, ctx, "!entities")
     assert f"- player: {other.name}" in entities
     assert bot.name not in entities  # not itself
+
+
+def test_entities_read_a_drop_whose_stack_has_not_arrived_yet(layer, make_bot):
+    """An item entity's stack comes in a packet after the entity itself: in between, reading it used to throw
+    inside the query (seen beside a CPU hog right after !discard)."""
+    bot = make_bot("dropper")
+    isolate(bot)
+    give(bot, "dirt", 3)
+    ctx = AgentContext.for_bot(bot)
+    run(layer, ctx, '!discard("dirt", 3)')
+    wait_until(lambda: any(e["item"] for e in queries.entities(bot, 8)), message="the dropped dirt seen")
+    assert world_js().forgetDroppedStacks(bot.js) >= 1
+    items = [e for e in queries.entities(bot, 8) if e["name"] == "item"]
+    assert items and all(e["item"] is None for e in items), items
+    assert "item" in run(layer, ctx, "!entities")
 
 
 def test_nearby_blocks_lists_a_placed_block(layer, make_bot):

@@ -169,4 +169,12 @@ function commandReply (bot, command, pattern, timeoutMs = 5000) {
   })
 }
 
-module.exports = { blockJson, missingColumns, entitiesJson, digAt, hold, placeOnTop, attackUntilDead, useOn, useOnBlock, walkTo, collectDrops, eat, commandReply }
+// Make the item entities near the bot look as they do between their spawn packet and their metadata packet
+// (the stack not known yet); returns how many there were.
+function forgetDroppedStacks (bot) {
+  const items = Object.values(bot.entities).filter(e => e.name === 'item')
+  for (const e of items) e.metadata = []
+  return items.length
+}
+
+module.exports = { forgetDroppedStacks, blockJson, missingColumns, entitiesJson, digAt, hold, placeOnTop, attackUntilDead, useOn, useOnBlock, walkTo, collectDrops, eat, commandReply }

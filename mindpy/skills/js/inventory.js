@@ -6,6 +6,7 @@ const c = require('./common')
 const core = require('./core')
 const move = require('./movement')
 const gather = require('./gathering')
+const { droppedItem } = require('../../world/js/queries')
 
 async function equip (bot, name) {
   const item = c.inventoryItem(bot, name)
@@ -110,8 +111,8 @@ async function approach (bot, playerName, range) {
 async function tossAndWatch (bot, playerName, name, count, state) {
   let received = 0
   const onCollect = (collector, collected) => {
-    if (!collector || !collected || !collected.getDroppedItem) return
-    const dropped = collected.getDroppedItem()
+    if (!collector) return
+    const dropped = droppedItem(collected)
     if (!dropped || dropped.name !== name) return
     if (collector.username === playerName) received += dropped.count
     else if (collector.username && collector !== bot.entity) state.caughtBy.add(collector.username)

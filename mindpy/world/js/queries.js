@@ -69,6 +69,17 @@ function nearbyBlocksJson (bot, range = 16, limit = 40) {
   return JSON.stringify(names.map(n => ({ name: n, distance: round1(Math.sqrt(nearest[n])) })))
 }
 
+// The stack an item entity on the ground holds, or null. The stack comes in a metadata packet after the spawn
+// packet: until it arrives prismarine-entity's getDroppedItem throws, so a fresh drop reads as unknown.
+function droppedItem (entity) {
+  if (!entity || !entity.getDroppedItem) return null
+  try {
+    return entity.getDroppedItem()
+  } catch {
+    return null
+  }
+}
+
 function entitiesJson (bot, range = 16) {
   const origin = bot.entity.position
   const out = []
@@ -76,7 +87,7 @@ function entitiesJson (bot, range = 16) {
     if (e === bot.entity || !e.position) continue
     const d = e.position.distanceTo(origin)
     if (d > range) continue
-    const item = e.name === 'item' && e.getDroppedItem ? e.getDroppedItem() : null
+    const item = e.name === 'item' ? droppedItem(e) : null
     out.push({ id: e.id, name: e.name, username: e.username || null, type: e.type, distance: round1(d), item: item ? { name: item.name, count: item.count } : null })
   }
   out.sort((a, b) => a.distance - b.distance)
@@ -102,4 +113,4 @@ function blockAtJson (bot, x, y, z) {
   return JSON.stringify(block ? { name: block.name, properties: block.getProperties() } : null)
 }
 
-module.exports = { blockAtJson, statsJson, inventoryJson, nearbyBlocksJson, entitiesJson, craftableJson }
+module.exports = { droppedItem, blockAtJson, statsJson, inventoryJson, nearbyBlocksJson, entitiesJson, craftableJson }
