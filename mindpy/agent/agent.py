@@ -36,7 +36,7 @@ from ..coding.generator import SELF_REQUESTER, run_with_policy
 from ..commands.context import AgentContext
 from ..errors import BridgeTimeout
 from ..models.base import strip_thinking
-from ..settings import SettingsError
+from ..settings import PLAYER_COMMANDS, SettingsError
 from ..skills import Skills
 from .actions import ActionManager, cut_output
 from .bus import MessageBus
@@ -48,10 +48,12 @@ log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.3
 MAX_TRIES = 3
-PLAYER_COMMANDS = ("everyone", "trusted_players", "nobody")  # who may type !commands (the setting's values)
 # Chat messages are limited to 256 characters (100 before Minecraft 1.11): one is kept for the escape.
 CHAT_PIECE = 240
 OLD_CHAT_PIECE = 99
+# Servers kick a player who chats too fast (vanilla and Paper after about 10 quick messages): a long reply is
+# said in at most this many pieces, the rest cut with a note. The model's history keeps the whole reply.
+MOST_CHAT_PIECES = 4
 
 # The origin of the request the current thread serves (see the module's docstring). Every message sets it;
 # outside any message (code calling the agent: a harness, a task, a test) it is the agent itself.
@@ -93,8 +95,14 @@ def as_plain_chat(piece: str) -> str:
     return "." + stripped if stripped.startswith("/") else piece
 
 
-def chat_pieces(text: str, length: int = CHAT_PIECE) -> list[str]:
-    """`text` cut into chat messages of `length` characters (one more when escaped), each plain chat."""
+def chat_pieces(text: str, length: int = CHAT_PIECE, most: int = MOST_CHAT_PIECES) -> list[str]:
+    """`text` cut into at most `most` chat messages of `length` characters (one more when escaped), each plain
+    chat; a longer text ends with a note of how much was not said."""
+    room = length * most
+    if len(text) > room:
+        note = f" [{len(text) - room} more characters not said]"
+        note = f" [{len(text) - (room - len(note))} more characters not said]"  # now counts its own room too
+        text = text[:room - len(note)] + note
     return [as_plain_chat(text[start:start + length]) for start in range(0, len(text), length)]
 
 

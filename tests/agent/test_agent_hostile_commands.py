@@ -7,6 +7,7 @@ import pytest
 
 from agent_helpers import listen, start_agent
 from conftest import isolate, teleport, wait_until
+from mindpy.agent.agent import MOST_CHAT_PIECES
 
 
 @pytest.fixture
@@ -72,3 +73,21 @@ def test_the_model_sending_the_same_commands_does_not_stop_the_agent(make_bot, t
 
 def system_turns(agent) -> str:
     return " ".join(t["content"] for t in agent.history.get() if t["role"] == "system")
+
+
+def test_a_huge_reply_is_said_in_a_few_pieces_and_the_agent_stays(make_bot, tmp_path):
+    """Said whole, a 60,000-character reply would be 250 chat messages: a real server kicks a bot for that."""
+    agent, model = start_agent(make_bot, tmp_path, ["blah " * 12_000], default="Hello again.")
+    player = make_bot("talker")
+    try:
+        x, y, z = isolate(player)
+        teleport(agent.bot, x + 2, y, z)
+        heard = listen(player)
+        player.chat(f"{agent.name}, tell me everything")
+        wait_until(lambda: said(heard, agent, "more characters not said"), timeout=20, message="the cut note")
+        assert sum(u == agent.name and "blah" in m for u, m in heard) == MOST_CHAT_PIECES
+        player.chat(f"{agent.name}, hi")
+        wait_until(lambda: said(heard, agent, "Hello again."), timeout=20, message="the agent answering again")
+        assert agent.bot.connected
+    finally:
+        agent.close()
