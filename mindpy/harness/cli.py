@@ -15,13 +15,16 @@ EXIT_INFRA = 3  # the episode could not be played (server, network, set-up): ret
 
 def run_task_command(args) -> int:
     """`mindpy run --task FILE --task-id ID [--model M] [--server S]`: one episode; last line `score: X`."""
-    from ..tasks.loader import load_task
+    from ..tasks.loader import read_task_file
     from .episode import EpisodeInfraError, run_episode
 
     if not args.task_id:
         print("mindpy run --task needs --task-id ID (see `mindpy tasks show FILE` for the ids)", file=sys.stderr)
         return 2
-    task = load_task(args.task, args.task_id)
+    report = read_task_file(args.task, only=[args.task_id])  # the file's other tasks may be bad: not our task
+    for warning in report.warnings.get(args.task_id, []):
+        print(warning, file=sys.stderr, flush=True)
+    task = report.task(args.task_id)
     check_model_option(args.model)
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / _safe(task.id)
     try:
@@ -65,7 +68,8 @@ def _cmd_eval(args) -> int:
     signal.signal(signal.SIGTERM, on_terminate)
     evaluation = Evaluation(args.files, out=args.out, model=args.model, parallel=args.parallel,
                             servers=args.servers.split(",") if args.servers else None,
-                            ids=args.task_id or None, limit=args.limit, usd_per_mtok=args.usd_per_mtok)
+                            ids=args.task_id or None, limit=args.limit, usd_per_mtok=args.usd_per_mtok,
+                            trials=args.trials)
     try:
         summary = evaluation.run()
     except KeyboardInterrupt:
@@ -74,9 +78,22 @@ def _cmd_eval(args) -> int:
         return 130
     print(f"Results: {Path(args.out) / 'results.csv'}, {Path(args.out) / 'summary.json'}, "
           f"{Path(args.out) / 'summary.png'}")
+    skipped = sum(summary["skipped"].values())
     print(f"success rate {summary['success_rate']:.2%} over {summary['episodes']} episodes "
-          f"({summary['errors']} infrastructure errors)")
-    return 0 if summary["errors"] == 0 else 1
+          f"({summary['errors']} infrastructure errors, {skipped} tasks skipped)")
+    return 0 if summary["errors"] == 0 and summary["episodes"] else 1
+
+
+def _positive_int(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {one_line(text, 40)!r}")
+    return value
 
 
 def _cmd_sft_export(args) -> int:
@@ -97,14 +114,17 @@ def _cmd_sft_export(args) -> int:
 def register(sub) -> None:
     """Add the `eval` subcommand (play a suite of task files) to `sub`."""
     ev = sub.add_parser("eval", help="play a suite of tasks and write results.csv, summary.json and a chart")
-    ev.add_argument("files", nargs="+", metavar="FILE", help="task files (JSON or YAML)")
+    ev.add_argument("files", nargs="+", metavar="FILE",
+                    help="task files (JSON or YAML), folders (their .json/.yaml/.yml files, recursively) or globs; "
+                         "invalid tasks are skipped and listed in summary.json")
     ev.add_argument("--model", default=None, help="model for every agent (default: the oracle without an API key)")
     ev.add_argument("--parallel", type=int, default=1, help="episodes at once, each with its own server (default 1)")
     ev.add_argument("--out", default="runs/eval", help="output folder (default runs/eval); rerun to resume")
     ev.add_argument("--servers", default=None, help="HOST:PORT,HOST:PORT... of external servers, one per slot "
                                                     "(default: an embedded server per episode)")
     ev.add_argument("--task-id", action="append", default=[], help="only these task ids (repeatable)")
-    ev.add_argument("--limit", type=int, default=None, help="only the first N tasks of each file")
+    ev.add_argument("--limit", type=int, default=None, help="only the first N valid tasks of each file")
+    ev.add_argument("--trials", type=_positive_int, default=1, help="episodes per task (default 1)")
     ev.add_argument("--usd-per-mtok", type=float, default=0.0, help="price per million tokens, for the cost column")
     ev.set_defaults(func=_cmd_eval)
 

@@ -1,11 +1,17 @@
 """`mindpy eval`: play a suite of episodes, N at a time, each in its own process with its own server.
 
-    Evaluation(["tasks/crafting_test.json"], out="runs/eval", parallel=2).run()   # -> the summary
+    Evaluation(["tasks/crafting_test.json", "other/tasks/"], out="runs/eval", parallel=2).run()   # -> the summary
+
+Task files are given as files, folders (their .json/.yaml/.yml files, recursively) or globs, and read task by
+task: an invalid task is skipped with one line and listed in summary.json, never blocking the others. Several files
+may use the same task ids: an episode is told apart by (file, task id, agent count, trial), and its folder, its row,
+the progress counter and resuming all use that identity.
 
 Output folder:
-    episodes/<task id>/     one run directory per episode (see mindpy.harness.episode)
+    episodes/<file>-<hash>/<task id>-<N>_agents-trial_<k>/    one run directory per episode (mindpy.harness.episode)
     results.csv             one row per episode
-    summary.json            success rate by family and agent count, mean construction score, tokens, cost
+    summary.json            success rate by family and agent count, mean construction score, tokens, cost, and
+                            the tasks skipped (by reason, with their problems)
     summary.png             the summary as a bar chart
 
 Resumable: an episode whose run directory holds a result.json (not an error) is not played again. An episode that
@@ -16,21 +22,26 @@ of the model, and they are left out of the success rates.
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 FAMILY = {"techtree": "crafting", "cooking": "cooking", "construction": "construction"}
 ATTEMPTS = 2  # an infrastructure failure is retried once
-CSV_FIELDS = ("task_id", "file", "family", "agent_count", "score", "success", "end_reason", "duration_s",
+CSV_FIELDS = ("task_id", "file", "family", "agent_count", "trial", "score", "success", "end_reason", "duration_s",
               "commands", "messages", "tokens", "attempts", "error", "run_dir")
+NAME_LIMIT = 100  # characters of a file or task name kept in a folder name
 
 
 @dataclass
@@ -41,6 +52,17 @@ class Episode:
     family: str
     agent_count: int
     run_dir: Path
+    trial: int = 1
+
+    @cached_property
+    def key(self) -> tuple[str, str, int, int]:
+        """The episode's identity: task files may share task ids, so the file is part of it."""
+        return (_file_key(self.file), self.task_id, self.agent_count, self.trial)
+
+    @property
+    def label(self) -> str:
+        """How progress lines name the episode."""
+        return f"{self.file}:{self.task_id}" + (f" (trial {self.trial})" if self.trial > 1 else "")
 
     @property
     def result_path(self) -> Path:
@@ -52,7 +74,35 @@ class Episode:
             result = json.loads(self.result_path.read_text())
         except (OSError, ValueError):
             return None
+        if not isinstance(result, dict) or result.get("task_id", self.task_id) != self.task_id:
+            return None
         return result if result.get("end_reason") != "error" else None
+
+
+@dataclass
+class SkippedTask:
+    """A task that is not played, and why: its reason ("invalid"; solvability checks can add theirs) and the
+    problems found."""
+    file: str
+    task_id: str | None  # None: the whole file could not be read
+    reason: str
+    problems: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        """One line for the progress output."""
+        more = f" (and {len(self.problems) - 1} more problems)" if len(self.problems) > 1 else ""
+        first = self.problems[0] if self.problems else f"{self.file}: task '{self.task_id}'"
+        return f"skipped ({self.reason}): {first}{more}"
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "task_id": self.task_id, "reason": self.reason, "problems": list(self.problems)}
+
+
+def episode_dir(out: Path, file: str, task_id: str, agent_count: int, trial: int) -> Path:
+    """The run directory of one episode: a folder per task file (its name and a hash of its full path, so files of
+    one name in different folders stay apart) and one per (task id, agent count, trial) in it."""
+    file_folder = f"{_name_part(Path(file).stem)}-{_digest(_file_key(file))}"
+    return out / "episodes" / file_folder / f"{_name_part(task_id)}-{agent_count}_agents-trial_{trial}"
 
 
 def is_success(result: dict) -> bool:
@@ -64,8 +114,7 @@ class Evaluation:
     """Plays a task suite, each episode in a child process (resuming finished ones), and writes the results."""
     def __init__(self, files: list[str], out: str | Path = "runs/eval", model: str | None = None, parallel: int = 1,
                  servers: list[str] | None = None, ids: list[str] | None = None, limit: int | None = None,
-                 usd_per_mtok: float = 0.0, progress=None):
-        from ..tasks.loader import load_tasks
+                 usd_per_mtok: float = 0.0, progress=None, trials: int = 1):
         from .cli import check_model_option
 
         self.out = Path(out)
@@ -75,31 +124,60 @@ class Evaluation:
         self.usd_per_mtok = usd_per_mtok
         self.progress = progress or _stderr
         self.episodes: list[Episode] = []
-        for file in files:
-            tasks = load_tasks(file)
-            chosen = [t for t in tasks.values() if not ids or t.id in ids][:limit]
-            for task in chosen:
-                self.episodes.append(Episode(str(file), task.id, FAMILY.get(task.type, task.type), task.agent_count,
-                                             self.out / "episodes" / _safe(task.id)))
+        self.skipped: list[SkippedTask] = []
+        self.notes: list[str] = []  # what to say before playing (files read with warnings)
+        self._plan(files, ids, limit, max(1, trials))
         check_model_option(model)  # before any episode starts a server
-        self.rows: dict[str, dict] = {}
+        self.rows: dict[tuple, dict] = {}
         self._lock = threading.Lock()
         self._free_servers = list(servers or [])
         self._children: set[subprocess.Popen] = set()
         self._stopping = False
 
+    # ---- planning ------------------------------------------------------------------------------------------
+    def _plan(self, files: list[str], ids: list[str] | None, limit: int | None, trials: int) -> None:
+        """Episodes of every valid task of every file (each file once), and the tasks skipped."""
+        for path in _task_files(files):
+            self.episodes += self._plan_file(path, ids, limit, trials)
+        dirs = Counter(ep.run_dir for ep in self.episodes)
+        clash = [str(d) for d, n in dirs.items() if n > 1]
+        if clash:  # one episode's result would overwrite another's; the folder names are built so it cannot be
+            raise RuntimeError(f"episodes share run directories: {', '.join(clash[:3])}")
+
+    def _plan_file(self, path: str, ids: list[str] | None, limit: int | None, trials: int) -> list[Episode]:
+        from ..tasks.loader import read_task_file
+
+        report = read_task_file(path)
+        if report.file_problems:
+            self.skipped.append(SkippedTask(path, None, "unreadable", report.file_problems))
+            return []
+        for task_id in report.task_ids:
+            if task_id in report.problems and (not ids or task_id in ids):
+                self.skipped.append(SkippedTask(path, task_id, "invalid", report.problems[task_id]))
+        warned = [t for t in report.warnings if not ids or t in ids]
+        if warned:
+            tasks = f"{len(warned)} task{'s' if len(warned) != 1 else ''}"
+            self.notes.append(f"{path}: {tasks} read with warnings (`mindpy tasks validate {path}` lists them)")
+        chosen = [t for t in report.tasks.values() if not ids or t.id in ids][:limit]
+        return [Episode(path, task.id, FAMILY.get(task.type, task.type), task.agent_count,
+                        episode_dir(self.out, path, task.id, task.agent_count, trial), trial)
+                for task in chosen for trial in range(1, trials + 1)]
+
     # ---- running -------------------------------------------------------------------------------------------
     def run(self) -> dict:
         self.out.mkdir(parents=True, exist_ok=True)
+        for line in [s.line() for s in self.skipped] + self.notes:
+            self._report(line)
         todo = []
         for ep in self.episodes:
             done = ep.finished()
             if done is not None:
-                self.rows[ep.task_id] = self._row(ep, done, attempts=0)
+                self.rows[ep.key] = self._row(ep, done, attempts=0)
             else:
                 todo.append(ep)
+        skipped = f", {len(self.skipped)} skipped" if self.skipped else ""
         self._report(f"{len(self.episodes)} episodes: {len(self.episodes) - len(todo)} already done, "
-                     f"{len(todo)} to play, {self.parallel} at a time")
+                     f"{len(todo)} to play, {self.parallel} at a time{skipped}")
         pool = ThreadPoolExecutor(max_workers=self.parallel)
         try:
             for _ in pool.map(self._play, todo):
@@ -141,13 +219,13 @@ class Evaluation:
             if result is not None:
                 self._record(ep, self._row(ep, result, attempts=attempt))
                 return
-            self._report(f"{ep.task_id}: attempt {attempt} failed ({error or f'exit code {code}'})")
+            self._report(f"{ep.label}: attempt {attempt} failed ({error or f'exit code {code}'})")
         self._record(ep, self._error_row(ep, error, ATTEMPTS))
 
     def _run_process(self, ep: Episode) -> tuple[int, str]:
         server = self._take_server()
         command = [sys.executable, "-m", "mindpy.cli", "run", "--task", ep.file, "--task-id", ep.task_id,
-                   "--run-dir", str(ep.run_dir), "--server", server or "embedded"]
+                   "--run-dir", str(ep.run_dir), "--server", server or "embedded", "--seed", str(ep.trial - 1)]
         if self.model:
             command += ["--model", self.model]
         try:
@@ -176,13 +254,13 @@ class Evaluation:
 
     def _record(self, ep: Episode, row: dict) -> None:
         with self._lock:
-            self.rows[ep.task_id] = row
+            self.rows[ep.key] = row
             played = [r for r in self.rows.values() if r["end_reason"] != "error"]
             wins = sum(1 for r in played if r["success"])
             errors = len(self.rows) - len(played)
             rate = f"{wins / len(played):.0%}" if played else "-"
             self.progress(f"[{len(self.rows)}/{len(self.episodes)}] success so far {wins}/{len(played)} ({rate}), "
-                          f"errors {errors} | {ep.task_id}: {row['end_reason']} score {row['score']}")
+                          f"errors {errors} | {ep.label}: {row['end_reason']} score {row['score']}")
             self._write_csv()  # keep the file current: a crash loses nothing finished
 
     def _report(self, text: str) -> None:
@@ -193,7 +271,7 @@ class Evaluation:
     def _row(self, ep: Episode, result: dict, attempts: int) -> dict:
         agents = result.get("agents", {})
         return {"task_id": ep.task_id, "file": ep.file, "family": ep.family, "agent_count": ep.agent_count,
-                "score": result.get("score", 0), "success": is_success(result),
+                "trial": ep.trial, "score": result.get("score", 0), "success": is_success(result),
                 "end_reason": result.get("end_reason"), "duration_s": result.get("duration_s"),
                 "commands": sum(a.get("commands_used", 0) for a in agents.values()),
                 "messages": sum(a.get("messages_sent", 0) for a in agents.values()),
@@ -202,12 +280,13 @@ class Evaluation:
 
     def _error_row(self, ep: Episode, error: str, attempts: int) -> dict:
         return {"task_id": ep.task_id, "file": ep.file, "family": ep.family, "agent_count": ep.agent_count,
-                "score": "", "success": False, "end_reason": "error", "duration_s": "", "commands": 0,
-                "messages": 0, "tokens": 0, "attempts": attempts, "error": error, "run_dir": str(ep.run_dir)}
+                "trial": ep.trial, "score": "", "success": False, "end_reason": "error", "duration_s": "",
+                "commands": 0, "messages": 0, "tokens": 0, "attempts": attempts, "error": error,
+                "run_dir": str(ep.run_dir)}
 
     def _write_csv(self) -> None:
-        order = {ep.task_id: i for i, ep in enumerate(self.episodes)}
-        rows = sorted(self.rows.values(), key=lambda r: order.get(r["task_id"], 0))
+        order = {ep.key: i for i, ep in enumerate(self.episodes)}
+        rows = [row for _, row in sorted(self.rows.items(), key=lambda item: order.get(item[0], 0))]
         tmp = self.out / "results.csv.tmp"
         with tmp.open("w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
@@ -218,14 +297,16 @@ class Evaluation:
     def write(self) -> dict:
         with self._lock:
             self._write_csv()
-            summary = summarize(list(self.rows.values()), self.usd_per_mtok, self.model)
+            summary = summarize(list(self.rows.values()), self.usd_per_mtok, self.model, self.skipped)
         (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         chart(summary, self.out / "summary.png")
         return summary
 
 
-def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = None) -> dict:
-    """Success rates, scores and costs per task family and agent count (errored episodes left out)."""
+def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = None,
+              skipped: list[SkippedTask] | tuple[SkippedTask, ...] = ()) -> dict:
+    """Success rates, scores and costs per task family and agent count (errored episodes left out), and the
+    tasks that were not played: `skipped` counts them by reason, `skipped_tasks` lists each with its problems."""
     played = [r for r in rows if r["end_reason"] != "error"]
     groups: dict[str, dict] = {}
     for r in played:
@@ -257,7 +338,10 @@ def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = N
         "by_family": by_family, "by_family_and_agents": by_group,
         "construction_mean_score": (sum(construction) / len(construction)) if construction else None,
         "tokens": tokens, "cost_usd": round(tokens / 1e6 * usd_per_mtok, 4),
-        "errors_by_task": {r["task_id"]: r["error"] for r in rows if r["end_reason"] == "error"},
+        "errors_by_episode": [{k: r.get(k) for k in ("file", "task_id", "agent_count", "trial", "error")}
+                              for r in rows if r["end_reason"] == "error"],
+        "skipped": {"invalid": 0, **Counter(s.reason for s in skipped)},
+        "skipped_tasks": [s.to_dict() for s in skipped],
     }
 
 
@@ -285,10 +369,33 @@ def chart(summary: dict, path: Path) -> None:
     plt.close(fig)
 
 
-def _safe(text: str) -> str:
-    import re
+def _task_files(patterns: list[str]) -> list[str]:
+    """Every task file the arguments name (files, folders, globs), each once, in the order given."""
+    from ..tasks.loader import task_paths
 
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", text)
+    found: dict[str, str] = {}
+    for pattern in patterns:
+        for path in task_paths(pattern):
+            found.setdefault(_file_key(str(path)), str(path))
+    return list(found.values())
+
+
+def _file_key(file: str) -> str:
+    """A task file's identity: its full path, however it was written on the command line."""
+    return str(Path(file).resolve())
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def _name_part(text: str) -> str:
+    """`text` as part of a folder name: itself when it is safe and short, else a cleaned, cut copy with a hash of
+    the original (so two names never share a folder)."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", text)[:NAME_LIMIT]
+    if safe == text and safe not in (".", ".."):
+        return safe
+    return f"{safe}-{_digest(text)}"
 
 
 def _child_env() -> dict:

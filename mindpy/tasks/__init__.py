@@ -1,8 +1,9 @@
 """MineCollab tasks: the task schema and files, blueprints, generators and train/test splits (pure Python).
 
-    from mindpy.tasks import load_tasks
+    from mindpy.tasks import load_tasks, read_task_file
     tasks = load_tasks("tasks/example_tasks.json")
     task = tasks["..."]; task.goal_for(0), task.targets(), task.inventory_for(1), task.blueprint
+    report = read_task_file("other/tasks.json")    # task by task: report.tasks, report.problems, report.warnings
 
 World set-up (world.py), live checkers (checkers.py) and episode result files (results.py) talk to a server
 through the agents' bots or an `issue(command)` callable; the rest is pure Python.
@@ -18,9 +19,19 @@ from .checkers import (
     checker_for,
     end_line,
 )
-from .loader import dumps_tasks, load_task, load_tasks, write_tasks
+from .loader import dumps_tasks, load_task, load_tasks, read_task_file, task_paths, write_tasks
 from .results import EpisodeRecorder, load_result
-from .schema import TASK_TYPES, NameChecker, Task, TaskFileError, parse_tasks
+from .schema import (
+    TASK_TYPES,
+    NameChecker,
+    Task,
+    TaskCheck,
+    TaskFileError,
+    TaskFileReport,
+    check_task,
+    check_tasks,
+    parse_tasks,
+)
 from .world import (
     TaskSetup,
     WorldSetupError,
@@ -34,7 +45,8 @@ from .world import (
 
 __all__ = [
     "TASK_TYPES", "Blueprint", "BlueprintError", "BlueprintLevel", "Cell", "CellCheck", "Comparison", "NameChecker",
-    "Task", "TaskFileError", "dumps_tasks", "load_task", "load_tasks", "parse_tasks", "write_tasks",
+    "Task", "TaskCheck", "TaskFileError", "TaskFileReport", "check_task", "check_tasks", "dumps_tasks", "load_task",
+    "load_tasks", "parse_tasks", "read_task_file", "task_paths", "write_tasks",
     "CheckResult", "ConstructionChecker", "HellsKitchenChecker", "ItemChecker", "TaskMonitor", "checker_for",
     "end_line",
     "EpisodeRecorder", "load_result",

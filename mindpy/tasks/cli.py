@@ -9,39 +9,57 @@ from pathlib import Path
 
 def _cmd_show(args) -> int:
     from .describe import describe_file, describe_task
-    from .loader import load_tasks
-    from .schema import TaskFileError
+    from .loader import read_task_file
 
-    tasks = load_tasks(args.file, check_names=not args.no_name_check)
+    only = [args.id] if args.id else None
+    report = read_task_file(args.file, check_names=not args.no_name_check, only=only)
+    if report.file_problems:
+        report.raise_for_problems()
+    _print_lines(report.messages() if args.id is None else report.warnings.get(args.id, []))
     if args.id:
-        if args.id not in tasks:
-            import difflib
-
-            close = difflib.get_close_matches(args.id, list(tasks), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise TaskFileError([f"{args.file}: no task '{args.id}'{hint}"])
-        print(describe_task(tasks[args.id]))
+        print(describe_task(report.task(args.id)))
     elif args.all:
-        print("\n\n".join(describe_task(t) for t in tasks.values()))
+        print("\n\n".join(describe_task(t) for t in report.tasks.values()))
     else:
-        print(describe_file(tasks, str(args.file)))
+        print(describe_file(report.tasks, str(args.file), invalid=list(report.problems)))
     return 0
 
 
 def _cmd_validate(args) -> int:
-    from .loader import load_tasks
+    from collections import Counter
+
+    from .loader import read_task_file, task_paths
     from .schema import TaskFileError
 
-    failed = 0
-    for path in args.files:
+    totals: Counter[str] = Counter()
+    for pattern in args.files:
         try:
-            tasks = load_tasks(path, check_names=not args.no_name_check)
+            paths = task_paths(pattern)
         except TaskFileError as exc:
-            failed += 1
-            print(str(exc), file=sys.stderr)
-        else:
-            print(f"{path}: {len(tasks)} tasks, all valid")
-    return 1 if failed else 0
+            _print_lines(exc.problems)
+            totals.update(files=1, unread=1)
+            continue
+        for path in paths:
+            report = read_task_file(path, check_names=not args.no_name_check)
+            _print_lines(report.messages())
+            print(report.summary(), flush=True)
+            totals.update(files=1, unread=int(bool(report.file_problems)), tasks=len(report.task_ids),
+                          valid=len(report.tasks), invalid=len(report.problems), warnings=report.warning_count)
+    if totals["files"] > 1:
+        unread = f" ({totals['unread']} not read)" if totals["unread"] else ""
+        print(f"total: {totals['files']} files{unread}, {_count(totals['tasks'], 'task')}, {totals['valid']} valid, "
+              f"{totals['invalid']} invalid, {_count(totals['warnings'], 'warning')}")
+    return 1 if totals["invalid"] or totals["unread"] else 0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _print_lines(lines: list[str]) -> None:
+    """Problems and warnings go to standard error, one a line."""
+    for line in lines:
+        print(line, file=sys.stderr, flush=True)
 
 
 def _cmd_generate(args) -> int:
@@ -82,8 +100,12 @@ def register(subparsers) -> None:
                       help="do not check item and block names against minecraft-data")
     show.set_defaults(func=_cmd_show)
 
-    validate = sub.add_parser("validate", help="check task files; every problem is listed")
-    validate.add_argument("files", nargs="+", help="task files")
+    validate = sub.add_parser("validate", help="check task files task by task; every problem and warning is listed",
+                              description="Lists every problem and warning with its file and task id, then one "
+                                          "line per file: tasks, valid, invalid, warnings. Exits 1 when a task is "
+                                          "invalid or a file cannot be read.")
+    validate.add_argument("files", nargs="+", metavar="FILE",
+                          help="task files, folders (their .json/.yaml/.yml files, recursively) or globs")
     validate.add_argument("--no-name-check", action="store_true",
                           help="do not check item and block names against minecraft-data")
     validate.set_defaults(func=_cmd_validate)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from .schema import Task
 
@@ -88,8 +88,8 @@ def describe_task(task: Task) -> str:
     return "\n".join(lines)
 
 
-def describe_file(tasks: Mapping[str, Task], source: str = "") -> str:
-    """One line per task, with counts by type and agent number first."""
+def describe_file(tasks: Mapping[str, Task], source: str = "", invalid: Sequence[str] = ()) -> str:
+    """One line per task, with counts by type and agent number first; the ids of invalid tasks (left out) last."""
     types = Counter(t.type for t in tasks.values())
     agents = Counter(t.agent_count for t in tasks.values())
     head = f"{source + ': ' if source else ''}{len(tasks)} tasks (" + ", ".join(
@@ -103,4 +103,7 @@ def describe_file(tasks: Mapping[str, Task], source: str = "") -> str:
         else:
             what = "targets " + _items(task.targets())
         lines.append(f"  {task.id:<{width}}  {task.type:<12} {task.agent_count} agents  {what}")
+    if invalid:
+        lines.append(f"  {len(invalid)} invalid tasks left out (`mindpy tasks validate` says why): "
+                     + ", ".join(invalid))
     return "\n".join(lines)

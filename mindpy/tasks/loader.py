@@ -1,21 +1,30 @@
 """Reading and writing task files: MINDcraft's JSON unchanged, and the same schema in YAML.
-Files are read within the bounds of mindpy.userfiles (size, nesting, YAML aliases).
+Files are read within the bounds of mindpy.userfiles (size, nesting, YAML aliases), and task by task: a bad task
+never blocks the others.
 
-    tasks = load_tasks("tasks/crafting_test.json")          # {task id: Task}, every problem reported at once
-    task = load_task("tasks/example_tasks.json", "some_id")
+    report = read_task_file("tasks/x.json")    # never raises for a bad file: report.tasks (the valid ones),
+                                               # report.problems / report.warnings by task id, report.summary()
+    tasks = load_tasks("tasks/crafting_test.json")          # {task id: Task}; TaskFileError if any task is bad
+    task = load_task("tasks/example_tasks.json", "some_id")  # checks that task only
+    paths = task_paths("tasks/")                             # a file, a folder (recursively) or a glob
     text = dumps_tasks(tasks)                                # stable bytes: same tasks -> same text
 """
 
 from __future__ import annotations
 
+import glob
 import json
-from collections.abc import Mapping
+import logging
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
 from ..errors import UserFileError
-from ..userfiles import TASK_FILE_MAX_BYTES, file_format, read_user_file
-from .schema import NameChecker, Task, TaskFileError, parse_tasks
+from ..userfiles import TASK_FILE_MAX_BYTES, file_format, one_line, read_user_file
+from .schema import NameChecker, Task, TaskFileError, TaskFileReport, check_tasks
+
+TASK_FILE_SUFFIXES = (".json", ".yaml", ".yml")
+log = logging.getLogger("mindpy.tasks")
 
 
 def _read(path: Path) -> Any:
@@ -25,24 +34,64 @@ def _read(path: Path) -> Any:
         raise TaskFileError([str(exc)]) from None
 
 
-def load_tasks(path: str | Path, *, check_names: bool = True, version: str | None = None) -> dict[str, Task]:
-    """Every task of a JSON or YAML task file, validated. `check_names=False` skips the minecraft-data item and
-    block checks (for files written for other Minecraft versions)."""
+def read_task_file(path: str | Path, *, check_names: bool = True, version: str | None = None,
+                   only: Collection[str] | None = None) -> TaskFileReport:
+    """Check every task of a JSON or YAML task file (or only the ids in `only`), each on its own. Never raises for
+    what the file holds: a file that cannot be read comes back with `file_problems`. `check_names=False` skips
+    the minecraft-data item and block checks, and with them the renaming of old names (for files written for
+    other Minecraft versions)."""
     path = Path(path)
+    try:
+        data = _read(path)
+    except TaskFileError as exc:
+        return TaskFileReport(str(path), file_problems=exc.problems)
     names = NameChecker.for_version(version) if check_names else None
-    return parse_tasks(_read(path), source=str(path), names=names)
+    return check_tasks(data, source=str(path), names=names, only=only)
+
+
+def load_tasks(path: str | Path, *, check_names: bool = True, version: str | None = None) -> dict[str, Task]:
+    """Every task of a JSON or YAML task file, validated; TaskFileError listing every problem when the file or any
+    task is bad (`read_task_file` keeps the good ones)."""
+    report = read_task_file(path, check_names=check_names, version=version)
+    report.raise_for_problems()
+    for line in report.messages():
+        log.info("%s", line)
+    return report.tasks
 
 
 def load_task(path: str | Path, task_id: str, **kwargs: Any) -> Task:
-    """One task of a task file; TaskFileError (with a close match) when the id is not there."""
-    tasks = load_tasks(path, **kwargs)
-    if task_id not in tasks:
-        import difflib
+    """One task of a task file, checked alone (the file's other tasks may be bad); TaskFileError with its problems,
+    or with a close match when the id is not there."""
+    return read_task_file(path, only=[task_id], **kwargs).task(task_id)
 
-        close = difflib.get_close_matches(task_id, list(tasks), n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
-        raise TaskFileError([f"{path}: no task '{task_id}'{hint}; the file has {len(tasks)} tasks"])
-    return tasks[task_id]
+
+def task_paths(pattern: str | Path) -> list[Path]:
+    """The task files a command-line argument names: a file, a folder (its .json, .yaml and .yml files, in
+    sub-folders too) or a glob (`tasks/**/*.json`). TaskFileError when it names nothing."""
+    text = str(pattern)
+    if glob.has_magic(text):
+        found = [Path(p) for p in sorted(glob.glob(text, recursive=True))]
+        paths = [f for p in found for f in (_folder_task_files(p) if p.is_dir() else [p]) if _is_task_file(f)]
+        if not paths:
+            raise TaskFileError([f"{one_line(text, 200)}: no task files match (.json, .yaml or .yml)"])
+        return paths
+    path = Path(text)
+    if path.is_dir():
+        paths = _folder_task_files(path)
+        if not paths:
+            raise TaskFileError([f"{path}: the folder has no task files (.json, .yaml or .yml)"])
+        return paths
+    if not path.exists():
+        raise TaskFileError([f"{path}: no such task file or folder"])
+    return [path]
+
+
+def _is_task_file(path: Path) -> bool:
+    return path.is_file() and path.suffix.lower() in TASK_FILE_SUFFIXES
+
+
+def _folder_task_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if _is_task_file(p))
 
 
 # ----- writing -----

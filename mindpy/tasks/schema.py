@@ -1,10 +1,14 @@
 """Typed MineCollab tasks, parsed and validated from MINDcraft's task-file dictionaries.
 
-A task file maps task id -> task. This module turns one task's dictionary into a `Task`, checking every field
-and collecting every problem (file, task id and field named in each message), and turns a `Task` back into the
-same dictionary (MINDcraft's field spellings and key order), so files round-trip unchanged.
+A task file maps task id -> task. This module checks each task on its own: a bad task never blocks the others.
+Checking one task's dictionary gives a `Task` or the task's problems, and its warnings (what was read in a way
+the file did not spell out: an old item name, a count that disagreed with the inventories, a missing type); every
+message names the file, the task id and the field. A `Task` turns back into the same dictionary (MINDcraft's
+field spellings and key order), so files round-trip unchanged.
 
-    task = Task.from_dict("my_task", {...}, source="tasks/x.json")
+    task = Task.from_dict("my_task", {...}, source="tasks/x.json")      # TaskFileError when the task is bad
+    check = check_task("my_task", {...}); check.task, check.problems, check.warnings
+    report = check_tasks(file_mapping, source="tasks/x.json"); report.tasks, report.problems, report.warnings
     task.goal_for(1), task.targets(), task.inventory_for(0), task.blocked_actions_for(1)
 """
 
@@ -12,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import difflib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,21 +46,80 @@ KNOWN_FIELDS = (
     "blueprint",
 )
 
-# Pre-1.13 / MINDcraft-era names that are not items any more: only used to suggest the modern name.
+# Item and block names that are not names any more, and today's name for each. A task that uses one is read with
+# today's name and a warning, as long as the Minecraft version has the new name and not the old one. Only names
+# with one clear successor are listed (1.12's `grass`, `snow`, `melon` or `stone_slab` mean something else today).
 LEGACY_ITEM_NAMES = {
+    # 1.14: the dyes got colour names
     "rose_red": "red_dye",
     "dandelion_yellow": "yellow_dye",
     "cactus_green": "green_dye",
+    # 1.13 (the flattening): one name per block and item instead of name + damage value (value 0 is kept)
     "wooden_slab": "oak_slab",
     "wooden_planks": "oak_planks",
     "planks": "oak_planks",
     "log": "oak_log",
+    "log2": "acacia_log",
+    "leaves": "oak_leaves",
+    "leaves2": "acacia_leaves",
+    "sapling": "oak_sapling",
     "wool": "white_wool",
+    "carpet": "white_carpet",
+    "stained_glass": "white_stained_glass",
+    "stained_glass_pane": "white_stained_glass_pane",
+    "stained_hardened_clay": "white_terracotta",
+    "hardened_clay": "terracotta",
+    "concrete": "white_concrete",
+    "concrete_powder": "white_concrete_powder",
+    "silver_shulker_box": "light_gray_shulker_box",
+    "silver_glazed_terracotta": "light_gray_glazed_terracotta",
+    "wooden_door": "oak_door",
+    "wooden_pressure_plate": "oak_pressure_plate",
+    "wooden_button": "oak_button",
+    "fence": "oak_fence",
+    "fence_gate": "oak_fence_gate",
+    "trapdoor": "oak_trapdoor",
+    "boat": "oak_boat",
+    "sign": "oak_sign",
+    "golden_rail": "powered_rail",
+    "stonebrick": "stone_bricks",
+    "brick_block": "bricks",
+    "netherbrick": "nether_brick",
+    "red_nether_brick": "red_nether_bricks",
+    "red_flower": "poppy",
+    "yellow_flower": "dandelion",
+    "tallgrass": "short_grass",
+    "deadbush": "dead_bush",
+    "web": "cobweb",
+    "noteblock": "note_block",
+    "snow_layer": "snow",
+    "reeds": "sugar_cane",
+    "melon_block": "melon",
+    "speckled_melon": "glistering_melon_slice",
+    "lit_pumpkin": "jack_o_lantern",
+    "waterlily": "lily_pad",
+    "mob_spawner": "spawner",
+    "quartz_ore": "nether_quartz_ore",
+    "magma": "magma_block",
+    "slime": "slime_block",
+    "portal": "nether_portal",
+    "fish": "cod",
+    "cooked_fish": "cooked_cod",
+    "firework_charge": "firework_star",
+    "fireworks": "firework_rocket",
+    "totem": "totem_of_undying",
+    "chorus_fruit_popped": "popped_chorus_fruit",
+    # later renames
+    "grass_path": "dirt_path",  # 1.17
+    "scute": "turtle_scute",    # 1.20.5
+    # never item names, but written in task files: raw meat is named without "raw_"
     "raw_beef": "beef",
     "raw_chicken": "chicken",
     "raw_porkchop": "porkchop",
     "raw_mutton": "mutton",
     "raw_rabbit": "rabbit",
+    "raw_cod": "cod",
+    "raw_salmon": "salmon",
 }
 
 
@@ -98,6 +161,21 @@ class NameChecker:
         close = difflib.get_close_matches(lowered, sorted(known), n=1, cutoff=0.75)
         return f" (did you mean '{close[0]}'?)" if close else ""
 
+    @staticmethod
+    def _modern(name: str, known: frozenset[str]) -> str | None:
+        new = LEGACY_ITEM_NAMES.get(name)
+        return new if new is not None and name not in known and new in known else None
+
+    def modern_item(self, name: str) -> str | None:
+        """Today's name for an old item name this version does not know (None when `name` is not one)."""
+        return self._modern(name, self.items)
+
+    def modern_block(self, name: str) -> str | None:
+        """Today's name for an old block name, with any block-state suffix kept (None when it is not one)."""
+        base, bracket, states = name.partition("[")
+        new = self._modern(base, self.blocks)
+        return new + bracket + states if new is not None else None
+
     def item_problem(self, name: str) -> str | None:
         if name in self.items:
             return None
@@ -129,18 +207,27 @@ def _range_problem(value: Any, low: int, high: int) -> str:
     return f"must be an integer >= {low}, got {_show(value)}"
 
 
-class _Problems:
-    """Collects validation messages for one task."""
+def _count(n: int, noun: str) -> str:
+    """'1 task', '2 tasks'."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+class _Notes:
+    """Collects the problems (the task cannot be used) and warnings (it was read with a change) of one task."""
 
     def __init__(self, source: str, task_id: str):
         self.prefix = f"{source}: task '{one_line(str(task_id), 80)}'"
-        self.items: list[str] = []
+        self.problems: list[str] = []
+        self.warnings: list[str] = []
 
     def add(self, fld: str, message: str) -> None:
-        self.items.append(f"{self.prefix}: field '{one_line(fld, 80)}' {one_line(message)}")
+        self.problems.append(f"{self.prefix}: field '{one_line(fld, 80)}' {one_line(message)}")
 
     def whole(self, message: str) -> None:
-        self.items.append(f"{self.prefix}: {one_line(message)}")
+        self.problems.append(f"{self.prefix}: {one_line(message)}")
+
+    def warn(self, fld: str, message: str) -> None:
+        self.warnings.append(f"{self.prefix}: warning: field '{one_line(fld, 80)}' {one_line(message)}")
 
 
 def _agent_key(key: Any) -> str | None:
@@ -190,6 +277,7 @@ class Task:
         return self.type == "cooking" and "hells_kitchen" in self.id and isinstance(self.target, list)
 
     def goal_for(self, agent_index: int) -> str:
+        """The agent's goal; "" for an agent the goal mapping leaves out (MINDcraft gives it an empty goal)."""
         if isinstance(self.goal, str):
             return self.goal
         return self.goal.get(str(agent_index), "")
@@ -248,13 +336,12 @@ class Task:
     @classmethod
     def from_dict(cls, task_id: str, data: Any, *, source: str = "<memory>",
                   names: NameChecker | None = None) -> Task:
-        """Validate and type one task. Raises TaskFileError listing every problem found."""
-        problems = _Problems(source, task_id)
-        task = _parse(task_id, data, problems, names)
-        if problems.items:
-            raise TaskFileError(problems.items)
-        assert task is not None
-        return task
+        """Validate and type one task. Raises TaskFileError listing every problem found (warnings are dropped:
+        `check_task` returns them)."""
+        check = check_task(task_id, data, source=source, names=names)
+        if check.task is None:
+            raise TaskFileError(check.problems)
+        return check.task
 
     def to_dict(self) -> dict[str, Any]:
         """MINDcraft's dictionary for this task, keys in the source's order (new keys last)."""
@@ -318,337 +405,580 @@ def _default_order(values: Mapping[str, Any]) -> list[str]:
     return keys
 
 
+# ----- checking tasks and files -----
+@dataclass(frozen=True)
+class TaskCheck:
+    """What checking one task found: the task (None when it has problems), its problems and its warnings."""
+
+    task_id: str
+    task: Task | None
+    problems: list[str]
+    warnings: list[str]
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+@dataclass
+class TaskFileReport:
+    """What reading one task file found, task by task. `tasks` holds the valid tasks; `problems` maps each invalid
+    task id to its problems; `warnings` maps task ids to their warnings; `file_problems` says why the file could
+    not be read at all (then there are no tasks). `task_ids` lists every id of the file, checked or not."""
+
+    source: str
+    task_ids: list[str] = field(default_factory=list)
+    tasks: dict[str, Task] = field(default_factory=dict)
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    warnings: dict[str, list[str]] = field(default_factory=dict)
+    file_problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """The file was read and every task checked is valid."""
+        return not self.file_problems and not self.problems
+
+    @property
+    def warning_count(self) -> int:
+        return sum(len(w) for w in self.warnings.values())
+
+    def messages(self) -> list[str]:
+        """Every problem and warning, the file's first, then task by task in the file's order."""
+        lines = list(self.file_problems)
+        for task_id in self.task_ids:
+            lines += self.problems.get(task_id, []) + self.warnings.get(task_id, [])
+        return lines
+
+    def all_problems(self) -> list[str]:
+        return self.file_problems + [p for task_id in self.task_ids for p in self.problems.get(task_id, [])]
+
+    def summary(self) -> str:
+        """One line: tasks, valid, invalid, warnings."""
+        line = (f"{self.source}: {_count(len(self.task_ids), 'task')}, {len(self.tasks)} valid, "
+                f"{len(self.problems)} invalid, {_count(self.warning_count, 'warning')}")
+        return line + (" (the file could not be read)" if self.file_problems else "")
+
+    def raise_for_problems(self) -> None:
+        """TaskFileError listing every problem, if the file or any task has one."""
+        problems = self.all_problems()
+        if problems:
+            raise TaskFileError(problems)
+
+    def task(self, task_id: str) -> Task:
+        """The valid task `task_id`; TaskFileError with its problems, or with a close id when it is not there."""
+        if self.file_problems:
+            raise TaskFileError(self.file_problems)
+        if task_id in self.tasks:
+            return self.tasks[task_id]
+        if task_id in self.problems:
+            raise TaskFileError(self.problems[task_id])
+        close = difflib.get_close_matches(task_id, self.task_ids, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise TaskFileError([f"{self.source}: no task '{one_line(task_id, 80)}'{hint}; the file has "
+                             f"{len(self.task_ids)} tasks"])
+
+
+def check_task(task_id: str, data: Any, *, source: str = "<memory>", names: NameChecker | None = None) -> TaskCheck:
+    """Check and type one task, never raising: its problems and warnings name the file, task and field."""
+    notes = _Notes(source, task_id)
+    try:
+        task = _TaskParser(task_id, data, notes, names).parse()
+    except Exception as exc:  # a shape no check foresaw: a problem of this task, never a crash of the file
+        notes.whole(f"could not be read ({type(exc).__name__}: {one_line(str(exc), 120)})")
+        task = None
+    return TaskCheck(str(task_id), None if notes.problems else task, notes.problems, notes.warnings)
+
+
+def check_tasks(mapping: Any, *, source: str = "<memory>", names: NameChecker | None = None,
+                only: Collection[str] | None = None) -> TaskFileReport:
+    """Check every task of a file's top-level mapping (or only the ids in `only`), each on its own."""
+    report = TaskFileReport(source)
+    if not isinstance(mapping, Mapping):
+        report.file_problems.append(f"{source}: a task file must map task ids to tasks, got {_show(mapping)}")
+        return report
+    report.task_ids = [str(task_id) for task_id in mapping]
+    for task_id, data in mapping.items():
+        if only is not None and str(task_id) not in only:
+            continue
+        check = check_task(str(task_id), data, source=source, names=names)
+        if check.task is not None:
+            report.tasks[check.task_id] = check.task
+        else:
+            report.problems[check.task_id] = check.problems
+        if check.warnings:
+            report.warnings[check.task_id] = check.warnings
+    return report
+
+
+def parse_tasks(mapping: Any, *, source: str = "<memory>", names: NameChecker | None = None) -> dict[str, Task]:
+    """Every task of a file's top-level mapping; raises TaskFileError with all problems of all tasks."""
+    report = check_tasks(mapping, source=source, names=names)
+    report.raise_for_problems()
+    return report.tasks
+
+
 # ----- parsing -----
-def _check_items(problems: _Problems, names: NameChecker | None, fld: str, items: Iterable[str]) -> None:
-    if names is None:
-        return
-    for item in items:
-        message = names.item_problem(item)
-        if message:
-            problems.add(fld, message)
-
-
-def _parse_inventory(raw: Any, fld: str, problems: _Problems, names: NameChecker | None) -> dict[str, int] | None:
-    if not isinstance(raw, Mapping):
-        problems.add(fld, f"must be a mapping of item name -> count, got {_show(raw)}")
-        return None
-    inventory: dict[str, int] = {}
-    for item, count in raw.items():
-        if not isinstance(item, str) or not item:
-            problems.add(fld, f"has an item name that is not a string: {_show(item)}")
+def _highest_agent_index(data: Mapping[str, Any]) -> tuple[int, str]:
+    """The highest player index the inventories and the goal mapping have an entry for (-1: none), and which of
+    the two fields has it."""
+    highest, where = -1, ""
+    for fld in ("initial_inventory", "goal"):
+        value = data.get(fld)
+        if not isinstance(value, Mapping):
             continue
-        if not _int_in(count, 0, MAX_ITEM_COUNT):
-            problems.add(f"{fld}.{item}", _range_problem(count, 0, MAX_ITEM_COUNT))
-            continue
-        inventory[item] = count
-    _check_items(problems, names, fld, inventory)
-    return inventory
+        for key in value:
+            index = _agent_key(key)
+            if index is not None and int(index) > highest:
+                highest, where = int(index), fld
+    return highest, where
 
 
-def _parse(task_id: str, data: Any, problems: _Problems, names: NameChecker | None) -> Task | None:
-    if not isinstance(task_id, str) or not task_id:
-        problems.whole(f"task ids must be non-empty strings, got {_show(task_id)}")
-    if not isinstance(data, Mapping):
-        problems.whole(f"must be a mapping of field -> value, got {_show(data)}")
-        return None
-    kw: dict[str, Any] = {"id": task_id, "key_order": tuple(str(k) for k in data.keys())}
+def _inferred_type(data: Mapping[str, Any]) -> tuple[str, str]:
+    """The type of a task that names none, and why: what MINDcraft's files of each type hold (construction tasks a
+    blueprint, cooking tasks recipes and a list or {item: count} of dishes, techtree tasks one target item)."""
+    if data.get("task_type") in TASK_TYPES:
+        return data["task_type"], "its 'task_type' field"
+    if "blueprint" in data:
+        return "construction", "it has a blueprint"
+    if "recipes" in data:
+        return "cooking", "it has recipes"
+    if isinstance(data.get("target"), (list, Mapping)):
+        return "cooking", "its target lists several items, as cooking tasks do"
+    return "techtree", "it has no blueprint, no recipes and one target item"
 
-    # type
-    task_type = data.get("type")
-    if task_type is None:
-        problems.add("type", f"is required (one of {', '.join(TASK_TYPES)})")
-    elif task_type not in TASK_TYPES:
-        problems.add("type", f"must be one of {', '.join(TASK_TYPES)}, got {_show(task_type)}")
-    kw["type"] = task_type
 
-    # counts
-    human_count = data.get("human_count", 0)
-    if not _int_in(human_count, 0, MAX_PLAYERS - 1):
-        problems.add("human_count", _range_problem(human_count, 0, MAX_PLAYERS - 1))
-        human_count = 0
-    kw["human_count"] = human_count
+def _people(agents: int, humans: int) -> str:
+    return _count(agents, "agent") + (f" and {_count(humans, 'human')}" if humans else "")
 
-    if "agent_count" in data:
-        agent_count = data["agent_count"]
-        if not _int_in(agent_count, 1, MAX_PLAYERS):
-            problems.add("agent_count", _range_problem(agent_count, 1, MAX_PLAYERS))
-            agent_count = 0  # unknown: agent indices below are not range-checked
-        elif agent_count + human_count > MAX_PLAYERS:
-            problems.add("agent_count", f"and human_count add up to {agent_count + human_count} players; a run "
-                                        f"admits at most {MAX_PLAYERS}")
-    else:  # old single-agent files leave it out
-        inv = data.get("initial_inventory")
-        agent_keys = [k for k in inv if _agent_key(k) is not None] if isinstance(inv, Mapping) else []
-        agent_count = max(1, len(agent_keys) - human_count)
-        if agent_count + human_count > MAX_PLAYERS:
-            problems.add("initial_inventory", f"has inventories for {agent_count + human_count} players; a run "
-                                              f"admits at most {MAX_PLAYERS}")
-            agent_count = 0
-    kw["agent_count"] = agent_count
-    players = agent_count + human_count if agent_count else 1_000_000
 
-    usernames = data.get("usernames", [])
-    if not isinstance(usernames, list) or not all(isinstance(u, str) and u for u in usernames):
-        problems.add("usernames", f"must be a list of player names, got {_show(usernames)}")
-        usernames = []
-    kw["usernames"] = list(usernames)
+class _TaskParser:
+    """Reads one task's dictionary field by field into `Task`'s keywords, noting problems and warnings."""
 
-    # goal and conversation
-    goal = data.get("goal")
-    if goal is None:
-        problems.add("goal", "is required (a string, or a mapping agent index -> string)")
-        goal = ""
-    elif isinstance(goal, str):
-        pass
-    elif isinstance(goal, Mapping):
-        parsed_goal: dict[str, str] = {}
+    def __init__(self, task_id: str, data: Any, notes: _Notes, names: NameChecker | None):
+        self.task_id = task_id
+        self.data = data
+        self.notes = notes
+        self.names = names
+        self.kw: dict[str, Any] = {}
+        self.extra: dict[str, Any] = {}
+        self.agent_count = 0
+        self.human_count = 0
+        self.players = 1_000_000  # unknown until the counts are read (or when they are bad): no range checks
+        self._renamed: set[tuple[str, str]] = set()
+
+    def parse(self) -> Task | None:
+        if not isinstance(self.task_id, str) or not self.task_id:
+            self.notes.whole(f"task ids must be non-empty strings, got {_show(self.task_id)}")
+        if not isinstance(self.data, Mapping):
+            self.notes.whole(f"must be a mapping of field -> value, got {_show(self.data)}")
+            return None
+        self.kw["id"] = self.task_id
+        self.kw["key_order"] = tuple(str(k) for k in self.data.keys())
+        steps = (self._type, self._counts, self._usernames, self._goal, self._conversation, self._inventories,
+                 self._target, self._number_of_target, self._timeout, self._blocked_actions, self._missing_items,
+                 self._crafting_table, self._depths, self._recipes, self._recipe_access, self._metrics,
+                 self._blueprint)
+        for step in steps:
+            step()
+        for key, value in self.data.items():
+            if key not in KNOWN_FIELDS:
+                self.extra[str(key)] = copy.deepcopy(value)
+        return Task(**self.kw, extra=self.extra)
+
+    # ----- names -----
+    def _item_name(self, name: str, fld: str) -> str:
+        """Today's name for `name`, with a warning (once per field) when it is an old one."""
+        new = self.names.modern_item(name) if self.names else None
+        if new is None:
+            return name
+        self._warn_renamed(fld, "item", name, new)
+        return new
+
+    def _block_name(self, name: str, fld: str) -> str:
+        new = self.names.modern_block(name) if self.names else None
+        if new is None:
+            return name
+        self._warn_renamed(fld, "block", name, new)
+        return new
+
+    def _warn_renamed(self, fld: str, kind: str, old: str, new: str) -> None:
+        if (fld, old) not in self._renamed:
+            self._renamed.add((fld, old))
+            self.notes.warn(fld, f"has the old {kind} name '{old}': read as '{new}'")
+
+    def _modern_keys(self, mapping: Mapping[str, Any], fld: str) -> dict[str, Any]:
+        """The mapping with old item names replaced; counts of two spellings of one item add up."""
+        out: dict[str, Any] = {}
+        for name, value in mapping.items():
+            name = self._item_name(name, fld)
+            if name in out and _is_int(out[name]) and _is_int(value):
+                out[name] += value
+            else:
+                out.setdefault(name, value)
+        return out
+
+    def _check_items(self, fld: str, items: Iterable[str]) -> None:
+        if self.names is None:
+            return
+        for item in items:
+            message = self.names.item_problem(item)
+            if message:
+                self.notes.add(fld, message)
+
+    # ----- type and counts -----
+    def _type(self) -> None:
+        task_type = self.data.get("type")
+        if task_type is None:
+            task_type, why = _inferred_type(self.data)
+            self.notes.warn("type", f"is missing: read as {task_type} ({why})")
+        elif task_type not in TASK_TYPES:
+            self.notes.add("type", f"must be one of {', '.join(TASK_TYPES)}, got {_show(task_type)}")
+        self.kw["type"] = task_type
+
+    def _counts(self) -> None:
+        """agent_count and human_count. Inventories or goals for more agents than agent_count says raise it (the
+        larger count wins, with a warning); files that leave agent_count out get it from them."""
+        humans = self.data.get("human_count", 0)
+        if not _int_in(humans, 0, MAX_PLAYERS - 1):
+            self.notes.add("human_count", _range_problem(humans, 0, MAX_PLAYERS - 1))
+            humans = 0
+        highest, where = _highest_agent_index(self.data)
+        implied = highest + 1 - humans
+        declared = self.data.get("agent_count")
+        if "agent_count" not in self.data:  # old single-agent files leave it out
+            agents = max(1, implied)
+        elif not _int_in(declared, 1, MAX_PLAYERS):
+            self.notes.add("agent_count", _range_problem(declared, 1, MAX_PLAYERS))
+            agents = 0  # unknown: agent indices below are not range-checked
+        elif implied > declared:
+            self.notes.warn("agent_count", f"is {declared} but '{where}' has an entry for index {highest}: read as "
+                                           f"{_people(implied, humans)}")
+            agents = implied
+        else:
+            agents = declared
+        if agents and agents + humans > MAX_PLAYERS:
+            if agents == declared:
+                self.notes.add("agent_count", f"and human_count add up to {agents + humans} players; a run admits "
+                                              f"at most {MAX_PLAYERS}")
+            else:
+                self.notes.add(where, f"has entries for {agents + humans} players; a run admits at most "
+                                      f"{MAX_PLAYERS}")
+                agents = 0
+        self.agent_count, self.human_count = agents, humans
+        self.kw["agent_count"], self.kw["human_count"] = agents, humans
+        if agents:
+            self.players = agents + humans
+
+    def _usernames(self) -> None:
+        usernames = self.data.get("usernames", [])
+        if not isinstance(usernames, list) or not all(isinstance(u, str) and u for u in usernames):
+            self.notes.add("usernames", f"must be a list of player names, got {_show(usernames)}")
+            usernames = []
+        self.kw["usernames"] = list(usernames)
+
+    def _index_problem(self, fld: str, key: Any) -> None:
+        self.notes.add(fld, f"has key {_show(key)}: keys must be agent indices 0..{self.players - 1}")
+
+    # ----- goal and conversation -----
+    def _goal(self) -> None:
+        goal = self.data.get("goal")
+        if goal is None:
+            self.notes.add("goal", "is required (a string, or a mapping agent index -> string)")
+            goal = ""
+        elif isinstance(goal, Mapping):
+            goal = self._goal_mapping(goal)
+        elif not isinstance(goal, str):
+            self.notes.add("goal", f"must be a string or a mapping agent index -> string, got {_show(goal)}")
+            goal = ""
+        self.kw["goal"] = goal
+
+    def _goal_mapping(self, goal: Mapping[Any, Any]) -> dict[str, str]:
+        parsed: dict[str, str] = {}
         bad: set[str] = set()
         for key, text in goal.items():
             index = _agent_key(key)
-            if index is None or int(index) >= players:
-                problems.add("goal", f"has key {_show(key)}: keys must be agent indices 0..{players - 1}")
+            if index is None or int(index) >= self.players:
+                self._index_problem("goal", key)
             elif not isinstance(text, str):
-                problems.add(f"goal.{index}", f"must be a string, got {_show(text)}")
+                self.notes.add(f"goal.{index}", f"must be a string, got {_show(text)}")
                 bad.add(index)
             else:
-                parsed_goal[index] = text
-        for index in map(str, range(agent_count)):
-            if index not in parsed_goal and index not in bad:
-                problems.add("goal", f"has no goal for agent {index}")
-        goal = parsed_goal
-    else:
-        problems.add("goal", f"must be a string or a mapping agent index -> string, got {_show(goal)}")
-        goal = ""
-    kw["goal"] = goal
+                parsed[index] = text
+        missing = [str(i) for i in range(self.agent_count) if str(i) not in parsed and str(i) not in bad]
+        if len(missing) == 1:
+            self.notes.warn("goal", f"has no goal for agent {missing[0]}: it gets an empty goal, as in MINDcraft")
+        elif missing:
+            self.notes.warn("goal", f"has no goal for agents {', '.join(missing)}: each gets an empty goal, as in "
+                                    f"MINDcraft")
+        return parsed
 
-    conversation = data.get("conversation")
-    if conversation is not None and not isinstance(conversation, str):
-        problems.add("conversation", f"must be a string, got {_show(conversation)}")
-        conversation = None
-    kw["conversation"] = conversation
+    def _conversation(self) -> None:
+        conversation = self.data.get("conversation")
+        if conversation is not None and not isinstance(conversation, str):
+            self.notes.add("conversation", f"must be a string, got {_show(conversation)}")
+            conversation = None
+        self.kw["conversation"] = conversation
 
-    # inventories
-    raw_inv = data.get("initial_inventory", {})
-    inventories: dict[str, dict[str, int]] = {}
-    flat = False
-    if not isinstance(raw_inv, Mapping):
-        problems.add("initial_inventory", f"must be a mapping agent index -> {{item: count}}, got {_show(raw_inv)}")
-    elif raw_inv and all(_agent_key(k) is None for k in raw_inv) and players == 1:
-        flat = True  # a single agent's inventory written without the "0" level
-        inv = _parse_inventory(raw_inv, "initial_inventory", problems, names)
-        inventories["0"] = inv or {}
-    else:
-        for key, raw in raw_inv.items():
-            index = _agent_key(key)
-            if index is None or int(index) >= players:
-                problems.add("initial_inventory",
-                             f"has key {_show(key)}: keys must be agent indices 0..{players - 1}")
-                continue
-            inv = _parse_inventory(raw, f"initial_inventory.{index}", problems, names)
-            if inv is not None:
-                inventories[index] = inv
-    kw["initial_inventory"] = inventories
-    kw["flat_inventory"] = flat
-
-    # targets
-    target = data.get("target")
-    if target is None:
-        if task_type in ("techtree", "cooking"):
-            problems.add("target", f"is required for {task_type} tasks")
-    elif isinstance(target, str):
-        _check_items(problems, names, "target", [target])
-    elif isinstance(target, list):
-        if not target or not all(isinstance(t, str) and t for t in target):
-            problems.add("target", f"must be a non-empty list of item names, got {_show(target)}")
-            target = None
+    # ----- inventories and items -----
+    def _inventories(self) -> None:
+        raw = self.data.get("initial_inventory", {})
+        inventories: dict[str, dict[str, int]] = {}
+        flat = False
+        if not isinstance(raw, Mapping):
+            self.notes.add("initial_inventory", f"must be a mapping agent index -> {{item: count}}, got {_show(raw)}")
+        elif raw and all(_agent_key(k) is None for k in raw) and self.players == 1:
+            flat = True  # a single agent's inventory written without the "0" level
+            inventories["0"] = self._inventory(raw, "initial_inventory") or {}
         else:
-            _check_items(problems, names, "target", target)
-    elif isinstance(target, Mapping):
-        parsed_target: dict[str, int] = {}
+            for key, value in raw.items():
+                index = _agent_key(key)
+                if index is None or int(index) >= self.players:
+                    self._index_problem("initial_inventory", key)
+                    continue
+                inventory = self._inventory(value, f"initial_inventory.{index}")
+                if inventory is not None:
+                    inventories[index] = inventory
+        self.kw["initial_inventory"] = inventories
+        self.kw["flat_inventory"] = flat
+
+    def _inventory(self, raw: Any, fld: str) -> dict[str, int] | None:
+        if not isinstance(raw, Mapping):
+            self.notes.add(fld, f"must be a mapping of item name -> count, got {_show(raw)}")
+            return None
+        inventory: dict[str, int] = {}
+        for item, count in raw.items():
+            if not isinstance(item, str) or not item:
+                self.notes.add(fld, f"has an item name that is not a string: {_show(item)}")
+                continue
+            if not _int_in(count, 0, MAX_ITEM_COUNT):
+                self.notes.add(f"{fld}.{item}", _range_problem(count, 0, MAX_ITEM_COUNT))
+                continue
+            inventory[item] = count
+        inventory = self._modern_keys(inventory, fld)
+        self._check_items(fld, inventory)
+        return inventory
+
+    def _target(self) -> None:
+        target = self.data.get("target")
+        task_type = self.kw["type"]
+        if target is None:
+            if task_type in ("techtree", "cooking"):
+                self.notes.add("target", f"is required for {task_type} tasks")
+        elif isinstance(target, str):
+            target = self._item_name(target, "target")
+            self._check_items("target", [target])
+        elif isinstance(target, list):
+            if not target or not all(isinstance(t, str) and t for t in target):
+                self.notes.add("target", f"must be a non-empty list of item names, got {_show(target)}")
+                target = None
+            else:
+                target = [self._item_name(t, "target") for t in target]
+                self._check_items("target", target)
+        elif isinstance(target, Mapping):
+            target = self._target_counts(target)
+        else:
+            self.notes.add("target", f"must be an item name, a list of item names or {{item: count}}, got "
+                                     f"{_show(target)}")
+            target = None
+        self.kw["target"] = target
+
+    def _target_counts(self, target: Mapping[Any, Any]) -> dict[str, int]:
+        parsed: dict[str, int] = {}
         for item, count in target.items():
             if not _int_in(count, 1, MAX_ITEM_COUNT):
-                problems.add(f"target.{item}", _range_problem(count, 1, MAX_ITEM_COUNT))
+                self.notes.add(f"target.{item}", _range_problem(count, 1, MAX_ITEM_COUNT))
             else:
-                parsed_target[str(item)] = count
+                parsed[str(item)] = count
         if not target:
-            problems.add("target", "must not be empty")
-        _check_items(problems, names, "target", parsed_target)
-        target = parsed_target
-    else:
-        problems.add("target", f"must be an item name, a list of item names or {{item: count}}, got {_show(target)}")
-        target = None
-    kw["target"] = target
+            self.notes.add("target", "must not be empty")
+        parsed = self._modern_keys(parsed, "target")
+        self._check_items("target", parsed)
+        return parsed
 
-    number = data.get("number_of_target")
-    if number is None:
-        pass
-    elif _is_int(number):
-        if not _int_in(number, 1, MAX_ITEM_COUNT):
-            problems.add("number_of_target", _range_problem(number, 1, MAX_ITEM_COUNT))
-    elif isinstance(number, Mapping):
-        for item, count in number.items():
-            if not _int_in(count, 1, MAX_ITEM_COUNT):
-                problems.add(f"number_of_target.{item}", _range_problem(count, 1, MAX_ITEM_COUNT))
-        number = {str(k): v for k, v in number.items()}
-    else:
-        problems.add("number_of_target", f"must be an integer from 1 to {MAX_ITEM_COUNT} or {{item: count}}, "
-                                         f"got {_show(number)}")
-        number = None
-    kw["number_of_target"] = number
+    def _number_of_target(self) -> None:
+        number = self.data.get("number_of_target")
+        if number is None:
+            pass
+        elif _is_int(number):
+            if not _int_in(number, 1, MAX_ITEM_COUNT):
+                self.notes.add("number_of_target", _range_problem(number, 1, MAX_ITEM_COUNT))
+        elif isinstance(number, Mapping):
+            for item, count in number.items():
+                if not _int_in(count, 1, MAX_ITEM_COUNT):
+                    self.notes.add(f"number_of_target.{item}", _range_problem(count, 1, MAX_ITEM_COUNT))
+            number = self._modern_keys({str(k): v for k, v in number.items()}, "number_of_target")
+        else:
+            self.notes.add("number_of_target", f"must be an integer from 1 to {MAX_ITEM_COUNT} or {{item: count}}, "
+                                               f"got {_show(number)}")
+            number = None
+        self.kw["number_of_target"] = number
 
-    timeout = data.get("timeout", DEFAULT_TIMEOUT)
-    if not _is_number(timeout) or not 0 < timeout <= MAX_TIMEOUT_S:  # also refuses NaN, which compares false
-        limit = f" and at most {MAX_TIMEOUT_S}" if _is_number(timeout) and timeout > MAX_TIMEOUT_S else ""
-        problems.add("timeout", f"must be a number of seconds > 0{limit}, got {_show(timeout)}")
-        timeout = DEFAULT_TIMEOUT
-    kw["timeout"] = timeout
+    def _missing_items(self) -> None:
+        missing = self.data.get("missing_items", [])
+        if not isinstance(missing, list) or not all(isinstance(m, str) for m in missing):
+            self.notes.add("missing_items", f"must be a list of item names, got {_show(missing)}")
+            missing = []
+        else:
+            missing = [self._item_name(m, "missing_items") for m in missing]
+            self._check_items("missing_items", missing)
+        self.kw["missing_items"] = list(missing)
 
-    # blocked actions
-    blocked = data.get("blocked_actions", {})
+    # ----- time and actions -----
+    def _timeout(self) -> None:
+        timeout = self.data.get("timeout", DEFAULT_TIMEOUT)
+        if not _is_number(timeout) or not 0 < timeout <= MAX_TIMEOUT_S:  # also refuses NaN, which compares false
+            limit = f" and at most {MAX_TIMEOUT_S}" if _is_number(timeout) and timeout > MAX_TIMEOUT_S else ""
+            self.notes.add("timeout", f"must be a number of seconds > 0{limit}, got {_show(timeout)}")
+            timeout = DEFAULT_TIMEOUT
+        self.kw["timeout"] = timeout
 
-    def _actions(value: Any, fld: str) -> list[str] | None:
+    def _blocked_actions(self) -> None:
+        blocked = self.data.get("blocked_actions", {})
+        if isinstance(blocked, list):
+            blocked = self._actions(blocked, "blocked_actions") or []
+        elif isinstance(blocked, Mapping):
+            blocked = self._blocked_by_agent(blocked)
+        else:
+            self.notes.add("blocked_actions", f"must be a mapping agent index -> list of commands, got "
+                                              f"{_show(blocked)}")
+            blocked = {}
+        self.kw["blocked_actions"] = blocked
+
+    def _blocked_by_agent(self, blocked: Mapping[Any, Any]) -> dict[str, list[str]]:
+        parsed: dict[str, list[str]] = {}
+        for key, value in blocked.items():
+            index = _agent_key(key)
+            if index is None:
+                self._index_problem("blocked_actions", key)
+            elif int(index) >= self.players:  # MINDcraft's files block actions of agents a task does not have
+                self.notes.warn("blocked_actions", f"has key {_show(key)} but the task has "
+                                                   f"{_people(self.agent_count, self.human_count)}: ignored")
+            else:
+                actions = self._actions(value, f"blocked_actions.{index}")
+                if actions is not None:
+                    parsed[index] = actions
+        return parsed
+
+    def _actions(self, value: Any, fld: str) -> list[str] | None:
         if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
-            problems.add(fld, f"must be a list of command names such as \"!getCraftingPlan\", got {_show(value)}")
+            self.notes.add(fld, f"must be a list of command names such as \"!getCraftingPlan\", got {_show(value)}")
             return None
         for action in value:
             if not action.startswith("!") or len(action) < 2:
-                problems.add(fld, f"has {_show(action)}: command names start with '!'")
+                self.notes.add(fld, f"has {_show(action)}: command names start with '!'")
         return list(value)
 
-    if isinstance(blocked, list):
-        blocked = _actions(blocked, "blocked_actions") or []
-    elif isinstance(blocked, Mapping):
-        parsed_blocked: dict[str, list[str]] = {}
-        for key, value in blocked.items():
-            index = _agent_key(key)
-            if index is None or int(index) >= players:
-                problems.add("blocked_actions", f"has key {_show(key)}: keys must be agent indices 0..{players - 1}")
+    # ----- crafting and cooking details -----
+    def _crafting_table(self) -> None:
+        """MINDcraft files use either spelling."""
+        ctable_key = "requires_ctable"
+        ctable = None
+        for key in ("requires_crafting_table", "requires_ctable"):
+            if key not in self.data:
                 continue
-            actions = _actions(value, f"blocked_actions.{index}")
-            if actions is not None:
-                parsed_blocked[index] = actions
-        blocked = parsed_blocked
-    else:
-        problems.add("blocked_actions", f"must be a mapping agent index -> list of commands, got {_show(blocked)}")
-        blocked = {}
-    kw["blocked_actions"] = blocked
-
-    missing = data.get("missing_items", [])
-    if not isinstance(missing, list) or not all(isinstance(m, str) for m in missing):
-        problems.add("missing_items", f"must be a list of item names, got {_show(missing)}")
-        missing = []
-    else:
-        _check_items(problems, names, "missing_items", missing)
-    kw["missing_items"] = list(missing)
-
-    # crafting table: MINDcraft files use either spelling
-    ctable_key = "requires_ctable"
-    ctable = None
-    for key in ("requires_crafting_table", "requires_ctable"):
-        if key in data:
-            value = data[key]
+            value = self.data[key]
             if not isinstance(value, bool):
-                problems.add(key, f"must be true or false, got {_show(value)}")
-            else:
-                if ctable is not None and ctable != value:
-                    problems.add(key, "disagrees with the other crafting-table field")
-                ctable, ctable_key = value, key
-    kw["requires_crafting_table"] = ctable
-    kw["ctable_key"] = ctable_key
+                self.notes.add(key, f"must be true or false, got {_show(value)}")
+                continue
+            if ctable is not None and ctable != value:
+                self.notes.add(key, "disagrees with the other crafting-table field")
+            ctable, ctable_key = value, key
+        self.kw["requires_crafting_table"] = ctable
+        self.kw["ctable_key"] = ctable_key
 
-    for key in ("max_depth", "depth"):
-        value = data.get(key)
-        if value is not None and not _int_in(value, 0, MAX_RECIPE_DEPTH):
-            problems.add(key, _range_problem(value, 0, MAX_RECIPE_DEPTH))
-            value = None
-        kw[key] = value
+    def _depths(self) -> None:
+        for key in ("max_depth", "depth"):
+            value = self.data.get(key)
+            if value is not None and not _int_in(value, 0, MAX_RECIPE_DEPTH):
+                self.notes.add(key, _range_problem(value, 0, MAX_RECIPE_DEPTH))
+                value = None
+            self.kw[key] = value
 
-    recipes = data.get("recipes", {})
-    if not isinstance(recipes, Mapping):
-        problems.add("recipes", f"must be a mapping item -> list of step strings, got {_show(recipes)}")
-        recipes = {}
-    else:
-        parsed_recipes: dict[str, list[str]] = {}
-        for item, steps in recipes.items():
-            if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
-                problems.add(f"recipes.{item}", f"must be a list of step strings, got {_show(steps)}")
-            else:
-                parsed_recipes[str(item)] = list(steps)
-        _check_items(problems, names, "recipes", parsed_recipes)
-        recipes = parsed_recipes
-    kw["recipes"] = recipes
+    def _recipes(self) -> None:
+        recipes = self.data.get("recipes", {})
+        parsed: dict[str, list[str]] = {}
+        if not isinstance(recipes, Mapping):
+            self.notes.add("recipes", f"must be a mapping item -> list of step strings, got {_show(recipes)}")
+        else:
+            for item, steps in recipes.items():
+                if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
+                    self.notes.add(f"recipes.{item}", f"must be a list of step strings, got {_show(steps)}")
+                else:
+                    parsed[str(item)] = list(steps)
+            parsed = self._modern_keys(parsed, "recipes")
+            self._check_items("recipes", parsed)
+        self.kw["recipes"] = parsed
 
-    access = data.get("blocked_access_to_recipe", [])
-    parsed_access: list[str] = []
-    if not isinstance(access, list):
-        problems.add("blocked_access_to_recipe", f"must be a list of agent indices, got {_show(access)}")
-    else:
-        for value in access:
-            index = _agent_key(value)
-            if index is None or int(index) >= players:
-                problems.add("blocked_access_to_recipe",
-                             f"has {_show(value)}: entries must be agent indices 0..{players - 1}")
-            else:
-                parsed_access.append(index if isinstance(value, str) else value)
-    kw["blocked_access_to_recipe"] = [str(v) for v in parsed_access]
-    if any(not isinstance(v, str) for v in parsed_access):  # keep YAML/JSON ints as the file had them
-        kw.setdefault("extra", {})
-        kw["extra"]["blocked_access_to_recipe"] = list(parsed_access)
+    def _recipe_access(self) -> None:
+        access = self.data.get("blocked_access_to_recipe", [])
+        parsed: list[Any] = []
+        if not isinstance(access, list):
+            self.notes.add("blocked_access_to_recipe", f"must be a list of agent indices, got {_show(access)}")
+        else:
+            for value in access:
+                index = _agent_key(value)
+                if index is None or int(index) >= self.players:
+                    self.notes.add("blocked_access_to_recipe",
+                                   f"has {_show(value)}: entries must be agent indices 0..{self.players - 1}")
+                else:
+                    parsed.append(index if isinstance(value, str) else value)
+        self.kw["blocked_access_to_recipe"] = [str(v) for v in parsed]
+        if any(not isinstance(v, str) for v in parsed):  # keep YAML/JSON ints as the file had them
+            self.extra["blocked_access_to_recipe"] = list(parsed)
 
-    metrics = data.get("difficulty_metrics", {})
-    if not isinstance(metrics, Mapping):
-        problems.add("difficulty_metrics", f"must be a mapping, got {_show(metrics)}")
-        metrics = {}
-    kw["difficulty_metrics"] = dict(metrics)
+    def _metrics(self) -> None:
+        metrics = self.data.get("difficulty_metrics", {})
+        if not isinstance(metrics, Mapping):
+            self.notes.add("difficulty_metrics", f"must be a mapping, got {_show(metrics)}")
+            metrics = {}
+        self.kw["difficulty_metrics"] = dict(metrics)
 
-    raw_blueprint = data.get("blueprint")
-    if raw_blueprint is None:
-        if task_type == "construction":
-            problems.add("blueprint", "is required for construction tasks")
-        kw["blueprint"] = None
-    else:
-        blueprint_problems: list[tuple[str, str]] = []
-        blueprint = Blueprint.parse(raw_blueprint, blueprint_problems,
+    # ----- blueprint -----
+    def _blueprint(self) -> None:
+        raw = self.data.get("blueprint")
+        if raw is None:
+            if self.kw["type"] == "construction":
+                self.notes.add("blueprint", "is required for construction tasks")
+            self.kw["blueprint"] = None
+            return
+        problems: list[tuple[str, str]] = []
+        names = self.names
+        blueprint = Blueprint.parse(self._modern_blueprint(raw), problems,
                                     block_check=names.block_problem if names else None,
                                     item_check=names.item_problem if names else None)
-        for fld, message in blueprint_problems:
-            problems.add(fld, message)
+        for fld, message in problems:
+            self.notes.add(fld, message)
         if blueprint is not None:
-            _check_blueprint_in_world(blueprint, problems)
-        kw["blueprint"] = blueprint
+            _check_blueprint_in_world(blueprint, self.notes)
+        self.kw["blueprint"] = blueprint
 
-    extra = kw.pop("extra", {})
-    for key, value in data.items():
-        if key not in KNOWN_FIELDS:
-            extra[str(key)] = copy.deepcopy(value)
-    kw["extra"] = extra
-    return Task(**kw)
+    def _modern_blueprint(self, raw: Any) -> Any:
+        """The blueprint with old block and item names replaced, where it has the shape of one (Blueprint.parse
+        reports the rest)."""
+        if self.names is None or not isinstance(raw, Mapping):
+            return raw
+        out = dict(raw)
+        if isinstance(raw.get("materials"), Mapping):
+            out["materials"] = self._modern_keys(raw["materials"], "blueprint.materials")
+        if isinstance(raw.get("levels"), list):
+            out["levels"] = [self._modern_level(level) for level in raw["levels"]]
+        return out
+
+    def _modern_level(self, level: Any) -> Any:
+        if not isinstance(level, Mapping) or not isinstance(level.get("placement"), list):
+            return level
+        rows = [[self._block_name(b, "blueprint.levels") if isinstance(b, str) else b for b in row]
+                if isinstance(row, list) else row for row in level["placement"]]
+        return {**level, "placement": rows}
 
 
-def _check_blueprint_in_world(blueprint: Blueprint, problems: _Problems) -> None:
+def _check_blueprint_in_world(blueprint: Blueprint, notes: _Notes) -> None:
     """Every level's blocks must lie where the world has blocks, or setting up the task cannot place them."""
     low_y, high_y = WORLD_HEIGHT
     for i, level in enumerate(blueprint.levels):
         x, y, z = level.coordinates
         far_x, far_z = x + level.width, z + level.depth
         if not (low_y <= y <= high_y and all(-WORLD_BORDER <= v <= WORLD_BORDER for v in (x, z, far_x, far_z))):
-            problems.add(f"blueprint.levels[{i}].coordinates",
-                         f"must lie inside the world (x and z within ±{WORLD_BORDER}, y from {low_y} to "
-                         f"{high_y}), got {_show(list(level.coordinates))}")
-
-
-def parse_tasks(mapping: Any, *, source: str = "<memory>", names: NameChecker | None = None,
-                on_problem: Callable[[str], None] | None = None) -> dict[str, Task]:
-    """Every task of a file's top-level mapping; raises TaskFileError with all problems of all tasks."""
-    if not isinstance(mapping, Mapping):
-        raise TaskFileError([f"{source}: a task file must map task ids to tasks, got {_show(mapping)}"])
-    tasks: dict[str, Task] = {}
-    problems: list[str] = []
-    for task_id, data in mapping.items():
-        try:
-            tasks[str(task_id)] = Task.from_dict(str(task_id), data, source=source, names=names)
-        except TaskFileError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise TaskFileError(problems)
-    return tasks
+            notes.add(f"blueprint.levels[{i}].coordinates",
+                      f"must lie inside the world (x and z within ±{WORLD_BORDER}, y from {low_y} to "
+                      f"{high_y}), got {_show(list(level.coordinates))}")

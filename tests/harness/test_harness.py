@@ -36,12 +36,14 @@ TASKS = {
                         "timeout": 10},
 }
 SOLVED = {"planks_two", "planks_shared", "planks_alone"}
+# A task mindpy cannot play, next to the others in the file: it is skipped, and it never blocks them.
+UNPLAYABLE = {"stand_still": {"type": "debug", "goal": "Stand still.", "agent_count": 1}}
 
 
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory):
     folder = tmp_path_factory.mktemp("suite")
-    (folder / "tasks.json").write_text(json.dumps(TASKS))
+    (folder / "tasks.json").write_text(json.dumps({**TASKS, **UNPLAYABLE}))
     (folder / "replies.yaml").write_text("default: 'Crafting. !craftRecipe(\"oak_planks\", 1)'\n")
     return folder
 
@@ -51,7 +53,7 @@ def mindpy(*args, **kwargs):
                             start_new_session=True, **kwargs)
 
 
-def test_run_task_prints_the_score_and_writes_the_run(suite, tmp_path):
+def test_run_task_prints_the_score_and_writes_the_run(suite, tmp_path):  # the file's bad task does not matter
     run_dir = tmp_path / "one"
     proc = mindpy("run", "--task", str(suite / "tasks.json"), "--task-id", "planks_two",
                   "--model", f"replay:{suite / 'replies.yaml'}", "--run-dir", str(run_dir))
@@ -90,23 +92,24 @@ def test_eval_in_parallel_resumes_after_a_kill_and_exports_sft(suite, tmp_path):
     args = ["eval", str(suite / "tasks.json"), "--parallel", "2", "--out", str(out_dir),
             "--model", f"replay:{suite / 'replies.yaml'}"]
     first = mindpy(*args)
-    episodes = out_dir / "episodes"
-    wait_until(lambda: len(list(episodes.glob("*/result.json"))) >= 2, timeout=240, interval=0.5,
+    episodes = out_dir / "episodes"  # episodes/<file>-<hash>/<task id>-<n>_agents-trial_<k>/
+    wait_until(lambda: len(list(episodes.glob("*/*/result.json"))) >= 2, timeout=240, interval=0.5,
                message="two finished episodes")
     os.kill(first.pid, signal.SIGTERM)  # the eval alone: it must stop the episodes it started
     first.wait(timeout=60)
     assert first.returncode == 130
     left = [p for p in Path("/proc").glob("[0-9]*") if str(out_dir) in _cmdline(p)]
     assert not left, "episode processes outlived the eval"
-    finished = {p.parent.name: p.stat().st_mtime_ns for p in episodes.glob("*/result.json")}
+    finished = {p: p.stat().st_mtime_ns for p in episodes.glob("*/*/result.json")}
     assert 2 <= len(finished) < 4
 
     second = mindpy(*args)
     out, _ = second.communicate(timeout=400)
     assert second.returncode == 0, out
     assert f"{len(finished)} already done, {4 - len(finished)} to play" in out
-    for name, mtime in finished.items():  # not played again
-        assert (episodes / name / "result.json").stat().st_mtime_ns == mtime
+    assert "skipped (invalid): " in out and "task 'stand_still': field 'type'" in out
+    for path, mtime in finished.items():  # not played again
+        assert path.stat().st_mtime_ns == mtime
 
     with (out_dir / "results.csv").open() as f:
         rows = {r["task_id"]: r for r in csv.DictReader(f)}
@@ -115,6 +118,8 @@ def test_eval_in_parallel_resumes_after_a_kill_and_exports_sft(suite, tmp_path):
     assert rows["too_many_planks"]["end_reason"] == "timeout"
     summary = json.loads((out_dir / "summary.json").read_text())
     assert summary["episodes"] == 4 and summary["errors"] == 0
+    assert summary["skipped"] == {"invalid": 1}
+    assert [(t["task_id"], t["reason"]) for t in summary["skipped_tasks"]] == [("stand_still", "invalid")]
     assert summary["by_family_and_agents"]["crafting/1_agents"]["success_rate"] == 0.5
     assert summary["by_family_and_agents"]["crafting/2_agents"]["success_rate"] == 1.0
     assert (out_dir / "summary.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -131,12 +136,52 @@ def test_eval_in_parallel_resumes_after_a_kill_and_exports_sft(suite, tmp_path):
         assert roles[0] == "system" and roles[-1] == "assistant"
         assert set(roles) <= {"system", "user", "assistant"}
     assert not any(e["metadata"]["task_id"] == "too_many_planks" for e in lines)
-    calls = [json.loads(line) for t in SOLVED for a in ("andy", "jill")
-             if (episodes / t / "calls" / f"{a}.jsonl").exists()
-             for line in (episodes / t / "calls" / f"{a}.jsonl").read_text().splitlines()]
+    solved_dirs = [Path(rows[t]["run_dir"]) for t in SOLVED]
+    calls = [json.loads(line) for run_dir in solved_dirs for a in ("andy", "jill")
+             if (run_dir / "calls" / f"{a}.jsonl").exists()
+             for line in (run_dir / "calls" / f"{a}.jsonl").read_text().splitlines()]
     expected = sum(1 for c in calls if c["kind"] in ("conversing", "coding"))  # the default kinds
     assert len(lines) == expected
     assert "total" in text and str(len(lines)) in text
+
+
+def test_eval_plays_and_reports_every_file_that_reuses_a_task_id(suite, tmp_path):
+    """Two files of one name in different folders hold the same task id (the same task, so only the file tells the
+    episodes apart), one of them next to a task mindpy cannot play. Given the folder, eval plays both episodes,
+    reports both, skips the bad task, and a rerun finds both done."""
+    folder = tmp_path / "tasks"
+    (folder / "more").mkdir(parents=True)
+    (folder / "first.json").write_text(json.dumps({"planks": TASKS["planks_alone"]}))
+    (folder / "more" / "first.json").write_text(json.dumps({"planks": TASKS["planks_alone"], **UNPLAYABLE}))
+    out_dir = tmp_path / "eval"
+    args = ["eval", str(folder), "--parallel", "2", "--out", str(out_dir), "--model",
+            f"replay:{suite / 'replies.yaml'}"]
+    proc = mindpy(*args)
+    out, _ = proc.communicate(timeout=400)
+    assert proc.returncode == 0, out
+    assert "[1/2]" in out and "[2/2]" in out and "[3/" not in out
+    assert sum("skipped (invalid): " in line for line in out.splitlines()) == 1
+
+    with (out_dir / "results.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert sorted(r["file"] for r in rows) == [str(folder / "first.json"), str(folder / "more" / "first.json")]
+    assert [r["task_id"] for r in rows] == ["planks", "planks"]
+    assert all(r["success"] == "True" and r["trial"] == "1" and r["agent_count"] == "1" for r in rows), rows
+    run_dirs = {Path(r["run_dir"]) for r in rows}
+    assert len(run_dirs) == 2 and all((d / "result.json").exists() for d in run_dirs)
+    summary = json.loads((out_dir / "summary.json").read_text())
+    assert summary["episodes"] == 2 and summary["played"] == 2 and summary["success_rate"] == 1.0
+    assert summary["skipped"] == {"invalid": 1}
+    skipped = summary["skipped_tasks"][0]
+    assert skipped["file"] == str(folder / "more" / "first.json") and skipped["task_id"] == "stand_still"
+    assert skipped["problems"] and "field 'type' must be one of" in skipped["problems"][0]
+
+    again = mindpy(*args)
+    out, _ = again.communicate(timeout=120)
+    assert again.returncode == 0, out
+    assert "2 episodes: 2 already done, 0 to play" in out
+    with (out_dir / "results.csv").open() as f:
+        assert len(list(csv.DictReader(f))) == 2
 
 
 def _processes_mentioning(text: str) -> list[int]:

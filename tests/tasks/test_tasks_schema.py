@@ -1,5 +1,6 @@
 """Task files: MINDcraft's JSON loads unchanged and round-trips, YAML with the same schema, accessors, and clear
-errors naming the file, task id and field."""
+errors naming the file, task id and field. How other people's files are read task by task, with warnings, is in
+test_tasks_per_task.py."""
 
 from __future__ import annotations
 
@@ -202,12 +203,12 @@ def test_unknown_items_are_errors_with_did_you_mean():
     data = copy.deepcopy(MINDCRAFT_FILE)
     task = data["multiagent_crafting_pink_wool_full_plan__depth_0"]
     task["initial_inventory"]["1"]["oak_plank"] = 2
-    task["initial_inventory"]["0"]["rose_red"] = 1
+    task["initial_inventory"]["0"]["pinkdye"] = 1
     task["target"] = "pink_wol"
     problems = _problems(data)
     prefix = "tasks/x.json: task 'multiagent_crafting_pink_wool_full_plan__depth_0': field "
     assert prefix + "'initial_inventory.1' has unknown item 'oak_plank' (did you mean 'oak_planks'?)" in problems
-    assert prefix + "'initial_inventory.0' has unknown item 'rose_red' (did you mean 'red_dye'?)" in problems
+    assert prefix + "'initial_inventory.0' has unknown item 'pinkdye' (did you mean 'pink_dye'?)" in problems
     assert prefix + "'target' has unknown item 'pink_wol' (did you mean 'pink_wool'?)" in problems
     assert len(problems) == 3
     # without the name check the same file loads
@@ -216,13 +217,13 @@ def test_unknown_items_are_errors_with_did_you_mean():
 
 def test_every_problem_of_every_task_is_reported_at_once():
     data = copy.deepcopy(MINDCRAFT_FILE)
-    data["multiagent_cooking_golden_apple_bread_hells_kitchen"]["goal"] = {"0": "only agent 0"}
+    data["multiagent_cooking_golden_apple_bread_hells_kitchen"]["goal"] = {"0": "only agent 0", "1": 7}
     data["multiagent_cooking_golden_apple_bread_hells_kitchen"]["timeout"] = -5
     data["church"]["type"] = "building"
     data["church"]["blueprint"]["levels"][1]["coordinates"] = [0, 0]
     problems = _problems(data)
-    assert ("tasks/x.json: task 'multiagent_cooking_golden_apple_bread_hells_kitchen': field 'goal' has no goal "
-            "for agent 1") in problems
+    assert ("tasks/x.json: task 'multiagent_cooking_golden_apple_bread_hells_kitchen': field 'goal.1' must be a "
+            "string, got 7") in problems
     assert ("tasks/x.json: task 'multiagent_cooking_golden_apple_bread_hells_kitchen': field 'timeout' must be a "
             "number of seconds > 0, got -5") in problems
     assert ("tasks/x.json: task 'church': field 'type' must be one of techtree, cooking, construction, got "
@@ -233,11 +234,12 @@ def test_every_problem_of_every_task_is_reported_at_once():
 
 
 @pytest.mark.parametrize("change, field, words", [
-    ({"type": None}, "type", "is required"),
+    ({"type": "debug"}, "type", "must be one of techtree, cooking, construction"),
     ({"goal": None}, "goal", "is required"),
     ({"goal": 5}, "goal", "must be a string or a mapping"),
     ({"initial_inventory": {"0": {"pink_dye": -1}}}, "initial_inventory.0.pink_dye", "must be an integer >= 0"),
-    ({"initial_inventory": {"7": {"pink_dye": 1}}}, "initial_inventory", "keys must be agent indices 0..1"),
+    ({"initial_inventory": {"seven": {"pink_dye": 1}}}, "initial_inventory", "keys must be agent indices 0..1"),
+    ({"blocked_actions": {"first": []}}, "blocked_actions", "keys must be agent indices 0..1"),
     ({"blocked_actions": {"0": ["getCraftingPlan"]}}, "blocked_actions.0", "command names start with '!'"),
     ({"requires_ctable": "yes"}, "requires_ctable", "must be true or false"),
     ({"depth": -1}, "depth", "must be an integer >= 0"),
@@ -310,7 +312,10 @@ def test_cli_show_and_validate(mindcraft_path, capsys):
     assert "no task 'nope'" in capsys.readouterr().err
 
     assert main(["tasks", "validate", str(mindcraft_path)]) == 0
+    assert capsys.readouterr().out == f"{mindcraft_path}: 3 tasks, 3 valid, 0 invalid, 0 warnings\n"
     broken = mindcraft_path.with_name("bad.json")
     broken.write_text(json.dumps({"t": {"type": "techtree", "goal": "g", "agent_count": 0, "target": "stick"}}))
     assert main(["tasks", "validate", str(broken)]) == 1
-    assert "task 't': field 'agent_count' must be an integer >= 1, got 0" in capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert captured.err == f"{broken}: task 't': field 'agent_count' must be an integer >= 1, got 0\n"
+    assert captured.out == f"{broken}: 1 task, 0 valid, 1 invalid, 0 warnings\n"

@@ -1,0 +1,96 @@
+"""How `mindpy eval` plans a suite, without playing it: files, folders and globs; invalid tasks skipped with their
+problems; one episode per (file, task id, agent count, trial), so files that reuse task ids keep every result.
+(tests/harness/test_harness.py plays such a suite for real.)"""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from mindpy.harness.evaluate import Evaluation, summarize
+from mindpy.tasks import TaskFileError
+
+LADDER = {"type": "techtree", "goal": "Craft a ladder.", "agent_count": 1, "initial_inventory": {"0": {"stick": 7}},
+          "target": "ladder", "timeout": 60}
+LADDER_PAIR = {**LADDER, "agent_count": 2, "initial_inventory": {"0": {"stick": 4}, "1": {"stick": 3}}}
+WAVE = {"type": "greeting", "goal": "Wave at everyone.", "agent_count": 1}
+
+
+@pytest.fixture
+def suite(tmp_path):
+    """Three files, two of one name, all with a task called 'ladder'; one file also has a task of no known type,
+    and one is not JSON at all."""
+    folder = tmp_path / "suite"
+    for name, tasks in {"one/tasks.json": {"ladder": LADDER, "wave": WAVE},
+                        "two/tasks.json": {"ladder": LADDER_PAIR},
+                        "three.yaml": {"ladder": LADDER, "spare": LADDER}}.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(json.dumps(tasks))
+    (folder / "two" / "broken.json").write_text("{")
+    return folder
+
+
+def _ids(evaluation: Evaluation) -> list[tuple[str, str, int, int]]:
+    return [(ep.file.rsplit("suite/", 1)[1], ep.task_id, ep.agent_count, ep.trial) for ep in evaluation.episodes]
+
+
+def test_every_file_task_and_trial_is_its_own_episode(suite, tmp_path):
+    evaluation = Evaluation([str(suite)], out=tmp_path / "out", trials=2, progress=lambda text: None)
+    assert _ids(evaluation) == [
+        ("one/tasks.json", "ladder", 1, 1), ("one/tasks.json", "ladder", 1, 2),
+        ("three.yaml", "ladder", 1, 1), ("three.yaml", "ladder", 1, 2),
+        ("three.yaml", "spare", 1, 1), ("three.yaml", "spare", 1, 2),
+        ("two/tasks.json", "ladder", 2, 1), ("two/tasks.json", "ladder", 2, 2)]
+    dirs = [ep.run_dir for ep in evaluation.episodes]
+    assert len(set(dirs)) == len(dirs)
+    assert all(d.parent.parent == tmp_path / "out" / "episodes" for d in dirs)
+    assert dirs[0].name == "ladder-1_agents-trial_1" and dirs[-1].name == "ladder-2_agents-trial_2"
+    assert dirs[0].parent.name.startswith("tasks-") and dirs[0].parent != dirs[-1].parent  # same file name
+    assert [(s.file.rsplit("suite/", 1)[1], s.task_id, s.reason) for s in evaluation.skipped] == [
+        ("one/tasks.json", "wave", "invalid"), ("two/broken.json", None, "unreadable")]
+    assert "field 'type' must be one of techtree, cooking, construction" in evaluation.skipped[0].problems[0]
+
+
+def test_files_named_twice_globs_ids_and_limits(suite, tmp_path):
+    twice = Evaluation([str(suite / "one" / "tasks.json"), str(suite / "one"), str(suite / "one" / "*.json")],
+                       out=tmp_path / "out")
+    assert _ids(twice) == [("one/tasks.json", "ladder", 1, 1)]
+    chosen = Evaluation([str(suite / "**" / "*.json")], out=tmp_path / "out", ids=["ladder"])
+    assert _ids(chosen) == [("one/tasks.json", "ladder", 1, 1), ("two/tasks.json", "ladder", 2, 1)]
+    assert [s.reason for s in chosen.skipped] == ["unreadable"]  # 'wave' was not asked for
+    first = Evaluation([str(suite / "three.yaml")], out=tmp_path / "out", limit=1)
+    assert _ids(first) == [("three.yaml", "ladder", 1, 1)]
+    with pytest.raises(TaskFileError, match="no such task file or folder"):
+        Evaluation([str(suite / "four.json")], out=tmp_path / "out")
+
+
+def test_rows_and_summary_keep_every_episode_of_a_shared_id(suite, tmp_path):
+    lines: list[str] = []
+    evaluation = Evaluation([str(suite)], out=tmp_path / "out", progress=lines.append)
+    evaluation.out.mkdir()
+    for n, ep in enumerate(evaluation.episodes):
+        result = {"task_id": ep.task_id, "score": 1.0 if n % 2 == 0 else 0.0, "end_reason": "success",
+                  "agents": {"andy": {"tokens": 10}}}
+        evaluation._record(ep, evaluation._row(ep, result, attempts=1))
+    assert [line.split("]")[0] for line in lines] == ["[1/4", "[2/4", "[3/4", "[4/4"]
+    summary = evaluation.write()
+    with (tmp_path / "out" / "results.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["task_id"], r["agent_count"], r["trial"]) for r in rows] == [
+        ("ladder", "1", "1"), ("ladder", "1", "1"), ("spare", "1", "1"), ("ladder", "2", "1")]
+    assert len({r["file"] for r in rows}) == 3 and len({r["run_dir"] for r in rows}) == 4
+    assert summary["episodes"] == 4 and summary["tokens"] == 40
+    assert summary["skipped"] == {"invalid": 1, "unreadable": 1}
+    assert summary["skipped_tasks"][0]["task_id"] == "wave" and summary["skipped_tasks"][0]["problems"]
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["skipped"] == summary["skipped"]
+
+
+def test_errors_are_listed_per_episode_and_skipped_counts_start_at_zero():
+    rows = [{"task_id": "ladder", "file": f"{name}.json", "family": "crafting", "agent_count": 1, "trial": 1,
+             "score": "", "success": False, "end_reason": "error", "tokens": 0, "error": f"{name} failed"}
+            for name in ("a", "b")]
+    summary = summarize(rows)
+    assert [e["file"] for e in summary["errors_by_episode"]] == ["a.json", "b.json"]
+    assert summary["errors"] == 2 and summary["skipped"] == {"invalid": 0} and summary["skipped_tasks"] == []
