@@ -81,8 +81,8 @@ class Episode:
 
 @dataclass
 class SkippedTask:
-    """A task that is not played, and why: its reason ("invalid"; solvability checks can add theirs) and the
-    problems found."""
+    """A task that is not played, and why: its reason ("invalid", "unsolvable", or "unreadable" for a whole file)
+    and the problems found."""
     file: str
     task_id: str | None  # None: the whole file could not be read
     reason: str
@@ -159,9 +159,20 @@ class Evaluation:
             tasks = f"{len(warned)} task{'s' if len(warned) != 1 else ''}"
             self.notes.append(f"{path}: {tasks} read with warnings (`mindpy tasks validate {path}` lists them)")
         chosen = [t for t in report.tasks.values() if not ids or t.id in ids][:limit]
+        chosen = [t for t in chosen if self._solvable(path, t)]
         return [Episode(path, task.id, FAMILY.get(task.type, task.type), task.agent_count,
                         episode_dir(self.out, path, task.id, task.agent_count, trial), trial)
                 for task in chosen for trial in range(1, trials + 1)]
+
+    def _solvable(self, path: str, task) -> bool:
+        """Whether `task` can be solved at all; an unsolvable one is skipped with its reason, so it counts as
+        neither success nor failure (summary.json shows it under `skipped`)."""
+        from ..tasks.solvable import unsolvable_reason
+
+        reason = unsolvable_reason(task)
+        if reason:
+            self.skipped.append(SkippedTask(path, task.id, "unsolvable", [f"{path}: task '{task.id}': {reason}"]))
+        return reason is None
 
     # ---- running -------------------------------------------------------------------------------------------
     def run(self) -> dict:

@@ -42,14 +42,30 @@ def _cmd_validate(args) -> int:
         for path in paths:
             report = read_task_file(path, check_names=not args.no_name_check)
             _print_lines(report.messages())
-            print(report.summary(), flush=True)
+            unsolvable = _unsolvable_lines(path, report.tasks.values())
+            _print_lines(unsolvable)
+            print(report.summary() + (f", {len(unsolvable)} unsolvable" if unsolvable else ""), flush=True)
             totals.update(files=1, unread=int(bool(report.file_problems)), tasks=len(report.task_ids),
-                          valid=len(report.tasks), invalid=len(report.problems), warnings=report.warning_count)
+                          valid=len(report.tasks), invalid=len(report.problems), warnings=report.warning_count,
+                          unsolvable=len(unsolvable))
     if totals["files"] > 1:
         unread = f" ({totals['unread']} not read)" if totals["unread"] else ""
         print(f"total: {totals['files']} files{unread}, {_count(totals['tasks'], 'task')}, {totals['valid']} valid, "
-              f"{totals['invalid']} invalid, {_count(totals['warnings'], 'warning')}")
+              f"{totals['invalid']} invalid, {_count(totals['warnings'], 'warning')}, "
+              f"{totals['unsolvable']} unsolvable")
     return 1 if totals["invalid"] or totals["unread"] else 0
+
+
+def _unsolvable_lines(path, tasks) -> list[str]:
+    """One line for each valid task that cannot be solved as given (mindpy.tasks.solvable)."""
+    from .solvable import unsolvable_reason
+
+    lines = []
+    for task in tasks:
+        reason = unsolvable_reason(task)
+        if reason:
+            lines.append(f"{path}: task '{task.id}': unsolvable: {reason}")
+    return lines
 
 
 def _count(n: int, noun: str) -> str:

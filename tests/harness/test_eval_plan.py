@@ -53,6 +53,17 @@ def test_every_file_task_and_trial_is_its_own_episode(suite, tmp_path):
     assert "field 'type' must be one of techtree, cooking, construction" in evaluation.skipped[0].problems[0]
 
 
+def test_a_task_that_cannot_be_solved_is_skipped_not_failed(tmp_path):
+    short = {**LADDER, "initial_inventory": {"0": {"stick": 6}}, "target": "golden_apple",
+             "goal": "Craft a golden_apple."}
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps({"short": short, "ladder": LADDER}))
+    evaluation = Evaluation([str(path)], out=tmp_path / "out", progress=lambda text: None)
+    assert [ep.task_id for ep in evaluation.episodes] == ["ladder"]
+    assert [(s.task_id, s.reason) for s in evaluation.skipped] == [("short", "unsolvable")]
+    assert "needs 8 more gold_ingot" in evaluation.skipped[0].problems[0]
+
+
 def test_files_named_twice_globs_ids_and_limits(suite, tmp_path):
     twice = Evaluation([str(suite / "one" / "tasks.json"), str(suite / "one"), str(suite / "one" / "*.json")],
                        out=tmp_path / "out")

@@ -250,7 +250,7 @@ def test_validate_lists_problems_and_warnings_with_a_summary_per_file(tmp_path, 
         f"{mixed}: 2 tasks, 1 valid, 1 invalid, 1 warning",
         f"{broken}: 0 tasks, 0 valid, 0 invalid, 0 warnings (the file could not be read)",
         f"{good}: 1 task, 1 valid, 0 invalid, 0 warnings",
-        "total: 3 files (1 not read), 3 tasks, 2 valid, 1 invalid, 1 warning"]
+        "total: 3 files (1 not read), 3 tasks, 2 valid, 1 invalid, 1 warning, 0 unsolvable"]
     err = captured.err.splitlines()
     assert f"{mixed}: task 'torches': warning: field 'agent_count' is 1 but 'initial_inventory' has an entry for " \
            f"index 1: read as 2 agents" in err
@@ -277,3 +277,16 @@ def test_task_paths_take_files_folders_and_globs(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(TaskFileError, match="the folder has no task files"):
         task_paths(tmp_path / "empty")
+
+
+def test_validate_names_a_valid_task_that_cannot_be_solved(tmp_path, capsys):
+    from mindpy.cli import main
+
+    nuggets = {"type": "techtree", "goal": "Craft a golden_apple.", "agent_count": 2, "target": "golden_apple",
+               "initial_inventory": {"0": {"gold_nugget": 8}, "1": {"apple": 1}}}
+    path = _file(tmp_path, {"nuggets": nuggets, "torches": TORCHES}, "short.json")
+    assert main(["tasks", "validate", str(path)]) == 0  # valid, only not solvable: not an error of the file
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [f"{path}: 2 tasks, 2 valid, 0 invalid, 0 warnings, 1 unsolvable"]
+    assert captured.err.splitlines() == [f"{path}: task 'nuggets': unsolvable: needs 8 more gold_ingot (the team "
+                                         f"holds 8 gold_nugget, which cannot make gold_ingot here)"]
