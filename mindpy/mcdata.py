@@ -79,7 +79,25 @@ class MinecraftData:
     def recipes(self) -> dict[str, list[dict]]:
         """Result item name -> minecraft-data's recipe entries (inShape/outShape or ingredients, result)."""
         by_id = self._load("recipes")
-        return {self.items_by_id[int(item_id)]["name"]: entries for item_id, entries in by_id.items()}
+        recipes = {self.items_by_id[int(item_id)]["name"]: list(entries) for item_id, entries in by_id.items()}
+        for name, entries in self._special_recipes().items():
+            recipes.setdefault(name, []).extend(entries)
+        return recipes
+
+    def _special_recipes(self) -> dict[str, list[dict]]:
+        """Recipes the game has and minecraft-data lacks (mindpy/data/special_recipes.json; the server and the
+        bots add the same ones), as minecraft-data entries; those naming items this version lacks are left out."""
+        table = json.loads((Path(__file__).parent / "data" / "special_recipes.json").read_text())
+        out: dict[str, list[dict]] = {}
+        for name, entries in table.items():
+            if name not in self.items_by_name:
+                continue
+            for entry in entries:
+                if all(n in self.items_by_name for n in entry["ingredients"]):
+                    ids = [self.items_by_name[n]["id"] for n in entry["ingredients"]]
+                    out.setdefault(name, []).append(
+                        {"ingredients": ids, "result": {"id": self.items_by_name[name]["id"], "count": entry["count"]}})
+        return out
 
     def recipes_for(self, item_name: str) -> list[dict]:
         return self.recipes.get(item_name, [])

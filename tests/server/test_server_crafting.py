@@ -28,6 +28,8 @@ RECIPES = {
     "bowl": ({"oak_planks": 3}, 1, {"bowl": 4}),
     "beetroot_soup": ({"beetroot": 6, "bowl": 1}, 1, {"beetroot_soup": 1}),
     "mushroom_stew": ({"brown_mushroom": 1, "red_mushroom": 1, "bowl": 1}, 1, {"mushroom_stew": 1}),
+    # not in minecraft-data: a special recipe of the game (mindpy/data/special_recipes.json), any small flower
+    "suspicious_stew": ({"brown_mushroom": 1, "red_mushroom": 1, "bowl": 1, "poppy": 1}, 1, {"suspicious_stew": 1}),
     "rabbit_stew": ({"baked_potato": 1, "cooked_rabbit": 1, "bowl": 1, "carrot": 1, "brown_mushroom": 1}, 1,
                     {"rabbit_stew": 1}),
     "cookie": ({"wheat": 2, "cocoa_beans": 1}, 1, {"cookie": 8}),

@@ -244,19 +244,9 @@ def test_committed_task_files_are_solvable(path):
     assert not unsolvable
 
 
-NO_RECIPE = {"suspicious_stew"}  # minecraft-data 1.21.1 has no recipe for it (vanilla's is a "special" recipe)
-
-
 @pytest.mark.slow  # the train splits are large (3,550 tasks): about half a minute
 @pytest.mark.parametrize("family", FAMILIES)
 def test_generated_train_splits_are_solvable(family):
     unsolvable = {task_id: reason for task_id, task in generate(family, "train").items()
-                  if not NO_RECIPE & set(task.targets()) and (reason := unsolvable_reason(task)) is not None}
-    assert not unsolvable
-
-
-@pytest.mark.xfail(strict=True, reason="the cooking train split asks for suspicious_stew, which the embedded "
-                                       "server cannot craft: minecraft-data has no recipe for it")
-def test_cooking_train_split_dishes_all_have_recipes():
-    unsolvable = [task_id for task_id, task in generate("cooking", "train").items() if unsolvable_reason(task)]
+                  if (reason := unsolvable_reason(task)) is not None}
     assert not unsolvable

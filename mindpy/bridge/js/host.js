@@ -4,6 +4,7 @@
 // Modules resolve through NODE_PATH = node_modules_setup/node_modules (set by mindpy/bridge/runtime.py).
 
 const mineflayer = require('mineflayer')
+const { addSpecialRecipes } = require('../../data/special_recipes')
 
 // This Node process must not outlive the Python process that owns it: JSPyBridge talks over stdin,
 // which closes when Python exits, and the parent pid changes if Python is killed outright.
@@ -47,7 +48,10 @@ function createBot (options, timeoutMs) {
       }
     }
     const where = `${host}:${port}`
-    const onSpawn = () => finish(null)
+    const onSpawn = () => {
+      addSpecialRecipes(bot.registry) // recipes the game has and minecraft-data lacks (suspicious stew)
+      finish(null)
+    }
     const timer = setTimeout(() => finish(new Error(
       `Bot '${username}' could not join the server at ${where} within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs)
     bot.once('spawn', onSpawn)

@@ -4,11 +4,14 @@
 // follows the grid; taking the result uses one of each ingredient (buckets come back empty);
 // shift-clicking the result crafts as many as fit (the click rules are in lib/clicks.js).
 
+const { addSpecialRecipes } = require('../../data/special_recipes')
+
 const REMAINDERS = { milk_bucket: 'bucket', water_bucket: 'bucket', lava_bucket: 'bucket', honey_bottle: 'glass_bottle' }
 
 module.exports.server = function (serv) {
   const registry = serv.registry
   const Item = require('prismarine-item')(registry)
+  addSpecialRecipes(registry) // recipes the game has and minecraft-data lacks (suspicious stew)
   const book = buildRecipeBook(registry)
   const remainderIds = {}
   for (const [from, to] of Object.entries(REMAINDERS)) {
