@@ -46,12 +46,13 @@ class EpisodeInfraError(MindpyError):
 
 
 def agent_names(task: Task) -> list[str]:
-    """The players' names for a task: its own usernames, else andy, jill, bob..."""
-    if task.usernames and len(task.usernames) >= task.agent_count:
-        return list(task.usernames[:task.agent_count])
-    if task.agent_count > len(AGENT_NAMES):
+    """The agents' names for a task: andy, jill, bob... A task's `usernames` are its human players' names (as in
+    MINDcraft's files), never given to an agent; an agent name that one of them takes is skipped."""
+    humans = {u.lower() for u in task.usernames}
+    pool = [n for n in AGENT_NAMES if n.lower() not in humans]
+    if task.agent_count > len(pool):
         return [f"agent{i}" for i in range(task.agent_count)]
-    return list(AGENT_NAMES[:task.agent_count])
+    return pool[:task.agent_count]
 
 
 def task_goal_text(task: Task, index: int, names: list[str]) -> str:

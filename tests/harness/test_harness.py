@@ -226,3 +226,13 @@ def test_a_server_killed_mid_episode_is_an_error_with_its_cause(suite, tmp_path)
                                 result["error"]), result
     assert f"infrastructure error (not scored): {result['error']}" in out
     assert "Traceback" not in out and "score:" not in out
+
+
+def test_usernames_are_the_humans_and_never_name_an_agent():
+    """MINDcraft's `usernames` name the human players; an agent used to take the first of them."""
+    from mindpy.harness.episode import agent_names
+    from mindpy.tasks.schema import Task
+
+    task = Task.from_dict("t", {"type": "techtree", "goal": "Craft a torch.", "agent_count": 2, "human_count": 1,
+                                "usernames": ["Jill"], "target": "torch"})
+    assert agent_names(task) == ["andy", "bob"]
