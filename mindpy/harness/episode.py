@@ -160,6 +160,8 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
                               check=monitor.tick if i == 0 else None)
             if task.type == "construction":
                 agent.modes.set_on("cheat", True)  # blocks are placed with commands: building is about the plan
+            if task.extra.get("restrict_to_inventory"):
+                agent.skills.runner.restrict_to_inventory(True)
         _open(task, names, agents)
 
         _watch(monitor, finished, task, runner, embedded, bots, recorder)

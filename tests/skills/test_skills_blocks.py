@@ -68,6 +68,23 @@ def test_place_block_and_place_here(make_bot):
     assert "do not have any diamond_block" in skills.take_log()
 
 
+def test_cheat_placement_restricted_to_the_inventory(make_bot):
+    """Cheat mode places with /setblock; a task's restrict_to_inventory allows only blocks the bot holds."""
+    bot = make_bot("cheater")
+    x, y, z = isolate(bot)
+    bot.chat(f"/give {bot.name} oak_planks 1")
+    wait_until(lambda: bot.inventory().get("oak_planks") == 1, message="a plank")
+    skills = Skills(bot)
+    skills.runner.set_cheat(True)
+    assert skills.place_block("stone_bricks", x + 2, y, z), skills.take_log()  # cheat mode: anything
+    assert wait_until(lambda: block_name(bot, x + 2, y, z) == "stone_bricks", message="stone bricks set")
+    skills.runner.restrict_to_inventory(True)
+    assert not skills.place_block("stone_bricks", x + 3, y, z)
+    assert "restricted to your current inventory" in skills.take_log()
+    assert skills.place_block("oak_planks", x + 3, y, z), skills.take_log()
+    assert wait_until(lambda: block_name(bot, x + 3, y, z) == "oak_planks", message="the held plank set")
+
+
 def test_dig_down_then_go_to_surface(make_bot):
     bot = make_bot("digger")
     x, y, z = isolate(bot)

@@ -61,4 +61,10 @@ function setCheat (bot, on) {
   return true
 }
 
-module.exports = { inject, run, interrupt, setCheat }
+// With cheat mode on, place only what the bot holds (a task's restrict_to_inventory).
+function setRestrictToInventory (bot, on) {
+  c.state(bot).restrictToInventory = !!on
+  return true
+}
+
+module.exports = { inject, run, interrupt, setCheat, setRestrictToInventory }

@@ -173,6 +173,9 @@ function isEmpty (block) {
 async function placeBlock (bot, type, x, y, z) {
   const target = new c.Vec3(Math.floor(x), Math.floor(y), Math.floor(z))
   if (c.state(bot).cheat) {
+    if (c.state(bot).restrictToInventory && !c.inventoryItem(bot, type)) {
+      c.fail(`Cannot place ${type}: you are restricted to your current inventory, which has none.`)
+    }
     bot.chat(`/setblock ${target.x} ${target.y} ${target.z} ${type}`)
     c.say(bot, `Placed ${type} at ${c.fmt(target)}.`)
     return true

@@ -24,5 +24,6 @@ module.exports = {
   run: core.run,
   interrupt: core.interrupt,
   setCheat: core.setCheat,
+  setRestrictToInventory: core.setRestrictToInventory,
   names: bot => JSON.stringify(bot.skills ? bot.skills.names() : [])
 }
