@@ -49,6 +49,8 @@ const PLUGINS = [
   '14_command_order',
   '15_private_messages',
   '16_entity_visibility',
+  '17_sounds',
+  '18_reach',
   '20_crafting',
   '21_smelting',
   '22_chests',

@@ -12,6 +12,12 @@
 // - flying-squid keeps the inventory of a dead player; vanilla drops it where the player died.
 // - A teleport sends the destination, not whatever position the player has by the time the 'move' behaviour ends,
 //   and movement packets the client sent before it confirmed the teleport are ignored (as vanilla does).
+// - A player who leaves is announced with player_info's remove_player action, which 1.19.3+ no longer has (its
+//   bitfield writes every flag false): other clients kept the player in their list and never saw it leave. Send
+//   player_remove where the version's protocol has it.
+
+const path = require('path')
+const { wrapEveryAssignment, hasPacket } = require(path.join(__dirname, '..', 'js', 'lib', 'hooks.js'))
 
 module.exports.server = function (serv, settings) {
   const options = settings?.mindpy?.pluginOptions || {}
@@ -19,18 +25,16 @@ module.exports.server = function (serv, settings) {
     keepInventory: options.keepInventory === true || options.keepInventory === 'true'
   })
 
-  // login.js assigns serv._sendPlayerList again for every joining player: wrap whatever it assigns
-  let sendPlayerList
-  Object.defineProperty(serv, '_sendPlayerList', {
-    configurable: true,
-    get: () => sendPlayerList,
-    set: (original) => {
-      sendPlayerList = (toPlayer) => {
-        original(toPlayer)
-        sendFullListTo(serv, toPlayer)
-      }
-    }
+  // login.js assigns these again for every joining player: wrap whatever it assigns
+  wrapEveryAssignment(serv, '_sendPlayerList', (original) => (toPlayer) => {
+    original(toPlayer)
+    sendFullListTo(serv, toPlayer)
   })
+  if (hasPacket(serv.registry, 'player_remove')) {
+    wrapEveryAssignment(serv, '_sendPlayerEventLeave', () => (leaving) => {
+      leaving._writeOthers('player_remove', { players: [leaving.uuid] })
+    })
+  }
 }
 
 // Wrap flying-squid's movement handlers so that they skip packets sent before the client confirmed a teleport;
