@@ -50,17 +50,32 @@ async function goto (bot, goal, timeoutMs = 60000) {
 // arrived, on any path update with an empty path, and the first update is the best path found in one 40 ms tick of
 // search; on a loaded machine that is often "stay here", and the bot never moves. The pathfinder itself searches
 // on in the next ticks, so this waits for the goal, a failed search, or a stop.
+// The pathfinder also stalls: once it has walked a path whose last node is in the goal but the bot, standing
+// within 0.35 of that node, is counted in a neighbouring block outside the goal, it searches again only once, and
+// then stands still for good. A bot that has stood still with no path for STALL_TICKS game ticks after a finished
+// search returns, and goto() paths again from where it stands.
+const STALL_TICKS = 20
+
 function pathTo (bot, goal) {
   return new Promise((resolve, reject) => {
+    let searching = true
+    let stillTicks = 0
     const listeners = {
       goal_reached: () => done(),
       path_update: results => {
+        searching = results.status === 'partial'
         if (results.status === 'noPath') done(new Error('no path to the goal'))
         else if (results.status === 'timeout') done(new Error('the path search took too long'))
         else if (results.status === 'success' && results.path.length === 0) done() // already there
       },
       goal_updated: newGoal => { if (newGoal !== goal) done(new Error('the goal was changed')) },
-      path_stop: () => done(new Error('the path was stopped'))
+      path_stop: () => done(new Error('the path was stopped')),
+      physicsTick: () => {
+        const still = !searching && !bot.pathfinder.isMoving() && !bot.pathfinder.isMining() &&
+          !bot.pathfinder.isBuilding()
+        stillTicks = still ? stillTicks + 1 : 0
+        if (stillTicks >= STALL_TICKS) done()
+      }
     }
     function done (err) {
       for (const [event, listener] of Object.entries(listeners)) bot.removeListener(event, listener)
