@@ -1,27 +1,85 @@
 """What a task goal asks for: the kind of task, the target items and counts, and the task's special facts.
 
-Goal phrasings (see mindpy/tasks/generators/):
-    crafting:      "Collaborate with the other agents to craft a wooden_sword." / "Craft 2 sticks."
-                   "... Nobody has the oak_log it takes: gather it nearby."
-    cooking:       "Collaborate with the other agents to make baked_potato, golden_carrot and rabbit_stew. In the
-                   end, one agent should hold all of the dishes.\\nRecipe for baked_potato:\\nStep 1: ..."
+A small reader driven by a vocabulary (minecraft-data's item names, with spaces or underscores, singular or
+plural), not one pattern per phrasing:
+1. recipe blocks are cut out: "Recipe for X:" followed by "Step 1: ..." lines or by a Python list of steps;
+2. the rest is split into sentences; after each action verb (make, cook, prepare, craft, bake, build...) a list
+   of known items is read ("1 bread", "a golden apple", "bread x1", "cake, cookie and bread");
+3. who must make them comes from the subject nearest before the verb: me ("you", "your job is to"), a partner
+   ("your partner", "agent 2", "they") or the whole team ("we", "collaborate with ...", an imperative). A verb
+   after "how to", "not", "help"... says who knows or may do something, not who must: it is skipped.
+
+Phrasings it reads (ours in mindpy/tasks/generators/, MINDcraft's, and rewordings of them):
+    crafting:      "Collaborate with the other agents to craft a wooden_sword." / "Craft 2 sticks." /
+                   "Collaborate with other agents to build a wooden pickaxe." / "... Nobody has the oak_log it
+                   takes: gather it nearby."
+    cooking:       "Collaborate with the other agents to make baked_potato, golden_carrot and rabbit_stew. ..." /
+                   "Collaborate with agents around you to make 1 golden_apple, 1 bread. Recipe for golden_apple:\\n
+                   ['Step 1: ...', ...]Recipe for bread:\\n[...]"
     Hell's Kitchen: "You must make cake, but you do not have its recipe: agent 0 has it. You hold the recipe for
-                   bread, which agent 1 must make. ..."
-    construction:  "Build the house of the blueprint together with the other agent, ..."
+                   bread, which agent 1 must make. ..." / "You need to make bread, but you don't have the recipe
+                   for it, your partner has it!\\n\\nYour partner needs to make golden_apple. You have their
+                   recipe:\\nRecipe for golden_apple:\\nStep 1: ..."
+    construction:  "Build the house of the blueprint together with the other agent, ..." / "Make a structure with
+                   the blueprint below"
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-_CRAFT = re.compile(r"\bcraft (?:(\d+) |an? |the )?([a-z0-9_]+)", re.I)
-_MAKE = re.compile(r"\bmake (.+?)(?:\.(?:\s|$)|\n|$)", re.I)
-_MISSING = re.compile(r"Nobody has the ([a-z0-9_, ]+?) it takes", re.I)
-_HELLS = re.compile(r"You must make ([a-z0-9_]+), but you do not have its recipe: agent (\d+) has it\. "
-                    r"You hold the recipe for ([a-z0-9_]+), which agent (\d+) must make", re.I)
-_RECIPE = re.compile(r"Recipe for ([a-z0-9_]+):\n((?:Step \d+: .*(?:\n|$))+)")
+from . import cooking
+
+ME, PARTNER, TEAM = "me", "partner", "team"
+
+# "Recipe for X:" then either a Python list of steps (MINDcraft) or "Step n: ..." lines.
+_RECIPE = re.compile(r"Recipe for ([A-Za-z0-9_ ]+?):[ \t]*\n?[ \t]*(\[.*?\](?=\s*(?:Recipe for|\n|$))|"
+                     r"(?:Step \d+:[^\n]*(?:\n|$))+)", re.S)
+_STEP_PREFIX = re.compile(r"^\s*Step \d+:\s*")
 _OTHERS_SENTENCE = re.compile(r"\s*The other agents are: [^.]*\.?")
+_TOKEN = re.compile(r"[a-z0-9']+|\n|[^\sa-z0-9']")
+_SENTENCE_END = frozenset({".", "!", "?", "\n", ";", ":"})
+_CLAUSE_BREAKS = frozenset({",", "but"})
+
+_CRAFT_VERBS = frozenset({"craft", "crafts", "build", "builds"})
+_COOK_VERBS = frozenset({"make", "makes", "cook", "cooks", "prepare", "prepares", "bake", "bakes", "create",
+                         "creates", "produce", "produces"})
+# Between who and the verb, these mean knowing, helping or not doing: no one is given the item to make.
+_NOT_A_DUTY = frozenset({"not", "don't", "doesn't", "cannot", "can't", "never", "how", "recipe", "recipes", "know",
+                         "knows", "help", "helps", "guide", "guides", "already", "without"})
+_RELATIVE = frozenset({"which", "that", "what"})
+_DISH_WORDS = frozenset({"dish", "dishes"})
+_LINKS = frozenset({"is", "are"})
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "the": 1, "some": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+            "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_LIST_JOINERS = frozenset({",", "and", "&", "plus", "+"})
+# Subjects, as token sequences; the one nearest before a verb says who must do it.
+_SUBJECTS: dict[tuple[str, ...], str] = {
+    tuple(words.split()): role for words, role in (
+        ("collaborate", TEAM), ("cooperate", TEAM), ("together", TEAM), ("we", TEAM), ("us", TEAM),
+        ("our team", TEAM), ("the team", TEAM), ("everyone", TEAM), ("all of you", TEAM), ("both of you", TEAM),
+        ("you and your partner", TEAM), ("you two", TEAM), ("agents around you", TEAM),
+        ("with the other agents", TEAM), ("with other agents", TEAM), ("the other agents", TEAM),
+        ("around you", TEAM), ("near you", TEAM), ("with your partner", TEAM), ("with your teammate", TEAM),
+        ("with the other agent", TEAM),
+        ("your partner", PARTNER), ("your teammate", PARTNER), ("your friend", PARTNER),
+        ("your partner's", PARTNER), ("the other agent", PARTNER), ("the other bot", PARTNER),
+        ("the other player", PARTNER), ("partner", PARTNER), ("teammate", PARTNER), ("they", PARTNER),
+        ("he", PARTNER), ("she", PARTNER),
+        ("you", ME), ("you're", ME), ("your job", ME), ("your task", ME), ("your own dish", ME),
+        ("your dish", ME), ("yourself", ME),
+    )}
+_SUBJECT_MAX = max(len(words) for words in _SUBJECTS)
+# "... your partner has it", "you do not have its recipe": my dish's recipe is someone else's.
+_RECIPE_ELSEWHERE = re.compile(r"\b(?:partner|teammate|agent \d+|the other agent|they)\s+(?:has|have|holds?|knows?)\b|"
+                               r"\bdo(?:n't| not) (?:have|hold|know) (?:the|its|your|that|this) recipe", re.I)
+_MY_NUMBER = re.compile(r"\byou are agent (\d+)", re.I)
+_NOBODY = frozenset({"nobody", "noone", "none"})
+_CONSTRUCTION_WORDS = frozenset({"blueprint", "house", "structure", "building"})
 
 
 @dataclass
@@ -32,9 +90,9 @@ class TaskGoal:
     targets: dict[str, int] = field(default_factory=dict)
     missing_items: list[str] = field(default_factory=list)  # crafting: base items nobody holds
     hells_kitchen: bool = False
-    my_index: int | None = None                 # Hell's Kitchen: my agent number, from the goal
+    my_index: int | None = None                 # Hell's Kitchen: my agent number, when the goal says it
     partner_dish: str | None = None             # Hell's Kitchen: the dish whose recipe I hold
-    partner_index: int | None = None
+    partner_index: int | None = None            # ...and the number of the agent who makes it, when given
     recipes: dict[str, list[str]] = field(default_factory=dict)  # recipe texts the goal shows
 
     @property
@@ -42,37 +100,301 @@ class TaskGoal:
         return ", ".join(f"{n} {item}" if n > 1 else item for item, n in self.targets.items())
 
 
-def _dish_list(text: str) -> dict[str, int]:
+# ---- vocabulary -----------------------------------------------------------------------------------------------
+def _spellings(name: str) -> Iterator[str]:
+    """The ways a text may write an item: as is, and plural or singular of its last word."""
+    yield name
+    head, _, last = name.rpartition("_")
+    prefix = head + "_" if head else ""
+    if last.endswith("ies"):
+        yield prefix + last[:-3] + "y"
+    elif last.endswith("s"):
+        yield prefix + last[:-1]        # shears -> shear, cocoa_beans -> cocoa_bean
+    else:
+        yield prefix + last + "s"
+        yield prefix + last + "es"      # potatoes
+        if last.endswith("y"):
+            yield prefix + last[:-1] + "ies"
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> dict[tuple[str, ...], str]:
+    """Words of an item name (underscores as spaces, plurals too) -> the item. The item's own name wins over
+    another item's plural or singular."""
+    from ..mcdata import minecraft_data
+
+    names = set(minecraft_data().items_by_name)
+    out: dict[tuple[str, ...], str] = {}
+    for name in sorted(names):
+        for spelling in _spellings(name):
+            key = tuple(spelling.split("_"))
+            if spelling == name or (spelling not in names and key not in out):
+                out[key] = name
+    return out
+
+
+@lru_cache(maxsize=1)
+def _longest_name() -> int:
+    return max(len(words) for words in vocabulary())
+
+
+def item_name(text: str) -> str | None:
+    """The item a phrase names ("golden apple", "gold_ingots"), or None."""
+    return vocabulary().get(tuple(_TOKEN.findall(text.lower().replace("_", " "))))
+
+
+# ---- reading ----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Mention:
+    start: int
+    end: int
+    item: str
+
+
+@dataclass
+class _Duty:
+    """Items someone must make, read from one verb."""
+
+    role: str
+    items: dict[str, int]
+    verb: str
+    index: int | None = None   # "agent 2 must make": the agent's number
+
+
+def tokens_of(text: str) -> list[str]:
+    """Lower-case words, numbers and punctuation; underscores read as spaces."""
+    return _TOKEN.findall(text.lower().replace("_", " "))
+
+
+def _sentences(tokens: list[str]) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    for token in tokens:
+        if token in _SENTENCE_END:
+            if out[-1]:
+                out.append([])
+        else:
+            out[-1].append(token)
+    return [s for s in out if s]
+
+
+def _mentions(words: list[str]) -> list[_Mention]:
+    """Known item names in a sentence, longest first, left to right."""
+    vocab = vocabulary()
+    out: list[_Mention] = []
+    i = 0
+    while i < len(words):
+        for size in range(min(_longest_name(), len(words) - i), 0, -1):
+            item = vocab.get(tuple(words[i:i + size]))
+            if item and item != "air":
+                out.append(_Mention(i, i + size, item))
+                i += size
+                break
+        else:
+            i += 1
+    return out
+
+
+def _count_before(words: list[str], i: int) -> tuple[int, int | None]:
+    """(where the item starts, its count) for "2 bread", "a bread", "2x bread"; the count is None when absent."""
+    if i < len(words):
+        word = words[i]
+        if word.isdigit():
+            return i + 1, int(word)
+        if re.fullmatch(r"\d+x", word):
+            return i + 1, int(word[:-1])
+        if word in _NUMBERS:
+            return i + 1, _NUMBERS[word]
+    return i, None
+
+
+def _count_after(words: list[str], i: int) -> tuple[int, int | None]:
+    """(where the list goes on, the count) for "bread x1", "bread x 2", "bread (x2)"."""
+    j = i + 1 if i < len(words) and words[i] == "(" else i
+    count = None
+    if j < len(words) and re.fullmatch(r"[x×]\d+", words[j]):
+        count, j = int(words[j][1:]), j + 1
+    elif j + 1 < len(words) and words[j] in ("x", "×") and words[j + 1].isdigit():
+        count, j = int(words[j + 1]), j + 2
+    if count is None:
+        return i, None
+    if j < len(words) and words[j] == ")":
+        j += 1
+    return j, count
+
+
+def _item_list(words: list[str], i: int, mentions: list[_Mention]) -> dict[str, int]:
+    """The items listed from position i: "1 golden apple, 1 bread", "cake and bread", "bread x2 & cake"."""
+    at = {m.start: m for m in mentions}
+    items: dict[str, int] = {}
+    while True:
+        start, before = _count_before(words, i)
+        mention = at.get(start)
+        if mention is None:
+            return items
+        end, after = _count_after(words, mention.end)
+        items[mention.item] = items.get(mention.item, 0) + (before or after or 1)
+        i = end
+        while i < len(words) and words[i] in _LIST_JOINERS:
+            i += 1
+
+
+def _subjects(words: list[str], end: int) -> list[tuple[int, str, int | None]]:
+    """(where it ends, role, agent number) of every subject phrase before `end`, the longest phrase at a place
+    first ("agents around you" is the team's, not "you")."""
+    found: list[tuple[int, str, int | None]] = []
+    i = 0
+    while i < end:
+        if words[i] == "agent" and i + 1 < end and words[i + 1].isdigit():
+            role = ME if words[max(0, i - 2):i] == ["you", "are"] else PARTNER  # "you are agent 1"
+            found.append((i + 2, role, int(words[i + 1])))
+            i += 2
+            continue
+        for size in range(min(_SUBJECT_MAX, end - i), 0, -1):
+            phrase_role = _SUBJECTS.get(tuple(words[i:i + size]))
+            if phrase_role:
+                found.append((i + size, phrase_role, None))
+                i += size
+                break
+        else:
+            i += 1
+    return found
+
+
+def _clause_start(words: list[str], verb: int) -> int:
+    """Where the verb's clause starts: after the last comma or "but" before it."""
+    for i in range(verb - 1, -1, -1):
+        if words[i] in _CLAUSE_BREAKS:
+            return i + 1
+    return 0
+
+
+def _who(words: list[str], verb: int) -> tuple[str, int | None] | None:
+    """Who must do the verb: the subject nearest before it, in its clause first; None when the words between
+    say knowing, helping or not doing. No subject: an imperative, the team's."""
+    start = _clause_start(words, verb)
+    subjects = _subjects(words, verb)
+    near = [s for s in subjects if s[0] > start] or subjects
+    if not near:
+        return None if _NOT_A_DUTY & set(words[:verb]) else (TEAM, None)
+    end, role, index = near[-1]
+    if _NOT_A_DUTY & set(words[end:verb]):
+        return None
+    return role, index
+
+
+def _duties(words: list[str]) -> Iterator[_Duty]:
+    """Every "someone must make these items" the sentence says."""
+    mentions = _mentions(words)
+    for v, word in enumerate(words):
+        is_dish = word in _DISH_WORDS  # "your dish is bread", "bread is your dish"
+        if word not in _CRAFT_VERBS and word not in _COOK_VERBS and not is_dish:
+            continue
+        if not is_dish:
+            items = _item_list(words, v + 1, mentions)
+        elif v + 1 < len(words) and words[v + 1] in _LINKS:
+            items = _item_list(words, v + 2, mentions)
+        else:
+            items = {}
+        if not items:
+            items = _item_before(words, v, mentions, _LINKS if is_dish else _RELATIVE)
+        who = _who(words, v + 1 if is_dish else v)  # "your dish" is itself the subject
+        if items and who is not None:
+            yield _Duty(who[0], items, word, who[1])
+
+
+def _item_before(words: list[str], v: int, mentions: list[_Mention], links: frozenset[str]) -> dict[str, int]:
+    """The item the verb's object refers back to: "the recipe for bread, which agent 1 must make"."""
+    before = [m for m in mentions if m.end <= v]
+    if not before or not links & set(words[before[-1].end:v]):
+        return {}
+    return {before[-1].item: 1}
+
+
+def _recipes(text: str) -> tuple[dict[str, list[str]], str]:
+    """The recipes a goal shows, and the goal's text without them."""
+    recipes: dict[str, list[str]] = {}
+    for m in _RECIPE.finditer(text):
+        name = item_name(m.group(1)) or m.group(1).strip().replace(" ", "_")
+        recipes[name] = _steps(m.group(2))
+    return recipes, _RECIPE.sub("\n", text)
+
+
+def _steps(body: str) -> list[str]:
+    """A recipe's steps without their "Step n:" prefix, from "Step n: ..." lines or a Python list of them."""
+    body = body.strip()
+    lines = body.splitlines()
+    if body.startswith("["):
+        try:
+            parsed = ast.literal_eval(body)
+        except (ValueError, SyntaxError):
+            parsed = re.findall(r"'([^']*)'", body)
+        lines = [str(s) for s in parsed] if isinstance(parsed, list) else []
+    return [_STEP_PREFIX.sub("", line).strip() for line in lines if line.strip()]
+
+
+def _merge(duties: list[_Duty], role: str) -> dict[str, int]:
     out: dict[str, int] = {}
-    for part in re.split(r",\s*|\s+and\s+", text):
-        m = re.match(r"\s*(?:(\d+)\s+|an?\s+)?([a-z0-9_]+)\s*$", part)
-        if m:
-            out[m.group(2)] = int(m.group(1) or 1)
+    for duty in duties:
+        if duty.role == role:
+            for item, n in duty.items.items():
+                out[item] = max(out.get(item, 0), n)
+    return out
+
+
+def _is_food(item: str) -> bool:
+    from ..mcdata import minecraft_data
+
+    return item in cooking.CRAFTED or item in cooking.SMELTED or item in minecraft_data().foods_by_name
+
+
+def _missing(sentences: list[list[str]], targets: dict[str, int]) -> list[str]:
+    """Items a sentence says nobody has ("Nobody has the oak_log it takes")."""
+    out: list[str] = []
+    for words in sentences:
+        if _NOBODY & set(words) or "no one" in " ".join(words):
+            out += [m.item for m in _mentions(words) if m.item not in targets and m.item not in out]
     return out
 
 
 def parse_goal(goal: str) -> TaskGoal:
-    """Read a task goal's text (see the module doc for the phrasings); kind "unknown" otherwise."""
+    """Read a task goal's text (see the module doc); kind "unknown" when it names nothing to make."""
     text = _OTHERS_SENTENCE.sub(" ", goal or "").strip()
-    recipes = {name: [line.split(": ", 1)[1] for line in body.strip().splitlines()]
-               for name, body in _RECIPE.findall(text)}
-    hells = _HELLS.search(text)
+    recipes, prose = _recipes(text)
+    sentences = _sentences(tokens_of(prose))
+    duties = [d for words in sentences for d in _duties(words)]
+    mine, partner, team = _merge(duties, ME), _merge(duties, PARTNER), _merge(duties, TEAM)
+    words = {w for s in sentences for w in s}
+    if "blueprint" in words or (not duties and _CONSTRUCTION_WORDS & words):
+        return TaskGoal("construction", recipes=recipes)
+    hells = _hells_kitchen(mine, partner, team, prose)
     if hells:
-        return TaskGoal("cooking", {hells.group(1): 1}, hells_kitchen=True, my_index=int(hells.group(4)) - 1,
-                        partner_dish=hells.group(3), partner_index=int(hells.group(4)), recipes=recipes)
-    first = text.split("\n")[0]
-    if re.search(r"\bblueprint\b|\bbuild\b", first, re.I) and not _CRAFT.search(first):
-        return TaskGoal("construction")
-    craft = _CRAFT.search(first)
-    if craft:
-        missing = []
-        m = _MISSING.search(text)
-        if m:
-            missing = [w.strip() for w in re.split(r",\s*|\s+and\s+", m.group(1)) if w.strip()]
-        return TaskGoal("crafting", {craft.group(2): int(craft.group(1) or 1)}, missing_items=missing)
-    make = _MAKE.search(first)
-    if make:
-        dishes = _dish_list(make.group(1))
-        if dishes:
-            return TaskGoal("cooking", dishes, recipes=recipes)
-    return TaskGoal("unknown", recipes=recipes)
+        return _hells_goal(mine, partner, duties, recipes, prose)
+    targets = team or mine or partner
+    if not targets:
+        return TaskGoal("unknown", recipes=recipes)
+    crafted = any(d.verb in _CRAFT_VERBS for d in duties)
+    kind = "crafting" if crafted or not all(_is_food(t) for t in targets) else "cooking"
+    missing = _missing(sentences, targets) if kind == "crafting" else []
+    return TaskGoal(kind, targets, missing_items=missing, recipes=recipes)
+
+
+def _hells_kitchen(mine: dict[str, int], partner: dict[str, int], team: dict[str, int], prose: str) -> bool:
+    """One dish each: mine and a partner's named apart, or mine whose recipe someone else holds."""
+    if not mine:
+        return False
+    if partner and not set(partner) & set(mine):
+        return True
+    return not team and bool(_RECIPE_ELSEWHERE.search(prose))
+
+
+def _hells_goal(mine: dict[str, int], partner: dict[str, int], duties: list[_Duty],
+                recipes: dict[str, list[str]], prose: str) -> TaskGoal:
+    partner_dish = next((d for d in partner if d not in mine), None)
+    if partner_dish is None:
+        others = [r for r in recipes if r not in mine]
+        partner_dish = others[0] if len(others) == 1 else None  # the recipe I hold is the partner's
+    index = next((d.index for d in duties if d.role == PARTNER and d.index is not None and partner_dish in d.items),
+                 None)
+    me = _MY_NUMBER.search(prose)
+    return TaskGoal("cooking", dict(mine), hells_kitchen=True, my_index=int(me.group(1)) if me else None,
+                    partner_dish=partner_dish, partner_index=index, recipes=recipes)

@@ -43,6 +43,7 @@ class Memory:
     team_done: bool = False
     announced: bool = False
     told_lead: bool = False
+    recipe_sent: bool = False  # Hell's Kitchen: the recipe I hold went to the partner who needs it
     waits: int = 0
     last_inventory: dict[str, int] = field(default_factory=dict)
     last_command: str = ""
@@ -93,15 +94,17 @@ class Player:
     def lead(self, view: PromptView) -> str:
         return view.everyone[0] if view.everyone else view.name
 
-    def _hk_names(self, view: PromptView, goal: TaskGoal) -> dict[int, str]:
-        """Hell's Kitchen: agent number -> name, taking the other agents as listed in agent order."""
+    def _hk_partner(self, view: PromptView, goal: TaskGoal) -> str | None:
+        """Hell's Kitchen: who makes the dish whose recipe I hold. By its number when the goal gives one (the
+        other agents are listed in agent order, and I make the dish before theirs unless the goal says my
+        number); otherwise the only other agent, as in MINDcraft's two-agent goals."""
         n = len(view.others) + 1
-        if goal.partner_index is None or n < 2:
-            return {}
-        mine = (goal.partner_index - 1) % n
+        if goal.partner_index is None:
+            return view.others[0] if n == 2 else None
+        mine = goal.my_index if goal.my_index is not None else goal.partner_index - 1
         ordered = list(view.others)
-        ordered.insert(mine, view.name)
-        return dict(enumerate(ordered))
+        ordered.insert(mine % n, view.name)
+        return ordered[goal.partner_index % n]
 
     def _relevant(self, goal: TaskGoal) -> set[str]:
         """Items that can go into the task's targets."""
@@ -260,9 +263,7 @@ class Player:
         if goal.kind in ("construction", "unknown"):
             return ""
         if goal.hells_kitchen:
-            names = self._hk_names(view, goal)  # empty unless the goal names the partner's index
-            index = goal.partner_index
-            receiver = names.get(index % max(len(names), 1)) if names and index is not None else None
+            receiver = self._hk_partner(view, goal)
             if not receiver or receiver == view.name or not goal.partner_dish:
                 return ""
             wanted = cooking.lacking(goal.partner_dish, 1, {})
@@ -276,8 +277,9 @@ class Player:
             if spare > 0:
                 self.mem.introduced.add(receiver)
                 what = goal.partner_dish if goal.hells_kitchen else (goal.target_text or "task")
+                recipe = self._recipe_once(goal) if goal.hells_kitchen else ""
                 return (f"{'Here are' if spare > 1 else 'Here is'} {spare} {item} for the {what}, {receiver}. "
-                        f"!givePlayer({quote(receiver)}, {quote(item)}, {spare})")
+                        f"{recipe + ' ' if recipe else ''}!givePlayer({quote(receiver)}, {quote(item)}, {spare})")
         return ""
 
     def _answer(self, view: PromptView, goal: TaskGoal, partner: str, done: bool) -> str:
@@ -292,7 +294,7 @@ class Player:
         if unasked:
             for item in unasked:
                 self.mem.asked.setdefault(item, set()).add(partner)
-            return self._request_text(goal, unasked)
+            return self._request_text(view, goal, unasked)
         return f"Thanks, {partner}! !endConversation({quote(partner)})"
 
     def _opening(self, view: PromptView, goal: TaskGoal, partner: str) -> str:
@@ -304,14 +306,13 @@ class Player:
                     f"first; you place yours.")
         if goal.hells_kitchen:
             text = ""
-            if goal.partner_dish and goal.partner_dish in goal.recipes:
-                steps = " ".join(f"{i}) {s}" for i, s in enumerate(goal.recipes[goal.partner_dish], 1))
-                text = f"Here is the recipe for {goal.partner_dish}: {steps}"
+            if self._hk_partner(view, goal) in (partner, None):
+                text = self._recipe_once(goal)
             lack = self._lack_now(view, goal)
             if lack:
                 for item in lack:
                     self.mem.asked.setdefault(item, set()).add(partner)
-                text += " " + self._request_text(goal, lack)
+                text += " " + self._request_text(view, goal, lack)
             return text.strip() or f"I'm making my {what}."
         if view.name == lead:
             verb = "craft the" if goal.kind == "crafting" else "make the"
@@ -319,10 +320,20 @@ class Player:
         self.mem.told_lead = True
         return f"You make the {what}, {lead}; I have nothing more for it."
 
-    def _request_text(self, goal: TaskGoal, lack: dict[str, int]) -> str:
+    def _recipe_once(self, goal: TaskGoal) -> str:
+        """Hell's Kitchen: the recipe I hold for my partner's dish, the first time only."""
+        if self.mem.recipe_sent or not goal.partner_dish or goal.partner_dish not in goal.recipes:
+            return ""
+        self.mem.recipe_sent = True
+        steps = " ".join(f"{i}) {s}" for i, s in enumerate(goal.recipes[goal.partner_dish], 1))
+        return f"Here is the recipe for {goal.partner_dish}: {steps}"
+
+    def _request_text(self, view: PromptView, goal: TaskGoal, lack: dict[str, int]) -> str:
         what = goal.target_text or "task"
         if goal.kind == "crafting":
-            return (f"I still need {item_list(lack)} (or what it makes) for the {what}. "
+            target, count = next(iter(goal.targets.items()))
+            needed = crafting.lack_text(target, count, view.inventory, lack, self.version)
+            return (f"I still need {needed} (or what it makes) for the {what}. "
                     f"Please give me everything you have for it.")
         return f"I need {item_list(lack)} for the {what}. Can you give {'it' if len(lack) == 1 else 'them'} to me?"
 
@@ -342,7 +353,7 @@ class Player:
             return f"!endConversation({quote(view.partner)})"
         for item in lack:
             self.mem.asked.setdefault(item, set()).add(partner)
-        text = self._request_text(goal, lack)
+        text = self._request_text(view, goal, lack)
         if view.partner == partner:
             return text
         return f"!startConversation({quote(partner)}, {quote(text)})"

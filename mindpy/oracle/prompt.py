@@ -14,7 +14,12 @@ from ..agent.conversation import BOT_TAG
 SELF_PROMPT_START = "You are self-prompting with the goal:"
 
 _NAME = re.compile(r"^You are ([A-Za-z0-9_]+), a Minecraft bot")
-_TASK = re.compile(r"Your task: (.*?)(?:\n\s*\n|\nYou act in the world|\Z)", re.S)
+_TASK_START = "Your task: "
+# Where the goal ends: after the sentence naming the teammates or at the next part of the task prompt, whichever
+# comes first (the goal itself may hold blank lines, as MINDcraft's do); else at a blank line.
+_TEAM_SENTENCE = re.compile(r"The other agents are: [A-Za-z0-9_, ]*\.")
+_PROMPT_GOES_ON = re.compile(r"\n(?:At the start of the task you|You act in the world)")
+_BLANK_LINE = re.compile(r"\n\s*\n")
 _OTHERS = re.compile(r"The other agents are: ([A-Za-z0-9_]+(?:,\s*[A-Za-z0-9_]+)*)")
 _ITEM_LINE = re.compile(r"^- ([a-z0-9_]+): (\d+)$", re.M)
 _NEARBY = re.compile(r"Other players nearby: (.*)")
@@ -73,6 +78,25 @@ def prompt_kind(system: str) -> str:
     return "conversing"
 
 
+def task_goal(system: str) -> str:
+    """The task goal in a system prompt ("" when there is none)."""
+    at = system.find(_TASK_START)
+    if at < 0:
+        return ""
+    rest = system[at + len(_TASK_START):]
+    ends = []
+    team = _TEAM_SENTENCE.search(rest)
+    if team:
+        ends.append(team.end())
+    goes_on = _PROMPT_GOES_ON.search(rest)
+    if goes_on:
+        ends.append(goes_on.start())
+    if not ends:
+        blank = _BLANK_LINE.search(rest)
+        ends.append(blank.start() if blank else len(rest))
+    return rest[:min(ends)].strip()
+
+
 def parse_inventory(text: str) -> dict[str, int] | None:
     """The items of the last INVENTORY block in `text`, or None when there is none."""
     at = text.rfind("INVENTORY")
@@ -95,8 +119,7 @@ def read_prompt(messages: list[dict], system: str) -> PromptView:
     view = PromptView(kind=prompt_kind(system), system=system)
     m = _NAME.match(system.strip())
     view.name = m.group(1) if m else ""
-    task = _TASK.search(system)
-    view.goal = task.group(1).strip() if task else ""
+    view.goal = task_goal(system)
     others = _OTHERS.search(view.goal) or _OTHERS.search(system)
     if others:
         view.others = [n.strip() for n in others.group(1).split(",") if n.strip() and n.strip() != view.name]

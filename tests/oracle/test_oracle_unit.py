@@ -11,6 +11,7 @@ from mindpy.commands.parser import parse_reply
 from mindpy.models.registry import create_model, parse_model_spec
 from mindpy.oracle import OracleModel
 from mindpy.oracle.construction import parse_check
+from mindpy.oracle.crafting import crafter_step
 from mindpy.oracle.goals import parse_goal
 from mindpy.oracle.prompt import read_prompt
 from mindpy.prompts.prompter import Prompter
@@ -304,3 +305,150 @@ def test_a_harvest_that_keeps_failing_becomes_a_request_to_a_partner():
     assert collects and len(collects) <= 4, commands  # given up on after a few tries, not run forever
     name, args = commands[-1]
     assert name == "startConversation" and args[0] == "ben2" and "wheat" in args[1], commands
+
+
+# ---- goal wordings: ours, MINDcraft's and rewordings ---------------------------------------------------------
+BREAD_STEPS = "Recipe for bread:\nStep 1: Harvest 3 wheat.\nStep 2: At the crafting table, make bread."
+HK_WORDINGS = [
+    # (goal, my dish, the partner's dish, the partner's number, recipes shown)
+    ("You need to make golden_apple, but you don't have the recipe for it, your partner has it!\n\nYour partner "
+     "needs to make bread. You have their recipe:\n" + BREAD_STEPS + "\n\nTalk it over and finish both dishes. "
+     "Note: you may only guide your partner with the steps.", "golden_apple", "bread", None, ["bread"]),
+    ("You must make golden_apple, but you do not have its recipe: agent 0 has it. You hold the recipe for bread, "
+     "which agent 1 must make. Exchange recipes with the others and keep your own dish.\n" + BREAD_STEPS,
+     "golden_apple", "bread", 1, ["bread"]),
+    ("Your job is to cook a golden apple. Your teammate has to prepare bread; you hold the recipe for it.\n"
+     + BREAD_STEPS, "golden_apple", "bread", None, ["bread"]),
+    ("You should prepare golden apple x1 and your partner should bake the bread. Only your partner knows how to "
+     "make a golden apple.", "golden_apple", "bread", None, []),
+    ("Golden apple is your dish. Your partner's dish is bread, whose recipe is yours:\n" + BREAD_STEPS,
+     "golden_apple", "bread", None, ["bread"]),
+    ("Together with your partner, you have to make 1 golden_apple. Bread is what agent 2 must cook, and you know "
+     "how to make it.", "golden_apple", "bread", 2, []),
+    # MINDcraft's "full" variant shows both recipes: the one that is not mine is the partner's
+    ("You need to make golden_apple, but you don't have the recipe for it, your partner has it!Recipe for "
+     "golden_apple:\n['Step 1: Get an apple and 8 gold ingots.', 'Step 2: Surround the apple.']Recipe for bread:\n"
+     "['Step 1: Harvest 3 wheat.', 'Step 2: Craft bread.']", "golden_apple", "bread", None,
+     ["golden_apple", "bread"]),
+]
+
+
+@pytest.mark.parametrize("goal,mine,partner,index,recipes", HK_WORDINGS, ids=range(len(HK_WORDINGS)))
+def test_hells_kitchen_wordings(goal, mine, partner, index, recipes):
+    g = parse_goal(goal + " The other agents are: jill.")
+    assert (g.kind, g.hells_kitchen, g.targets) == ("cooking", True, {mine: 1}), g
+    assert (g.partner_dish, g.partner_index) == (partner, index), g
+    assert list(g.recipes) == recipes
+    if "bread" in recipes:
+        assert g.recipes["bread"][0].startswith("Harvest 3 wheat")
+
+
+@pytest.mark.parametrize("goal,targets,recipes", [
+    ("Collaborate with agents around you to make 1 golden_apple, 1 bread. Recipe for golden_apple:\n['Step 1: Get "
+     "an apple and 8 gold ingots.', 'Step 2: Surround the apple.']Recipe for bread:\n['Step 1: Harvest 3 wheat.', "
+     "'Step 2: Craft bread.']", {"golden_apple": 1, "bread": 1}, {"golden_apple": 2, "bread": 2}),
+    ("Collaborate with other agents around you to make bread, cake, The recipes are as follows:\nRecipe for bread:"
+     "\n['Step 1: Harvest 3 wheat.']\n", {"bread": 1, "cake": 1}, {"bread": 1}),
+    ("Collaborate with the other agents to make baked_potato, golden_carrot and rabbit_stew. In the end, one agent "
+     "should hold all of the dishes.\n" + BREAD_STEPS.replace("bread", "baked_potato"),
+     {"baked_potato": 1, "golden_carrot": 1, "rabbit_stew": 1}, {"baked_potato": 2}),
+    ("We have to cook 2 baked potatoes & a cake together.", {"baked_potato": 2, "cake": 1}, {}),
+    ("Work together to prepare cookie x2 and one mushroom stew.", {"cookie": 2, "mushroom_stew": 1}, {}),
+    ("Make bread.", {"bread": 1}, {}),
+])
+def test_cooking_wordings(goal, targets, recipes):
+    g = parse_goal(goal)
+    assert (g.kind, g.hells_kitchen, g.targets) == ("cooking", False, targets), g
+    assert {name: len(steps) for name, steps in g.recipes.items()} == recipes
+
+
+@pytest.mark.parametrize("goal,targets,missing", [
+    ("Collaborate with other agents to craft an pink_wool", {"pink_wool": 1}, []),
+    ("Collaborate with other agents to build a wooden pickaxe.", {"wooden_pickaxe": 1}, []),
+    ("Collaborate with other agents to build a shear.", {"shears": 1}, []),
+    ("Your team must craft two sticks.", {"stick": 2}, []),
+    ("Make 4 oak planks together with the others.", {"oak_planks": 4}, []),
+    ("Craft a crafting table. No one has the oak log it takes: go and get it.", {"crafting_table": 1}, ["oak_log"]),
+])
+def test_crafting_wordings(goal, targets, missing):
+    g = parse_goal(goal)
+    assert (g.kind, g.targets, g.missing_items) == ("crafting", targets, missing), g
+
+
+@pytest.mark.parametrize("goal", ["Make a structure with the blueprint below", "Build a house",
+                                  "Build the house of the blueprint together with the other agent."])
+def test_construction_wordings(goal):
+    assert parse_goal(goal).kind == "construction"
+
+
+MINDCRAFT_HK = ("You need to make bread, but you don't have the recipe for it, your partner has it!\n\nYour partner "
+                "needs to make golden_apple. You have their recipe:\nRecipe for golden_apple:\nStep 1: Get 1 apple "
+                "and 8 gold ingots.\nStep 2: Surround the apple with the gold ingots.\n\nTalk it over and finish "
+                "both dishes.")
+
+
+def test_prompt_reading_keeps_a_goal_with_blank_lines_whole():
+    scene = Scene("andy", MINDCRAFT_HK, ["jill"], {}).self_prompt()
+    prompt = scene.prompter.build("conversing", turns=scene.turns)
+    goal = read_prompt(prompt.messages, prompt.system).goal
+    assert goal.startswith("You need to make bread") and goal.endswith("The other agents are: jill.")
+    assert "Your partner needs to make golden_apple" in goal and "Step 2: Surround" in goal
+
+
+def test_mindcraft_hells_kitchen_gift_goes_to_the_only_partner():
+    # no agent numbers: "your partner" is the other agent; my gold is for its golden apple
+    model = OracleModel()
+    scene = Scene("andy", MINDCRAFT_HK, ["jill"], {"gold_ingot": 5, "apple": 1}).self_prompt()
+    gift = scene.ask(model)
+    assert command(gift) == ("givePlayer", ["jill", "apple", 1])
+    assert "Here is the recipe for golden_apple: 1) Get 1 apple and 8 gold ingots." in gift  # passed on once
+    scene.items.pop("apple")
+    second = scene.add("system", "Gave jill 1 apple.").ask(model)
+    assert command(second) == ("givePlayer", ["jill", "gold_ingot", 5]) and "recipe" not in second
+
+
+def test_mindcraft_hells_kitchen_each_agent_makes_only_its_own_dish():
+    scene = Scene("andy", MINDCRAFT_HK, ["jill"], {}).self_prompt()
+    assert command(scene.ask(OracleModel())) == ("collectBlocks", ["wheat", 3])  # bread, not the golden apple
+    scene.items = {"bread": 1}
+    done = scene.add("system", "Crafted 1 bread.").ask(OracleModel())
+    assert command(done)[0] == "endGoal" and "bread" in done and "golden_apple" not in done
+
+
+WOOL = "Collaborate with other agents to craft blue_wool"
+
+
+def test_dyed_wool_is_crafted_from_wool_of_another_colour():
+    scene = Scene("andy", WOOL, ["jill"], {"blue_dye": 1, "white_wool": 1}).self_prompt()
+    assert command(scene.ask(OracleModel())) == ("craftRecipe", ["blue_wool", 1])
+
+
+def test_dyed_wool_crafter_asks_for_wool_of_any_other_colour():
+    model = OracleModel()
+    scene = Scene("andy", WOOL, ["jill"], {"blue_dye": 1}).self_prompt()
+    replies = [scene.ask(model) for _ in range(4)]
+    name, args = command(replies[-1])
+    assert name == "startConversation" and args[0] == "jill", replies
+    assert "1 wool of any colour but blue" in args[1] and "blue_wool (" not in args[1]
+
+
+def test_dyed_wool_helper_hands_over_its_white_wool():
+    scene = Scene("jill", WOOL, ["andy"], {"white_wool": 1}).self_prompt()
+    assert command(scene.ask(OracleModel())) == ("givePlayer", ["andy", "white_wool", 1])
+
+
+@pytest.mark.parametrize("target,inventory,step,lack", [
+    ("lime_wool", {"green_dye": 1, "white_wool": 1, "bone_meal": 1}, ("white_dye", 1), {}),
+    ("light_gray_wool", {"black_dye": 1, "white_wool": 1, "white_dye": 2}, ("light_gray_dye", 1), {}),
+    ("pink_wool", {"pink_dye": 1, "black_wool": 1}, ("pink_wool", 1), {}),
+    ("black_wool", {"black_dye": 1, "white_wool": 1}, ("black_wool", 1), {}),
+    ("blue_carpet", {"blue_dye": 1, "white_carpet": 1}, ("blue_carpet", 1), {}),
+    ("blue_wool", {"lapis_lazuli": 1, "white_wool": 1}, ("blue_dye", 1), {}),  # its dye first
+    ("lime_wool", {"lime_dye": 1}, None, {"black_wool": 1}),
+    ("wooden_pickaxe", {"birch_planks": 3, "stick": 2, "crafting_table": 1}, ("wooden_pickaxe", 1), {}),
+])
+def test_crafting_plans_with_what_is_held_never_with_the_target(target, inventory, step, lack):
+    move, missing = crafter_step(target, 1, inventory, [])
+    assert (move.command if move else None) == (f'!craftRecipe("{step[0]}", {step[1]})' if step else None)
+    assert missing == lack
+    assert target not in missing
