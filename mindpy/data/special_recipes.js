@@ -6,11 +6,16 @@
 
 const SPECIAL = require('./special_recipes.json')
 
+// The recipe tables already extended. Keyed by the table, not the registry: every bot gets its own registry
+// object, but those of one version share minecraft-data's recipes, and adding the variants again for each bot
+// grew the table without end (each pass also dyes the last pass's variants) and froze the bots' Node process.
+const extended = new WeakSet()
+
 // Add the special recipes and the dyeing variants to `registry.recipes` (minecraft-data's shape: result id ->
-// entries); once per registry.
+// entries); once per recipe table.
 function addSpecialRecipes (registry) {
-  if (registry.mindpySpecialRecipes) return
-  registry.mindpySpecialRecipes = true
+  if (!registry.recipes || extended.has(registry.recipes)) return
+  extended.add(registry.recipes)
   addDyeVariants(registry)
   for (const [name, entries] of Object.entries(SPECIAL)) {
     const result = registry.itemsByName[name]

@@ -11,6 +11,9 @@ import pytest
 from conftest import inventory_js, isolate, unique_name, wait_until
 from mindpy.bridge import create_bot
 
+WOOL_COLOURS = ("white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan",
+                "purple", "blue", "brown", "green", "red", "black")
+
 # target: (ingredients given, crafts, inventory afterwards: the result and any leftovers)
 RECIPES = {
     "oak_planks": ({"oak_log": 2}, 2, {"oak_planks": 8}),
@@ -191,3 +194,14 @@ def test_breaking_the_table_closes_it_and_gives_the_grid_back(make_bot):
     wait_until(lambda: bot.js.currentWindow is None, timeout=5, message="the server to close the window")
     assert wait_until(lambda: bot.inventory() == {"oak_planks": 5}, message="the planks back from the grid")
     assert_in_sync(bot)
+
+
+def test_dyeing_takes_each_other_colour_once_however_many_bots_join(crafter, make_bot):
+    """Bots of one version share minecraft-data's recipe table: the dyeing variants were added again for every
+    bot that joined, until the table was so large that the bots' Node process froze."""
+    for bot in (crafter[0], make_bot("dyer"), make_bot("dyer")):
+        recipes = bot.js.registry.recipes[item_id(bot, "blue_wool")]
+        used = sorted(bot.js.registry.items[recipe.ingredients[i]].name
+                      for recipe in recipes for i in range(recipe.ingredients.length)
+                      if bot.js.registry.items[recipe.ingredients[i]].name.endswith("_wool"))
+        assert used == sorted(f"{c}_wool" for c in WOOL_COLOURS if c != "blue"), used
