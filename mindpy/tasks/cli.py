@@ -11,14 +11,16 @@ def _cmd_show(args) -> int:
     from .describe import describe_file, describe_task
     from .loader import read_task_file
 
-    only = [args.id] if args.id else None
-    report = read_task_file(args.file, check_names=not args.no_name_check, only=only)
+    if args.id:
+        report = read_task_file(args.file, check_names=not args.no_name_check, only=[args.id])
+        _print_lines(report.warnings.get(args.id, []))
+        print(describe_task(report.task(args.id)))
+        return 0
+    report = read_task_file(args.file, check_names=not args.no_name_check)
     if report.file_problems:
         report.raise_for_problems()
-    _print_lines(report.messages() if args.id is None else report.warnings.get(args.id, []))
-    if args.id:
-        print(describe_task(report.task(args.id)))
-    elif args.all:
+    _print_lines(report.messages())
+    if args.all:
         print("\n\n".join(describe_task(t) for t in report.tasks.values()))
     else:
         print(describe_file(report.tasks, str(args.file), invalid=list(report.problems)))
@@ -29,7 +31,7 @@ def _cmd_validate(args) -> int:
     from collections import Counter
 
     from .loader import read_task_file, task_paths
-    from .schema import TaskFileError
+    from .schema import TaskFileError, counted
 
     totals: Counter[str] = Counter()
     for pattern in args.files:
@@ -50,8 +52,8 @@ def _cmd_validate(args) -> int:
                           unsolvable=len(unsolvable))
     if totals["files"] > 1:
         unread = f" ({totals['unread']} not read)" if totals["unread"] else ""
-        print(f"total: {totals['files']} files{unread}, {_count(totals['tasks'], 'task')}, {totals['valid']} valid, "
-              f"{totals['invalid']} invalid, {_count(totals['warnings'], 'warning')}, "
+        print(f"total: {totals['files']} files{unread}, {counted(totals['tasks'], 'task')}, {totals['valid']} valid, "
+              f"{totals['invalid']} invalid, {counted(totals['warnings'], 'warning')}, "
               f"{totals['unsolvable']} unsolvable")
     return 1 if totals["invalid"] or totals["unread"] else 0
 
@@ -66,10 +68,6 @@ def _unsolvable_lines(path, tasks) -> list[str]:
         if reason:
             lines.append(f"{path}: task '{task.id}': unsolvable: {reason}")
     return lines
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _print_lines(lines: list[str]) -> None:

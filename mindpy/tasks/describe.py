@@ -6,7 +6,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from .schema import Task
+from .schema import Task, counted
 
 
 def _items(inventory: Mapping[str, int]) -> str:
@@ -35,9 +35,9 @@ def blueprint_summary(task: Task) -> str:
 
 def describe_task(task: Task) -> str:
     """Everything about one task: agents, goals, targets, inventories, blueprint size."""
-    people = f"{task.agent_count} agent{'s' if task.agent_count != 1 else ''}"
+    people = counted(task.agent_count, "agent")
     if task.human_count:
-        people += f" + {task.human_count} human{'s' if task.human_count != 1 else ''}"
+        people += f" + {counted(task.human_count, 'human')}"
     kind = task.type + (" (Hell's Kitchen)" if task.is_hells_kitchen else "")
     lines = [f"{task.id}", f"  type: {kind}; {people}; timeout {task.timeout:g} s"]
     targets = task.targets()
@@ -104,6 +104,6 @@ def describe_file(tasks: Mapping[str, Task], source: str = "", invalid: Sequence
             what = "targets " + _items(task.targets())
         lines.append(f"  {task.id:<{width}}  {task.type:<12} {task.agent_count} agents  {what}")
     if invalid:
-        lines.append(f"  {len(invalid)} invalid tasks left out (`mindpy tasks validate` says why): "
+        lines.append(f"  {counted(len(invalid), 'invalid task')} left out (`mindpy tasks validate` says why): "
                      + ", ".join(invalid))
     return "\n".join(lines)

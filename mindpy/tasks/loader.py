@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserFileError
-from ..userfiles import TASK_FILE_MAX_BYTES, file_format, one_line, read_user_file
+from ..userfiles import JSON_SUFFIXES, TASK_FILE_MAX_BYTES, YAML_SUFFIXES, file_format, one_line, read_user_file
 from .schema import NameChecker, Task, TaskFileError, TaskFileReport, check_tasks
 
-TASK_FILE_SUFFIXES = (".json", ".yaml", ".yml")
+TASK_FILE_SUFFIXES = JSON_SUFFIXES + YAML_SUFFIXES
 log = logging.getLogger("mindpy.tasks")
 
 
@@ -67,23 +67,24 @@ def load_task(path: str | Path, task_id: str, **kwargs: Any) -> Task:
 
 def task_paths(pattern: str | Path) -> list[Path]:
     """The task files a command-line argument names: a file, a folder (its .json, .yaml and .yml files, in
-    sub-folders too) or a glob (`tasks/**/*.json`). TaskFileError when it names nothing."""
+    sub-folders too) or a glob (`tasks/**/*.json`), each file once. TaskFileError when it names nothing."""
     text = str(pattern)
     if glob.has_magic(text):
         found = [Path(p) for p in sorted(glob.glob(text, recursive=True))]
-        paths = [f for p in found for f in (_folder_task_files(p) if p.is_dir() else [p]) if _is_task_file(f)]
-        if not paths:
-            raise TaskFileError([f"{one_line(text, 200)}: no task files match (.json, .yaml or .yml)"])
-        return paths
-    path = Path(text)
-    if path.is_dir():
-        paths = _folder_task_files(path)
-        if not paths:
-            raise TaskFileError([f"{path}: the folder has no task files (.json, .yaml or .yml)"])
-        return paths
-    if not path.exists():
-        raise TaskFileError([f"{path}: no such task file or folder"])
-    return [path]
+        nothing = f"{one_line(text, 200)}: no task files match"
+    else:
+        path = Path(text)
+        if not path.exists():
+            raise TaskFileError([f"{path}: no such task file or folder"])
+        if not path.is_dir():
+            return [path]
+        found = [path]
+        nothing = f"{path}: the folder has no task files"
+    # a glob such as tasks/** names a folder and its sub-folders too: their files are listed once
+    paths = dict.fromkeys(f for p in found for f in (_folder_task_files(p) if p.is_dir() else [p]) if _is_task_file(f))
+    if not paths:
+        raise TaskFileError([f"{nothing} (.json, .yaml or .yml)"])
+    return list(paths)
 
 
 def _is_task_file(path: Path) -> bool:

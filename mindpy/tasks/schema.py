@@ -207,7 +207,7 @@ def _range_problem(value: Any, low: int, high: int) -> str:
     return f"must be an integer >= {low}, got {_show(value)}"
 
 
-def _count(n: int, noun: str) -> str:
+def counted(n: int, noun: str) -> str:
     """'1 task', '2 tasks'."""
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
@@ -415,10 +415,6 @@ class TaskCheck:
     problems: list[str]
     warnings: list[str]
 
-    @property
-    def valid(self) -> bool:
-        return not self.problems
-
 
 @dataclass
 class TaskFileReport:
@@ -454,8 +450,8 @@ class TaskFileReport:
 
     def summary(self) -> str:
         """One line: tasks, valid, invalid, warnings."""
-        line = (f"{self.source}: {_count(len(self.task_ids), 'task')}, {len(self.tasks)} valid, "
-                f"{len(self.problems)} invalid, {_count(self.warning_count, 'warning')}")
+        line = (f"{self.source}: {counted(len(self.task_ids), 'task')}, {len(self.tasks)} valid, "
+                f"{len(self.problems)} invalid, {counted(self.warning_count, 'warning')}")
         return line + (" (the file could not be read)" if self.file_problems else "")
 
     def raise_for_problems(self) -> None:
@@ -475,7 +471,7 @@ class TaskFileReport:
         close = difflib.get_close_matches(task_id, self.task_ids, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise TaskFileError([f"{self.source}: no task '{one_line(task_id, 80)}'{hint}; the file has "
-                             f"{len(self.task_ids)} tasks"])
+                             f"{counted(len(self.task_ids), 'task')}"])
 
 
 def check_task(task_id: str, data: Any, *, source: str = "<memory>", names: NameChecker | None = None) -> TaskCheck:
@@ -548,7 +544,7 @@ def _inferred_type(data: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def _people(agents: int, humans: int) -> str:
-    return _count(agents, "agent") + (f" and {_count(humans, 'human')}" if humans else "")
+    return counted(agents, "agent") + (f" and {counted(humans, 'human')}" if humans else "")
 
 
 class _TaskParser:
@@ -586,35 +582,33 @@ class _TaskParser:
         return Task(**self.kw, extra=self.extra)
 
     # ----- names -----
-    def _item_name(self, name: str, fld: str) -> str:
-        """Today's name for `name`, with a warning (once per field) when it is an old one."""
-        new = self.names.modern_item(name) if self.names else None
+    def _item_name(self, name: str, fld: str, kind: str = "item") -> str:
+        """Today's name for an item (or block) name, with a warning (once per field) when it is an old one."""
+        if self.names is None:
+            return name
+        new = self.names.modern_item(name) if kind == "item" else self.names.modern_block(name)
         if new is None:
             return name
-        self._warn_renamed(fld, "item", name, new)
+        if (fld, name) not in self._renamed:
+            self._renamed.add((fld, name))
+            self.notes.warn(fld, f"has the old {kind} name '{name}': read as '{new}'")
         return new
 
-    def _block_name(self, name: str, fld: str) -> str:
-        new = self.names.modern_block(name) if self.names else None
-        if new is None:
-            return name
-        self._warn_renamed(fld, "block", name, new)
-        return new
-
-    def _warn_renamed(self, fld: str, kind: str, old: str, new: str) -> None:
-        if (fld, old) not in self._renamed:
-            self._renamed.add((fld, old))
-            self.notes.warn(fld, f"has the old {kind} name '{old}': read as '{new}'")
-
-    def _modern_keys(self, mapping: Mapping[str, Any], fld: str) -> dict[str, Any]:
-        """The mapping with old item names replaced; counts of two spellings of one item add up."""
+    def _modern_keys(self, mapping: Mapping[str, Any], fld: str, high: int | None = None) -> dict[str, Any]:
+        """The mapping with old item names replaced; counts of two spellings of one item add up (to at most
+        `high`: each count was checked alone, their sum is checked here)."""
         out: dict[str, Any] = {}
+        summed: set[str] = set()
         for name, value in mapping.items():
             name = self._item_name(name, fld)
             if name in out and _is_int(out[name]) and _is_int(value):
                 out[name] += value
+                summed.add(name)
             else:
                 out.setdefault(name, value)
+        for name in out:
+            if name in summed and high is not None and out[name] > high:
+                self.notes.add(f"{fld}.{name}", f"adds up to {out[name]} under its old and new names; at most {high}")
         return out
 
     def _check_items(self, fld: str, items: Iterable[str]) -> None:
@@ -676,8 +670,12 @@ class _TaskParser:
             usernames = []
         self.kw["usernames"] = list(usernames)
 
+    def _indices(self) -> str:
+        """The agent indices the task has, for messages (any while the counts are unknown or bad)."""
+        return f"0..{self.players - 1}" if self.agent_count else "(0, 1, ...)"
+
     def _index_problem(self, fld: str, key: Any) -> None:
-        self.notes.add(fld, f"has key {_show(key)}: keys must be agent indices 0..{self.players - 1}")
+        self.notes.add(fld, f"has key {_show(key)}: keys must be agent indices {self._indices()}")
 
     # ----- goal and conversation -----
     def _goal(self) -> None:
@@ -754,7 +752,7 @@ class _TaskParser:
                 self.notes.add(f"{fld}.{item}", _range_problem(count, 0, MAX_ITEM_COUNT))
                 continue
             inventory[item] = count
-        inventory = self._modern_keys(inventory, fld)
+        inventory = self._modern_keys(inventory, fld, MAX_ITEM_COUNT)
         self._check_items(fld, inventory)
         return inventory
 
@@ -783,17 +781,21 @@ class _TaskParser:
         self.kw["target"] = target
 
     def _target_counts(self, target: Mapping[Any, Any]) -> dict[str, int]:
-        parsed: dict[str, int] = {}
-        for item, count in target.items():
-            if not _int_in(count, 1, MAX_ITEM_COUNT):
-                self.notes.add(f"target.{item}", _range_problem(count, 1, MAX_ITEM_COUNT))
-            else:
-                parsed[str(item)] = count
+        parsed = self._item_counts(target, "target")
         if not target:
             self.notes.add("target", "must not be empty")
-        parsed = self._modern_keys(parsed, "target")
         self._check_items("target", parsed)
         return parsed
+
+    def _item_counts(self, raw: Mapping[Any, Any], fld: str) -> dict[str, int]:
+        """{item: count} with every count from 1 to MAX_ITEM_COUNT (the others are problems), in today's names."""
+        parsed: dict[str, int] = {}
+        for item, count in raw.items():
+            if not _int_in(count, 1, MAX_ITEM_COUNT):
+                self.notes.add(f"{fld}.{item}", _range_problem(count, 1, MAX_ITEM_COUNT))
+            else:
+                parsed[str(item)] = count
+        return self._modern_keys(parsed, fld, MAX_ITEM_COUNT)
 
     def _number_of_target(self) -> None:
         number = self.data.get("number_of_target")
@@ -803,10 +805,7 @@ class _TaskParser:
             if not _int_in(number, 1, MAX_ITEM_COUNT):
                 self.notes.add("number_of_target", _range_problem(number, 1, MAX_ITEM_COUNT))
         elif isinstance(number, Mapping):
-            for item, count in number.items():
-                if not _int_in(count, 1, MAX_ITEM_COUNT):
-                    self.notes.add(f"number_of_target.{item}", _range_problem(count, 1, MAX_ITEM_COUNT))
-            number = self._modern_keys({str(k): v for k, v in number.items()}, "number_of_target")
+            number = self._item_counts(number, "number_of_target")
         else:
             self.notes.add("number_of_target", f"must be an integer from 1 to {MAX_ITEM_COUNT} or {{item: count}}, "
                                                f"got {_show(number)}")
@@ -919,7 +918,7 @@ class _TaskParser:
                 index = _agent_key(value)
                 if index is None or int(index) >= self.players:
                     self.notes.add("blocked_access_to_recipe",
-                                   f"has {_show(value)}: entries must be agent indices 0..{self.players - 1}")
+                                   f"has {_show(value)}: entries must be agent indices {self._indices()}")
                 else:
                     parsed.append(index if isinstance(value, str) else value)
         self.kw["blocked_access_to_recipe"] = [str(v) for v in parsed]
@@ -967,7 +966,7 @@ class _TaskParser:
     def _modern_level(self, level: Any) -> Any:
         if not isinstance(level, Mapping) or not isinstance(level.get("placement"), list):
             return level
-        rows = [[self._block_name(b, "blueprint.levels") if isinstance(b, str) else b for b in row]
+        rows = [[self._item_name(b, "blueprint.levels", "block") if isinstance(b, str) else b for b in row]
                 if isinstance(row, list) else row for row in level["placement"]]
         return {**level, "placement": rows}
 

@@ -113,6 +113,19 @@ def test_old_item_names_are_read_as_todays_with_a_warning_naming_task_field_and_
     ]
 
 
+def test_counts_of_an_old_and_a_new_name_must_add_up_to_at_most_a_full_inventory():
+    data = {"type": "cooking", "goal": "Cook.", "agent_count": 1, "target": {"raw_beef": 2000, "beef": 1000},
+            "number_of_target": {"raw_beef": 1, "beef": 2},
+            "initial_inventory": {"0": {"rose_red": 2000, "red_dye": 2000, "wool": 1}}}
+    check = _check(data, "much")
+    assert check.task is None and check.problems == [
+        "mine.json: task 'much': field 'initial_inventory.0.red_dye' adds up to 4000 under its old and new names; "
+        "at most 2304",
+        "mine.json: task 'much': field 'target.beef' adds up to 3000 under its old and new names; at most 2304"]
+    assert _check({**data, "target": {"raw_beef": 2, "beef": 1}, "initial_inventory": {}}).task.targets() == \
+        {"beef": 3}
+
+
 def test_old_names_in_targets_lists_and_blueprints():
     single = _check({"type": "techtree", "goal": "g", "agent_count": 1, "target": "wooden_slab"})
     assert single.task.targets() == {"oak_slab": 1} and len(single.warnings) == 1
@@ -194,6 +207,13 @@ def test_blocked_actions_of_agents_the_task_lacks_are_ignored():
         "mine.json: task 'torch': warning: field 'blocked_actions' has key \"3\" but the task has 1 agent: ignored"]
 
 
+def test_agent_index_problems_name_no_range_while_the_agent_count_is_bad():
+    check = _check({**TORCHES, "agent_count": "two", "initial_inventory": {"seven": {}}})
+    assert check.problems == ["mine.json: task 't': field 'agent_count' must be an integer >= 1, got \"two\"",
+                              "mine.json: task 't': field 'initial_inventory' has key \"seven\": keys must be agent "
+                              "indices (0, 1, ...)"]
+
+
 # ----- types -----
 @pytest.mark.parametrize("data, expected, why", [
     ({"goal": "Build.", "blueprint": {"levels": [{"level": 0, "coordinates": [0, -60, 0], "placement": [["stone"]]}]}},
@@ -271,6 +291,7 @@ def test_task_paths_take_files_folders_and_globs(tmp_path):
     assert task_paths(tmp_path / "x") == [second, first]  # sorted by path: "deeper/..." before "first.json"
     assert task_paths(str(tmp_path / "x" / "**" / "*.json")) == [first]
     assert task_paths(str(tmp_path / "*")) == [second, first]
+    assert task_paths(str(tmp_path / "x" / "**")) == [second, first]  # x and x/deeper both match: each file once
     for missing in (tmp_path / "nope.json", str(tmp_path / "nothing*.json")):
         with pytest.raises(TaskFileError, match="no such task file or folder|no task files match"):
             task_paths(missing)
