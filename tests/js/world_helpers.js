@@ -169,7 +169,7 @@ function commandReply (bot, command, pattern, timeoutMs = 5000) {
   })
 }
 
-// Make the item entities near the bot look as they do between their spawn packet and their metadata packet
+// Make the item entities the bot knows look as they do between their spawn packet and their metadata packet
 // (the stack not known yet); returns how many there were.
 function forgetDroppedStacks (bot) {
   const items = Object.values(bot.entities).filter(e => e.name === 'item')

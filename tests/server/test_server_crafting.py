@@ -200,8 +200,8 @@ def test_dyeing_takes_each_other_colour_once_however_many_bots_join(crafter, mak
     """Bots of one version share minecraft-data's recipe table: the dyeing variants were added again for every
     bot that joined, until the table was so large that the bots' Node process froze."""
     for bot in (crafter[0], make_bot("dyer"), make_bot("dyer")):
-        recipes = bot.js.registry.recipes[item_id(bot, "blue_wool")]
-        used = sorted(bot.js.registry.items[recipe.ingredients[i]].name
-                      for recipe in recipes for i in range(recipe.ingredients.length)
-                      if bot.js.registry.items[recipe.ingredients[i]].name.endswith("_wool"))
+        registry = bot.js.registry
+        ingredients = [registry.items[i].name
+                       for recipe in registry.recipes[item_id(bot, "blue_wool")] for i in recipe.ingredients]
+        used = sorted(name for name in ingredients if name.endswith("_wool"))
         assert used == sorted(f"{c}_wool" for c in WOOL_COLOURS if c != "blue"), used

@@ -4,11 +4,10 @@ read, and reach (attacks, digging and placing only within reach of the eyes)."""
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
-from conftest import TESTS_DIR, give_items, isolate, teleport, wait_until, world_js
+from conftest import TESTS_DIR, give_items, isolate, teleport, wait_ticks, wait_until, world_js
 from mindpy.bridge import js_module
 
 
@@ -89,8 +88,8 @@ def test_attacks_beyond_reach_do_nothing(make_bot):
     bot.on("entityHurt", lambda entity, *rest: hurt.append(entity["id"]))
     for _ in range(3):
         bot.js.attack(bot.js.entities[cow["id"]])
-        time.sleep(0.6)
-    time.sleep(0.5)
+        wait_ticks(12, "past the cow's invulnerability after a hit")
+    wait_ticks(10, "for a hit to be reported")
     assert hurt == [] and bot.js.entities[cow["id"]] is not None, "a hit from 6 blocks landed"
 
     teleport(bot, cow["x"] - 1.5, y, cow["z"])  # a block from its hitbox: hits land
@@ -104,7 +103,7 @@ def test_digging_beyond_reach_leaves_the_block(make_bot):
     # mineflayer shows the block as air once it has dug it; the server sends it back as it still is
     world_js().digAt(bot.js, x + 7, y - 1, z, timeout=15)  # about 6.7 blocks from the eyes: beyond 5.5
     wait_until(lambda: block_name(bot, x + 7, y - 1, z) == "grass_block", message="the block sent back")
-    time.sleep(1)
+    wait_ticks(20, "for a drop to appear")
     assert block_name(bot, x + 7, y - 1, z) == "grass_block" and items_near(bot, x + 7.5, z + 0.5) == []
 
     world_js().digAt(bot.js, x + 3, y - 1, z, timeout=15)  # within reach it breaks and drops

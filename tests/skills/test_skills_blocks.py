@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from conftest import give_more as give
 from conftest import isolate, wait_until
 from mindpy.skills import Skills
 
@@ -57,8 +58,7 @@ def test_break_block_at(make_bot):
 def test_place_block_and_place_here(make_bot):
     bot = make_bot("builder")
     x, y, z = isolate(bot)
-    bot.chat(f"/give {bot.name} cobblestone 5")
-    wait_until(lambda: bot.inventory().get("cobblestone") == 5, message="cobblestone")
+    give(bot, "cobblestone", 5)
     skills = Skills(bot)
     assert skills.place_block("cobblestone", x + 3, y, z + 3), skills.take_log()
     assert wait_until(lambda: block_name(bot, x + 3, y, z + 3) == "cobblestone", message="placed cobblestone")
@@ -72,8 +72,7 @@ def test_cheat_placement_restricted_to_the_inventory(make_bot):
     """Cheat mode places with /setblock; a task's restrict_to_inventory allows only blocks the bot holds."""
     bot = make_bot("cheater")
     x, y, z = isolate(bot)
-    bot.chat(f"/give {bot.name} oak_planks 1")
-    wait_until(lambda: bot.inventory().get("oak_planks") == 1, message="a plank")
+    give(bot, "oak_planks", 1)
     skills = Skills(bot)
     skills.runner.set_cheat(True)
     assert skills.place_block("stone_bricks", x + 2, y, z), skills.take_log()  # cheat mode: anything

@@ -14,10 +14,10 @@
 //   and movement packets the client sent before it confirmed the teleport are ignored (as vanilla does).
 // - A player who leaves is announced with player_info's remove_player action, which 1.19.3+ no longer has (its
 //   bitfield writes every flag false): other clients kept the player in their list and never saw it leave. Send
-//   player_remove where the version's protocol has it.
+//   player_remove there instead.
 
 const path = require('path')
-const { wrapEveryAssignment, hasPacket } = require(path.join(__dirname, '..', 'js', 'lib', 'hooks.js'))
+const { wrapEveryAssignment, keepOwn, refusePackets } = require(path.join(__dirname, '..', 'js', 'lib', 'hooks.js'))
 
 module.exports.server = function (serv, settings) {
   const options = settings?.mindpy?.pluginOptions || {}
@@ -25,36 +25,27 @@ module.exports.server = function (serv, settings) {
     keepInventory: options.keepInventory === true || options.keepInventory === 'true'
   })
 
-  // login.js assigns these again for every joining player: wrap whatever it assigns
+  // login.js assigns this again for every joining player: wrap whatever it assigns
   wrapEveryAssignment(serv, '_sendPlayerList', (original) => (toPlayer) => {
     original(toPlayer)
     sendFullListTo(serv, toPlayer)
   })
-  if (hasPacket(serv.registry, 'player_remove')) {
-    wrapEveryAssignment(serv, '_sendPlayerEventLeave', () => (leaving) => {
+  // the versions whose player_info has the bitfield (1.19.3+) announce a leave with player_remove
+  if (serv.supportFeature('playerInfoActionIsBitfield')) {
+    keepOwn(serv, '_sendPlayerEventLeave', (leaving) => {
       leaving._writeOthers('player_remove', { players: [leaving.uuid] })
     })
   }
 }
 
-// Wrap flying-squid's movement handlers so that they skip packets sent before the client confirmed a teleport;
-// returns the function that starts such a wait (bounded, should a client never confirm). The handlers are wrapped
-// once every plugin has injected into the player ('asap'): ours inject before flying-squid's updatePositions.
+// Make the player's movement packets sent before the client confirmed a teleport reach no handler; returns the
+// function that starts such a wait (bounded, should a client never confirm).
 const TELEPORT_CONFIRM_WAIT_MS = 2000
 function ignoreMovesUntilTeleportConfirmed (player) {
-  const client = player._client
   let ignoreUntil = 0
-  player.once('asap', () => {
-    for (const event of ['position', 'position_look']) {
-      const handlers = client.listeners(event)
-      client.removeAllListeners(event)
-      client.on(event, (...args) => {
-        if (Date.now() < ignoreUntil) return
-        for (const handler of handlers) handler(...args)
-      })
-    }
-  })
-  client.on('teleport_confirm', () => { ignoreUntil = 0 })
+  const moveAllowed = () => Date.now() >= ignoreUntil
+  refusePackets(player._client, { position: moveAllowed, position_look: moveAllowed })
+  player._client.on('teleport_confirm', () => { ignoreUntil = 0 })
   return () => { ignoreUntil = Date.now() + TELEPORT_CONFIRM_WAIT_MS }
 }
 

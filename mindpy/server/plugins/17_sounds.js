@@ -11,7 +11,7 @@
 // minecraft-data has no block sound types: the type is chosen from the block's name.
 
 const path = require('path')
-const { wrapEveryAssignment, packetFields, packetFieldType } = require(path.join(__dirname, '..', 'js', 'lib', 'hooks.js'))
+const { wrapEveryAssignment, keepOwn } = require(path.join(__dirname, '..', 'js', 'lib', 'hooks.js'))
 
 // flying-squid's sound names, as the registry names them now
 const LEGACY_NAMES = {
@@ -37,17 +37,13 @@ const SOUND_TYPES = [
 
 module.exports.server = function (serv) {
   const registry = serv.registry
-  const fields = packetFields(registry, 'sound_effect')
-  if (!fields.includes('soundCategory')) return // not a shape we know: leave flying-squid's sounds alone
+  // 1.19.3+: {sound: {soundId}} and the category by name; before: {soundId} and the category's index
+  const holder = serv.supportFeature('removedNamedSoundEffectPacket')
 
-  const soundByHolder = fields.includes('sound') // 1.19.3+: {sound: {soundId}}; before: {soundId}
-  const categoryByName = packetFieldType(registry, 'sound_effect', 'soundCategory') !== 'varint'
-
-  function soundPacket (id, position, { volume = 1, pitch = 1, category = 'master' }) {
+  function soundPacket (id, position, { volume, pitch, category }) {
     const index = typeof category === 'number' ? category : Math.max(0, CATEGORIES.indexOf(category))
     return {
-      ...(soundByHolder ? { sound: { soundId: id } } : { soundId: id }),
-      soundCategory: categoryByName ? CATEGORIES[index] : index,
+      ...(holder ? { sound: { soundId: id }, soundCategory: CATEGORIES[index] } : { soundId: id, soundCategory: index }),
       x: Math.floor(position.x * 8), // fixed point, 3 fraction bits
       y: Math.floor(position.y * 8),
       z: Math.floor(position.z * 8),
@@ -69,17 +65,17 @@ module.exports.server = function (serv) {
 
   function playSoundId (id, world, position, { whitelist, blacklist = [], radius = 32, volume = 1, pitch = 1, soundCategory = 0 } = {}) {
     const listeners = whitelist !== undefined ? [].concat(whitelist) : serv.getNearby({ world, position, radius })
+    const options = { volume, pitch, category: soundCategory }
+    const packet = position && soundPacket(id, position, options) // without a position, each hears it where it is
     for (const player of listeners) {
       if (blacklist.includes(player)) continue
-      const packet = soundPacket(id, position || player.position, { volume, pitch, category: soundCategory })
-      player._client.write('sound_effect', packet)
+      player._client.write('sound_effect', packet || soundPacket(id, player.position, options))
     }
   }
 
   // flying-squid's sound plugin loads after ours and assigns these: keep ours
-  for (const [name, own] of [['playSound', playSound], ['playSoundId', playSoundId]]) {
-    Object.defineProperty(serv, name, { configurable: true, get: () => own, set: () => {} })
-  }
+  keepOwn(serv, 'playSound', playSound)
+  keepOwn(serv, 'playSoundId', playSoundId)
 
   // The block a placement puts down is known once serv.placeItem has answered (placeBlock.js places it right after).
   // flying-squid's own placement sound ('dig.stone'...) has no registry entry under that name, so is not sent.

@@ -14,7 +14,9 @@
 // as it finishes digging; the vanilla client undoes that on the acknowledgement, mineflayer needs the block),
 // a refused placement or use of a block only the acknowledgement (nothing was placed, so nothing to undo).
 
+const path = require('path')
 const { Vec3 } = require('vec3')
+const { refusePackets } = require(path.join(__dirname, '..', 'js', 'lib', 'hooks.js'))
 
 const EYE_HEIGHT = 1.62
 const CROUCHING_EYE_HEIGHT = 1.27
@@ -36,7 +38,7 @@ module.exports.player = function (player, serv) {
   const blockInReach = (position) => distanceToBox(eyes(), blockBox(position)) < reach().block
 
   // flying-squid, and our plugins, handle these packets in listeners on the client: refuse before any runs
-  const allowed = {
+  refusePackets(player._client, {
     use_entity: ({ target }) => {
       const entity = serv.entities[target]
       return !entity || entityInReach(entity) // an unknown id is flying-squid's to ignore
@@ -51,14 +53,7 @@ module.exports.player = function (player, serv) {
       acknowledge(player, serv, sequence)
       return false
     }
-  }
-  const client = player._client
-  const emit = client.emit
-  client.emit = function (event, data, ...rest) {
-    const check = allowed[event]
-    if (check && data && !check(data)) return false
-    return emit.call(this, event, data, ...rest)
-  }
+  })
 }
 
 // The distance from `point` to the nearest point of the box {min, max} (0 inside it).

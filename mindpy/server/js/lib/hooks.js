@@ -12,20 +12,20 @@ function wrapEveryAssignment (object, name, wrap) {
   })
 }
 
-// The field names of a clientbound play packet in this version's protocol ([] if it has no such packet).
-function packetFields (registry, name) {
-  const type = registry.protocol?.play?.toClient?.types?.['packet_' + name]
-  return Array.isArray(type) && type[0] === 'container' ? type[1].map(field => field.name) : []
+// `object[name]` stays `value`: later assignments (flying-squid's own plugins, which load after ours) are ignored.
+function keepOwn (object, name, value) {
+  Object.defineProperty(object, name, { configurable: true, get: () => value, set: () => {} })
 }
 
-// The protocol type of one field of a clientbound play packet (undefined if there is no such field).
-function packetFieldType (registry, name, field) {
-  const type = registry.protocol?.play?.toClient?.types?.['packet_' + name]
-  return Array.isArray(type) && type[0] === 'container' ? type[1].find(f => f.name === field)?.type : undefined
+// Packets from the client that a check refuses reach no listener, flying-squid's or ours, whenever it was added.
+// `checks`: {packet name: data => whether to let it through}.
+function refusePackets (client, checks) {
+  const emit = client.emit
+  client.emit = function (event, data, ...rest) {
+    const check = checks[event]
+    if (check && data && !check(data)) return false
+    return emit.call(this, event, data, ...rest)
+  }
 }
 
-function hasPacket (registry, name) {
-  return packetFields(registry, name).length > 0
-}
-
-module.exports = { wrapEveryAssignment, packetFields, packetFieldType, hasPacket }
+module.exports = { wrapEveryAssignment, keepOwn, refusePackets }
