@@ -24,9 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MindpyError
+from ..userfiles import quote
 
 GetBlock = Callable[[int, int, int], "str | None"]
 AIR_NAMES = frozenset({"air", "cave_air", "void_air"})
+MAX_ITEM_COUNT = 36 * 64  # a full inventory: the most of one item a task may hand out or ask for
 
 
 class BlueprintError(MindpyError):
@@ -165,8 +167,9 @@ class Blueprint:
             else:
                 clean: dict[str, int] = {}
                 for item, count in materials.items():
-                    if not _is_int(count) or count < 0:
-                        problems.append((f"blueprint.materials.{item}", f"must be an integer >= 0, got {count!r}"))
+                    if not _is_int(count) or not 0 <= count <= MAX_ITEM_COUNT:
+                        problems.append((f"blueprint.materials.{item}",
+                                         f"must be an integer from 0 to {MAX_ITEM_COUNT}, got {quote(count)}"))
                         continue
                     clean[str(item)] = count
                     message = item_check(str(item)) if item_check else None

@@ -23,7 +23,7 @@ from typing import Any
 from ..errors import MindpyError
 from ..userfiles import one_line
 from ..userfiles import quote as _show
-from .blueprint import Blueprint
+from .blueprint import MAX_ITEM_COUNT, Blueprint
 
 TASK_TYPES = ("techtree", "cooking", "construction")
 DEFAULT_TIMEOUT = 300
@@ -31,7 +31,6 @@ DEFAULT_TIMEOUT = 300
 # Ranges of the numbers in a task: what a run can play (the embedded server admits 50 players; an inventory holds
 # 36 stacks of 64) and what keeps set-up and timers finite.
 MAX_PLAYERS = 50
-MAX_ITEM_COUNT = 36 * 64
 MAX_TIMEOUT_S = 24 * 60 * 60
 MAX_RECIPE_DEPTH = 1000
 WORLD_BORDER = 30_000_000         # |x| and |z| of any block

@@ -151,6 +151,8 @@ def test_fingerprint_tells_blueprints_apart(bp):
     ({"levels": [{"level": 0, "coordinates": [0, 0, 0], "placement": [["stone"]]},
                  {"level": 0, "coordinates": [0, 1, 0], "placement": [["stone"]]}]},
      "repeats level number 0"),
+    ({"materials": {"stone": 10 ** 30}, "levels": [{"level": 0, "coordinates": [0, 0, 0], "placement": [["stone"]]}]},
+     "blueprint.materials.stone' must be an integer from 0 to 2304"),
 ])
 def test_malformed_blueprints_are_refused(raw, message):
     with pytest.raises(BlueprintError) as err:
