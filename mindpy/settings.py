@@ -195,7 +195,7 @@ def _check(s: Settings, where: str) -> None:
     if s.player_commands not in PLAYER_COMMANDS:
         fail("player_commands", f"must be one of {', '.join(PLAYER_COMMANDS)}, got {_show(s.player_commands)}")
     if s.auth not in _AUTH:
-        fail("auth", f"must be one of {', '.join(_AUTH)}, got {s.auth!r}")
+        fail("auth", f"must be one of {', '.join(_AUTH)}, got {_show(s.auth)}")
     if s.max_messages < 6:
         fail("max_messages", f"must be at least 6 (5 turns are summarized at a time), got {s.max_messages}")
     for name in ("num_examples", "relevant_docs_count"):

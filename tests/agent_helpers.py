@@ -98,6 +98,13 @@ def listen(bot):
     return heard
 
 
+def side_by_side(player, agent):
+    """Put `player` in an area of its own and the agent two blocks east of it; returns where the player stands."""
+    x, y, z = isolate(player)
+    teleport(agent.bot, x + 2, y, z)
+    return x, y, z
+
+
 def system_turns(agent) -> list[str]:
     """The system turns of the agent's history (command outputs, refusals, notes), oldest first."""
     return [t["content"] for t in agent.history.get() if t["role"] == "system"]

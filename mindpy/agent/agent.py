@@ -100,9 +100,9 @@ def chat_pieces(text: str, length: int = CHAT_PIECE, most: int = MOST_CHAT_PIECE
     chat; a longer text ends with a note of how much was not said."""
     room = length * most
     if len(text) > room:
-        note = f" [{len(text) - room} more characters not said]"
-        note = f" [{len(text) - (room - len(note))} more characters not said]"  # now counts its own room too
-        text = text[:room - len(note)] + note
+        note = " [{} more characters not said]"
+        kept = room - len(note.format(len(text)))  # the count left out has no more digits than the whole length
+        text = text[:kept] + note.format(len(text) - kept)
     return [as_plain_chat(text[start:start + length]) for start in range(0, len(text), length)]
 
 

@@ -17,6 +17,7 @@ def run_task_command(args) -> int:
     """`mindpy run --task FILE --task-id ID [--model M] [--server S]`: one episode; last line `score: X`."""
     from ..tasks.loader import read_task_file
     from .episode import EpisodeInfraError, run_episode
+    from .evaluate import folder_name
 
     if not args.task_id:
         print("mindpy run --task needs --task-id ID (see `mindpy tasks show FILE` for the ids)", file=sys.stderr)
@@ -26,7 +27,7 @@ def run_task_command(args) -> int:
         print(warning, file=sys.stderr, flush=True)
     task = report.task(args.task_id)
     check_model_option(args.model)
-    run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / _safe(task.id)
+    run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / folder_name(task.id)
     try:
         result = run_episode(task, run_dir, model=args.model, server=args.server, seed=getattr(args, "seed", 0),
                              progress=lambda text: print(text, flush=True))
@@ -49,12 +50,6 @@ def check_model_option(model: str | None) -> None:
         check_model_spec(model)
     except ValueError as exc:
         raise ConfigError(f"--model {one_line(model, 80)}: {one_line(str(exc))}") from None
-
-
-def _safe(text: str) -> str:
-    import re
-
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", text)
 
 
 def _cmd_eval(args) -> int:
@@ -123,7 +118,7 @@ def register(sub) -> None:
     ev.add_argument("--servers", default=None, help="HOST:PORT,HOST:PORT... of external servers, one per slot "
                                                     "(default: an embedded server per episode)")
     ev.add_argument("--task-id", action="append", default=[], help="only these task ids (repeatable)")
-    ev.add_argument("--limit", type=int, default=None, help="only the first N valid tasks of each file")
+    ev.add_argument("--limit", type=_positive_int, default=None, help="only the first N valid tasks of each file")
     ev.add_argument("--trials", type=_positive_int, default=1, help="episodes per task (default 1)")
     ev.add_argument("--usd-per-mtok", type=float, default=0.0, help="price per million tokens, for the cost column")
     ev.set_defaults(func=_cmd_eval)

@@ -32,9 +32,9 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 FAMILY = {"techtree": "crafting", "cooking": "cooking", "construction": "construction"}
@@ -51,13 +51,8 @@ class Episode:
     task_id: str
     family: str
     agent_count: int
-    run_dir: Path
+    run_dir: Path  # the episode's identity: built from its file, task id, agent count and trial (episode_dir)
     trial: int = 1
-
-    @cached_property
-    def key(self) -> tuple[str, str, int, int]:
-        """The episode's identity: task files may share task ids, so the file is part of it."""
-        return (_file_key(self.file), self.task_id, self.agent_count, self.trial)
 
     @property
     def label(self) -> str:
@@ -90,19 +85,17 @@ class SkippedTask:
 
     def line(self) -> str:
         """One line for the progress output."""
-        more = f" (and {len(self.problems) - 1} more problems)" if len(self.problems) > 1 else ""
+        extra = len(self.problems) - 1
+        more = f" (and {extra} more problem{'s' if extra > 1 else ''})" if extra > 0 else ""
         first = self.problems[0] if self.problems else f"{self.file}: task '{self.task_id}'"
         return f"skipped ({self.reason}): {first}{more}"
-
-    def to_dict(self) -> dict:
-        return {"file": self.file, "task_id": self.task_id, "reason": self.reason, "problems": list(self.problems)}
 
 
 def episode_dir(out: Path, file: str, task_id: str, agent_count: int, trial: int) -> Path:
     """The run directory of one episode: a folder per task file (its name and a hash of its full path, so files of
     one name in different folders stay apart) and one per (task id, agent count, trial) in it."""
-    file_folder = f"{_name_part(Path(file).stem)}-{_digest(_file_key(file))}"
-    return out / "episodes" / file_folder / f"{_name_part(task_id)}-{agent_count}_agents-trial_{trial}"
+    file_folder = f"{folder_name(Path(file).stem)}-{_digest(_file_key(file))}"
+    return out / "episodes" / file_folder / f"{folder_name(task_id)}-{agent_count}_agents-trial_{trial}"
 
 
 def is_success(result: dict) -> bool:
@@ -123,12 +116,12 @@ class Evaluation:
         self.servers = servers
         self.usd_per_mtok = usd_per_mtok
         self.progress = progress or _stderr
+        check_model_option(model)  # first: a typo costs nothing, not even the planning
         self.episodes: list[Episode] = []
         self.skipped: list[SkippedTask] = []
         self.notes: list[str] = []  # what to say before playing (files read with warnings)
         self._plan(files, ids, limit, max(1, trials))
-        check_model_option(model)  # before any episode starts a server
-        self.rows: dict[tuple, dict] = {}
+        self.rows: dict[Path, dict] = {}  # by run directory
         self._lock = threading.Lock()
         self._free_servers = list(servers or [])
         self._children: set[subprocess.Popen] = set()
@@ -147,19 +140,16 @@ class Evaluation:
     def _plan_file(self, path: str, ids: list[str] | None, limit: int | None, trials: int) -> list[Episode]:
         from ..tasks.loader import read_task_file
 
-        report = read_task_file(path)
+        report = read_task_file(path, only=ids or None)  # the tasks not asked for are not checked
         if report.file_problems:
             self.skipped.append(SkippedTask(path, None, "unreadable", report.file_problems))
             return []
-        for task_id in report.task_ids:
-            if task_id in report.problems and (not ids or task_id in ids):
-                self.skipped.append(SkippedTask(path, task_id, "invalid", report.problems[task_id]))
-        warned = [t for t in report.warnings if not ids or t in ids]
-        if warned:
-            tasks = f"{len(warned)} task{'s' if len(warned) != 1 else ''}"
+        for task_id, problems in report.problems.items():  # in the file's order
+            self.skipped.append(SkippedTask(path, task_id, "invalid", problems))
+        if report.warnings:
+            tasks = f"{len(report.warnings)} task{'s' if len(report.warnings) != 1 else ''}"
             self.notes.append(f"{path}: {tasks} read with warnings (`mindpy tasks validate {path}` lists them)")
-        chosen = [t for t in report.tasks.values() if not ids or t.id in ids][:limit]
-        chosen = [t for t in chosen if self._solvable(path, t)]
+        chosen = [t for t in list(report.tasks.values())[:limit] if self._solvable(path, t)]
         return [Episode(path, task.id, FAMILY.get(task.type, task.type), task.agent_count,
                         episode_dir(self.out, path, task.id, task.agent_count, trial), trial)
                 for task in chosen for trial in range(1, trials + 1)]
@@ -183,7 +173,7 @@ class Evaluation:
         for ep in self.episodes:
             done = ep.finished()
             if done is not None:
-                self.rows[ep.key] = self._row(ep, done, attempts=0)
+                self.rows[ep.run_dir] = self._row(ep, done, attempts=0)
             else:
                 todo.append(ep)
         skipped = f", {len(self.skipped)} skipped" if self.skipped else ""
@@ -265,7 +255,7 @@ class Evaluation:
 
     def _record(self, ep: Episode, row: dict) -> None:
         with self._lock:
-            self.rows[ep.key] = row
+            self.rows[ep.run_dir] = row
             played = [r for r in self.rows.values() if r["end_reason"] != "error"]
             wins = sum(1 for r in played if r["success"])
             errors = len(self.rows) - len(played)
@@ -296,7 +286,7 @@ class Evaluation:
                 "run_dir": str(ep.run_dir)}
 
     def _write_csv(self) -> None:
-        order = {ep.key: i for i, ep in enumerate(self.episodes)}
+        order = {ep.run_dir: i for i, ep in enumerate(self.episodes)}
         rows = [row for _, row in sorted(self.rows.items(), key=lambda item: order.get(item[0], 0))]
         tmp = self.out / "results.csv.tmp"
         with tmp.open("w", newline="") as f:
@@ -315,7 +305,7 @@ class Evaluation:
 
 
 def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = None,
-              skipped: list[SkippedTask] | tuple[SkippedTask, ...] = ()) -> dict:
+              skipped: Sequence[SkippedTask] = ()) -> dict:
     """Success rates, scores and costs per task family and agent count (errored episodes left out), and the
     tasks that were not played: `skipped` counts them by reason, `skipped_tasks` lists each with its problems."""
     played = [r for r in rows if r["end_reason"] != "error"]
@@ -352,7 +342,7 @@ def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = N
         "errors_by_episode": [{k: r.get(k) for k in ("file", "task_id", "agent_count", "trial", "error")}
                               for r in rows if r["end_reason"] == "error"],
         "skipped": {"invalid": 0, **Counter(s.reason for s in skipped)},
-        "skipped_tasks": [s.to_dict() for s in skipped],
+        "skipped_tasks": [asdict(s) for s in skipped],
     }
 
 
@@ -400,9 +390,9 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
-def _name_part(text: str) -> str:
-    """`text` as part of a folder name: itself when it is safe and short, else a cleaned, cut copy with a hash of
-    the original (so two names never share a folder)."""
+def folder_name(text: str) -> str:
+    """`text` as (part of) a folder name: itself when it is safe and short, else a cleaned, cut copy with a hash of
+    the original (so two names never share a folder, and none is '.' or '..')."""
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", text)[:NAME_LIMIT]
     if safe == text and safe not in (".", ".."):
         return safe

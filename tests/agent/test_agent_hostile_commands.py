@@ -5,21 +5,30 @@ from __future__ import annotations
 
 import pytest
 
-from agent_helpers import listen, start_agent
-from conftest import isolate, teleport, wait_until
-from mindpy.agent.agent import MOST_CHAT_PIECES
+from agent_helpers import closing_agents, listen, side_by_side, start_agent, system_turns
+from conftest import wait_until
+from mindpy.agent.agent import CHAT_PIECE, MOST_CHAT_PIECES, chat_pieces
 
 
 @pytest.fixture
-def agent_and_player(make_bot, tmp_path):
+def agent_beside_player(make_bot, tmp_path):
+    """`agent_beside_player(replies, default, player_name)`: an agent whose model answers `replies`, then
+    `default`, and a player standing beside it; returns (agent, player, the chat the player hears). Every agent is
+    closed after the test."""
+    with closing_agents(lambda replies, default: start_agent(make_bot, tmp_path, replies, default=default)) as start:
+        def factory(replies, default, player_name):
+            agent, _ = start(replies, default)
+            player = make_bot(player_name)
+            side_by_side(player, agent)
+            return agent, player, listen(player)
+
+        yield factory
+
+
+@pytest.fixture
+def agent_and_player(agent_beside_player):
     """An agent whose model only says "Done.", and a player standing beside it who listens to its chat."""
-    agent, model = start_agent(make_bot, tmp_path, [], default="Done.")
-    player = make_bot("mallory")
-    x, y, z = isolate(player)
-    teleport(agent.bot, x + 2, y, z)
-    heard = listen(player)
-    yield agent, player, heard
-    agent.close()
+    return agent_beside_player([], "Done.", "mallory")
 
 
 def said(heard, agent, *words):
@@ -51,43 +60,37 @@ def test_nonsense_arguments_are_refused_with_the_reason(agent_and_player):
     wait_until(lambda: said(heard, agent, "STATS"), timeout=15, message="the agent still answering")
 
 
-def test_the_model_sending_the_same_commands_does_not_stop_the_agent(make_bot, tmp_path):
+def test_the_model_sending_the_same_commands_does_not_stop_the_agent(agent_beside_player):
     replies = ['!collectBlocks("air", 3)', "!goToCoordinates(1e308, 0, -1e308, 0)",
                "!stay(10000000000)"]
-    agent, model = start_agent(make_bot, tmp_path, replies, default="Hello again.")
-    player = make_bot("caller")
-    try:
-        x, y, z = isolate(player)
-        teleport(agent.bot, x + 2, y, z)
-        heard = listen(player)
-        player.chat(f"{agent.name}, go")
-        wait_until(lambda: "86400" in system_turns(agent), timeout=60, message="the cap on !stay in the history")
-        outputs = system_turns(agent)
-        assert "cannot be mined" in outputs and "x must be in" in outputs
-        player.chat("!stop")  # the capped stay still lasts a day: stop it as a player would
-        player.chat(f"{agent.name}, hi")
-        wait_until(lambda: said(heard, agent, "Hello again."), timeout=30, message="the agent answering again")
-    finally:
-        agent.close()
+    agent, player, heard = agent_beside_player(replies, "Hello again.", "caller")
+    player.chat(f"{agent.name}, go")
+    wait_until(lambda: "86400" in " ".join(system_turns(agent)), timeout=60,
+               message="the cap on !stay in the history")
+    outputs = " ".join(system_turns(agent))
+    assert "cannot be mined" in outputs and "x must be in" in outputs
+    player.chat("!stop")  # the capped stay still lasts a day: stop it as a player would
+    player.chat(f"{agent.name}, hi")
+    wait_until(lambda: said(heard, agent, "Hello again."), timeout=30, message="the agent answering again")
 
 
-def system_turns(agent) -> str:
-    return " ".join(t["content"] for t in agent.history.get() if t["role"] == "system")
-
-
-def test_a_huge_reply_is_said_in_a_few_pieces_and_the_agent_stays(make_bot, tmp_path):
+def test_a_huge_reply_is_said_in_a_few_pieces_and_the_agent_stays(agent_beside_player):
     """Said whole, a 60,000-character reply would be 250 chat messages: a real server kicks a bot for that."""
-    agent, model = start_agent(make_bot, tmp_path, ["blah " * 12_000], default="Hello again.")
-    player = make_bot("talker")
-    try:
-        x, y, z = isolate(player)
-        teleport(agent.bot, x + 2, y, z)
-        heard = listen(player)
-        player.chat(f"{agent.name}, tell me everything")
-        wait_until(lambda: said(heard, agent, "more characters not said"), timeout=20, message="the cut note")
-        assert sum(u == agent.name and "blah" in m for u, m in heard) == MOST_CHAT_PIECES
-        player.chat(f"{agent.name}, hi")
-        wait_until(lambda: said(heard, agent, "Hello again."), timeout=20, message="the agent answering again")
-        assert agent.bot.connected
-    finally:
-        agent.close()
+    agent, player, heard = agent_beside_player(["blah " * 12_000], "Hello again.", "talker")
+    player.chat(f"{agent.name}, tell me everything")
+    wait_until(lambda: said(heard, agent, "more characters not said"), timeout=20, message="the cut note")
+    assert sum(u == agent.name and "blah" in m for u, m in heard) == MOST_CHAT_PIECES
+    player.chat(f"{agent.name}, hi")
+    wait_until(lambda: said(heard, agent, "Hello again."), timeout=20, message="the agent answering again")
+    assert agent.bot.connected
+
+
+@pytest.mark.parametrize("extra", [1, 99, 100, 10_000, 1_000_000])
+def test_the_cut_note_counts_exactly_what_was_not_said(extra):
+    """Around a change in the number of digits too (99 -> 100 characters left out, counting the note's room)."""
+    text = "".join(chr(97 + i % 26) for i in range(CHAT_PIECE * MOST_CHAT_PIECES + extra))
+    pieces = chat_pieces(text)
+    said = "".join(pieces)
+    kept, _, note = said.partition(" [")
+    assert len(pieces) == MOST_CHAT_PIECES and len(said) <= CHAT_PIECE * MOST_CHAT_PIECES
+    assert text.startswith(kept) and note == f"{len(text) - len(kept)} more characters not said]"

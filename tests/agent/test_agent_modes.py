@@ -53,7 +53,8 @@ def test_item_collecting_picks_up_a_nearby_drop(make_bot):
     x, y, z = isolate(collector)
     teleport(digger, x + 9, y, z)
     digger.chat(f"/setblock {x + 5} {y} {z} oak_planks")
-    time.sleep(0.5)
+    wait_until(lambda: (digger.js.blockAt(digger.js.entity.position.offset(-4, 0, 0)) or {}).name == "oak_planks",
+               timeout=5, message="the planks block")
     # the digger breaks the planks 4 blocks away: the drop lands 5 blocks from the collector
     digger.js.dig(digger.js.blockAt(digger.js.entity.position.offset(-4, 0, 0)), timeout=20)
     skills, actions, modes = agent_parts(collector, only=("item_collecting",))

@@ -380,16 +380,16 @@ REPORT_HIJACKS = {
         "line 20: raise KeyError(c)\nKeyError: Counter({})"),
     "the child's report functions in its globals": (
         "g = print.__globals__\nfor name in ('describe_error', 'error_summary', '_compress', 'make_error_reporter',"
-        " 'make_frame_reader'):\n    g[name] = spy\ng['os']._exit = spy\nraise ValueError('x')\n", ""),
+        " 'make_frame_reader'):\n    g[name] = spy\ng['os']._exit = spy\nraise ValueError('x')\n", "ValueError: x"),
     "builtins the report uses": (
         "bi = print.__globals__['__builtins__']\nbi.isinstance = bi.type = bi.BaseException = spy\n"
-        "raise ValueError('x')\n", ""),
+        "raise ValueError('x')\n", "ValueError (details unavailable)"),
     "an exception class with its own __str__": (
         "T = ().__class__.__class__\nE = T('E', (Exception,), {'__str__': spy, '__repr__': spy})\nraise E()\n",
-        ""),
+        "E (details unavailable)"),
     "finalizers of garbage cycles": (
         "T = ().__class__.__class__\nD = T('D', (), {'__del__': spy})\nfor i in range(2000):\n    d = D()\n"
-        "    d.cycle = d\nraise ValueError('x')\n", ""),
+        "    d.cycle = d\nraise ValueError('x')\n", "ValueError: x"),
 }
 
 

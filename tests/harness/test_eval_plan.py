@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from mindpy.harness.evaluate import Evaluation, summarize
+from mindpy.harness.evaluate import NAME_LIMIT, Evaluation, folder_name, summarize
 from mindpy.tasks import TaskFileError
 
 LADDER = {"type": "techtree", "goal": "Craft a ladder.", "agent_count": 1, "initial_inventory": {"0": {"stick": 7}},
@@ -105,3 +105,31 @@ def test_errors_are_listed_per_episode_and_skipped_counts_start_at_zero():
     summary = summarize(rows)
     assert [e["file"] for e in summary["errors_by_episode"]] == ["a.json", "b.json"]
     assert summary["errors"] == 2 and summary["skipped"] == {"invalid": 0} and summary["skipped_tasks"] == []
+
+
+def test_usernames_are_the_humans_and_never_name_an_agent():
+    """MINDcraft's `usernames` name the human players; an agent used to take the first of them."""
+    from mindpy.harness.episode import agent_names
+    from mindpy.tasks.schema import Task
+
+    task = Task.from_dict("t", {"type": "techtree", "goal": "Craft a torch.", "agent_count": 2, "human_count": 1,
+                                "usernames": ["Jill"], "target": "torch"})
+    assert agent_names(task) == ["andy", "bob"]
+
+
+def test_folder_names_are_safe_and_never_shared():
+    names = ["ladder", "..", ".", "a b", "a_b", "x" * 300, "x" * 301, "../up"]
+    folders = [folder_name(n) for n in names]
+    assert folders[0] == "ladder" and folders[4] == "a_b"  # safe names stay as they are
+    assert len(set(folders)) == len(folders)
+    assert all(f not in (".", "..") and "/" not in f and len(f) <= NAME_LIMIT + 9 for f in folders)
+
+
+@pytest.mark.parametrize("option, value", [("--trials", "0"), ("--limit", "0"), ("--limit", "-1"),
+                                           ("--trials", "two")])
+def test_counts_below_one_are_refused_before_anything_runs(option, value, capsys):
+    from mindpy.cli import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["eval", "tasks.json", option, value])
+    assert "must be a whole number >= 1" in capsys.readouterr().err
