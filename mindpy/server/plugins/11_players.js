@@ -39,14 +39,21 @@ module.exports.server = function (serv, settings) {
 }
 
 // Make the player's movement packets sent before the client confirmed a teleport reach no handler; returns the
-// function that starts such a wait (bounded, should a client never confirm).
+// function that starts such a wait (bounded, should a client never confirm) and gives the teleport its id. Each
+// teleport has its own id (flying-squid sends 1 every time), so the confirmation of an earlier teleport does not
+// end the wait for a later one.
 const TELEPORT_CONFIRM_WAIT_MS = 2000
 function ignoreMovesUntilTeleportConfirmed (player) {
   let ignoreUntil = 0
+  let lastId = 1 // flying-squid's login position uses 1
   const moveAllowed = () => Date.now() >= ignoreUntil
   refusePackets(player._client, { position: moveAllowed, position_look: moveAllowed })
-  player._client.on('teleport_confirm', () => { ignoreUntil = 0 })
-  return () => { ignoreUntil = Date.now() + TELEPORT_CONFIRM_WAIT_MS }
+  player._client.on('teleport_confirm', ({ teleportId }) => { if (teleportId === lastId) ignoreUntil = 0 })
+  return () => {
+    ignoreUntil = Date.now() + TELEPORT_CONFIRM_WAIT_MS
+    lastId = lastId >= 0x7fffffff ? 2 : lastId + 1
+    return lastId
+  }
 }
 
 function sendFullListTo (serv, toPlayer) {
@@ -71,9 +78,12 @@ module.exports.player = function (player, serv) {
   const expectTeleportConfirm = ignoreMovesUntilTeleportConfirmed(player)
   player.teleport = async (position) => {
     const destination = position.clone()
-    expectTeleportConfirm()
+    const teleportId = expectTeleportConfirm()
     const notCancelled = await player.sendPosition(destination, false, true)
-    if (notCancelled) player.sendSelfPosition(destination)
+    if (!notCancelled) return
+    player.position = destination
+    const { x, y, z } = destination
+    player._client.write('position', { x, y, z, yaw: player.yaw, pitch: player.pitch, flags: 0x00, teleportId })
   }
   const registry = serv.registry
   player.entityType = registry.entitiesByName.player.id
