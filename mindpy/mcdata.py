@@ -14,6 +14,8 @@ from . import DEFAULT_MINECRAFT_VERSION
 from .errors import SetupError, UnsupportedVersion
 from .nodejs import FIX_HINT, node_modules_dir
 
+SMELTING_TABLE = Path(__file__).resolve().parent / "server" / "js" / "data" / "smelting.json"
+
 
 def _data_root() -> Path:
     root = node_modules_dir() / "minecraft-data" / "minecraft-data" / "data"
@@ -107,6 +109,13 @@ class MinecraftData:
 
     def is_block(self, name: str) -> bool:
         return name in self.blocks_by_name
+
+
+@cache
+def smelting_table() -> dict:
+    """The embedded server's smelting table (mindpy/server/js/data/smelting.json: "recipes", input item ->
+    {output, kind}, and "fuels", item -> burn ticks), which minecraft-data lacks. Cached: read-only."""
+    return json.loads(SMELTING_TABLE.read_text(encoding="utf-8"))
 
 
 @cache

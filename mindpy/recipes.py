@@ -36,7 +36,8 @@ import math
 from collections import Counter, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from . import DEFAULT_MINECRAFT_VERSION
@@ -65,29 +66,29 @@ _OTHER_MATERIALS = (
     "crimson_", "warped_", "blackstone", "polished_blackstone", "cobbled_deepslate", "deepslate",
     "polished_deepslate", "stripped_",
 )
-_COLOURS = ("white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan",
-            "purple", "blue", "brown", "green", "red", "black")
+COLOURS = ("white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan",
+           "purple", "blue", "brown", "green", "red", "black")
 _UNUSUAL = frozenset({"charcoal", "honey_bottle", "honey_block"})
 
 
-def _colour(name: str) -> str | None:
-    found = [c for c in _COLOURS if name.startswith(c + "_")]
+def colour_of(name: str) -> str | None:
+    """The dye colour an item name starts with ("light_gray" for light_gray_wool, not "gray"); None without one."""
+    found = [c for c in COLOURS if name.startswith(c + "_")]
     return max(found, key=len) if found else None
 
 
-def _unusual(ingredient: str, result: str) -> int:
-    """1 when an ingredient is a less usual choice for this result (a rarer wood or stone, another colour)."""
+def _unusual(ingredient: str, result: str) -> bool:
+    """Whether an ingredient is a less usual choice for this result (a rarer wood or stone, another colour)."""
     if ingredient in _UNUSUAL:
-        return 1
-    if (ingredient.endswith("_wood") or ingredient.endswith("_hyphae")) and not result.endswith(("_wood", "_hyphae")):
-        return 1
+        return True
+    for suffix in ("_wood", "_hyphae"):  # bark blocks where the log does the same job
+        if ingredient.endswith(suffix) and not result.endswith(suffix):
+            return True
     for prefix in _OTHER_MATERIALS:
         if ingredient.startswith(prefix) and not result.startswith(prefix.rstrip("_")):
-            return 1
-    colour = _colour(ingredient)
-    if colour and colour != "white" and _colour(result) != colour:
-        return 1
-    return 0
+            return True
+    colour = colour_of(ingredient)
+    return bool(colour and colour != "white" and colour_of(result) != colour)
 
 
 @dataclass(frozen=True)
@@ -622,5 +623,34 @@ def crafting_plan_text(target: str, count: int, inventory: Mapping[str, int] | N
     return plan(target, count, inventory, table_available=table_available, version=version).text()
 
 
-__all__ = ["CRAFTING_TABLE", "Craftable", "CraftingPlan", "Recipe", "RecipeBook", "Step", "craftable",
-           "crafting_plan_text", "parse_recipe", "parse_recipes", "plan", "recipe_book"]
+def colour_split(name: str) -> tuple[str, str] | None:
+    """("light_gray", "wool") for light_gray_wool; None for an item without a colour."""
+    colour = colour_of(name)
+    return (colour, name[len(colour) + 1:]) if colour else None
+
+
+@lru_cache(maxsize=1024)
+def dye_slots(result: str, version: str | None = None) -> Mapping[str, frozenset[str]]:
+    """The stand-in ingredients of `result`'s dyeing recipes -> every item that may take their place: the
+    same thing in any colour but the result's own. Read-only (it is cached)."""
+    made = colour_split(result)
+    if made is None or made[1] == "dye":  # a dye is mixed, not dyed
+        return MappingProxyType({})
+    colour, kind = made
+    book = recipe_book(version) if version else recipe_book()
+    known = book.data.items_by_name
+    slots: dict[str, frozenset[str]] = {}
+    for recipe in book.recipes(result):
+        names = recipe.ingredient_names()
+        if f"{colour}_dye" not in names:  # dyeing: the result's own dye on another colour
+            continue
+        for name in names:
+            split = colour_split(name)
+            if split and split[1] == kind and split[0] != colour:
+                slots[name] = frozenset(f"{c}_{kind}" for c in COLOURS if c != colour and f"{c}_{kind}" in known)
+    return MappingProxyType(slots)
+
+
+__all__ = ["COLOURS", "CRAFTING_TABLE", "Craftable", "CraftingPlan", "Recipe", "RecipeBook", "Step", "colour_of",
+           "colour_split", "craftable", "crafting_plan_text", "dye_slots", "parse_recipe", "parse_recipes", "plan",
+           "recipe_book"]

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from types import MappingProxyType
 
-from ..recipes import CRAFTING_TABLE, CraftingPlan, RecipeBook, recipe_book
-from ..tasks.recipe_tree import COLOURS
+from ..recipes import COLOURS, CRAFTING_TABLE, CraftingPlan, RecipeBook, colour_split, dye_slots, recipe_book
 from .cooking import Move
+from .dialogue import item_list
 
 # Base items the crafter may collect in the world when the goal says nobody holds them.
 _COLLECT_AS = {"oak_log": "oak_log"}
@@ -26,37 +25,6 @@ _MAX_DEPTH = 3  # ingredients worked towards in place of a target the planner ca
 
 def _book(version: str | None) -> RecipeBook:
     return recipe_book(version) if version else recipe_book()
-
-
-def _colour_split(name: str) -> tuple[str, str] | None:
-    """("light_gray", "wool") for light_gray_wool; None for an item without a colour."""
-    found = [c for c in COLOURS if name.startswith(c + "_")]
-    if not found:
-        return None
-    colour = max(found, key=len)
-    return colour, name[len(colour) + 1:]
-
-
-@lru_cache(maxsize=1024)
-def dye_slots(result: str, version: str | None = None) -> Mapping[str, frozenset[str]]:
-    """The stand-in ingredients of `result`'s dyeing recipes -> every item that may take their place: the
-    same thing in any colour but the result's own. Read-only (it is cached)."""
-    book = _book(version)
-    made = _colour_split(result)
-    if made is None:
-        return MappingProxyType({})
-    colour, kind = made
-    known = book.data.items_by_name
-    slots: dict[str, frozenset[str]] = {}
-    for recipe in book.recipes(result):
-        names = recipe.ingredient_names()
-        if f"{colour}_dye" not in names or kind == "dye":  # dyeing: the result's own dye on another colour
-            continue
-        for name in names:
-            split = _colour_split(name)
-            if split and split[1] == kind and split[0] != colour:
-                slots[name] = frozenset(f"{c}_{kind}" for c in COLOURS if c != colour and f"{c}_{kind}" in known)
-    return MappingProxyType(slots)
 
 
 @lru_cache(maxsize=256)
@@ -180,16 +148,13 @@ def lack_text(target: str, count: int, inv: Mapping[str, int], lack: Mapping[str
     """The lacking items as prose; the stand-in of a dyeing recipe the plan uses as what it stands for, "1 wool
     of any colour but blue" (colour words, not item names: a partner reads no item it should give)."""
     plan, _ = plan_with_stand_ins(target, max(1, count - inv.get(target, 0)), inv, version)
-    slots: dict[str, frozenset[str]] = {}
-    for item in {target, *(step.item for step in plan.steps)}:
-        slots.update(dye_slots(item, version))
-    parts = []
+    slots = _wanted_slots(target, plan, version)
+    named: dict[str, int] = {}
     for item, n in lack.items():
-        split = _colour_split(item)
-        if item not in slots or split is None:
-            parts.append(f"{n} {item}")
-            continue
-        kind = split[1]
-        excluded = [c for c in COLOURS if f"{c}_{kind}" not in slots[item] | {item}]
-        parts.append(f"{n} {kind} of any colour" + (f" but {' or '.join(excluded)}" if excluded else ""))
-    return "".join(parts) if len(parts) <= 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        name, split = item, colour_split(item)
+        if item in slots and split is not None:
+            kind, takes = split[1], slots[item] | {item}
+            excluded = [c for c in COLOURS if f"{c}_{kind}" not in takes]
+            name = f"{kind} of any colour" + (f" but {' or '.join(excluded)}" if excluded else "")
+        named[name] = named.get(name, 0) + n
+    return item_list(named)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..mcdata import MinecraftData
-from ..recipes import Recipe, parse_recipes
+from ..recipes import Recipe, colour_of, parse_recipes
 
 _ODD_PREFIXES = (
     "spruce_", "birch_", "jungle_", "acacia_", "dark_oak_", "mangrove_", "cherry_", "pale_oak_", "bamboo",
@@ -27,18 +27,6 @@ _ODD_PREFIXES = (
     "stripped_",
 )
 _ODD_ITEMS = frozenset({"honey_bottle", "honey_block", "charcoal"})
-COLOURS = (
-    "white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan", "purple",
-    "blue", "brown", "green", "red", "black",
-)
-
-
-def _colour_of(name: str) -> str | None:
-    best = None
-    for colour in COLOURS:
-        if name.startswith(colour + "_") and (best is None or len(colour) > len(best)):
-            best = colour
-    return best
 
 
 def _odd(ingredient: str, result: str) -> bool:
@@ -50,8 +38,8 @@ def _odd(ingredient: str, result: str) -> bool:
     for prefix in _ODD_PREFIXES:
         if ingredient.startswith(prefix) and not result.startswith(prefix.rstrip("_")):
             return True
-    colour = _colour_of(ingredient)
-    if colour and colour != "white" and _colour_of(result) != colour:
+    colour = colour_of(ingredient)
+    if colour and colour != "white" and colour_of(result) != colour:
         return True
     return False
 

@@ -11,10 +11,11 @@ What counts:
   world has no end of it), the animals' sure drops (meat, leather, feathers, a sheep's wool), milk for each bucket,
   wool with shears, one egg per chicken for each full 10 minutes of the timeout (chickens lay every 5-10 minutes),
   and the stations it places (crafting table, furnace, smoker) with their fuel;
-- crafting with minecraft-data's recipes (mindpy.recipes). An ingredient of a tag may be any member, mixed as in
-  the game (planks of any wood, logs, wool, coal or charcoal...), also where minecraft-data lists a tag by one
-  member: dyeing takes wool, carpet or a bed of any other colour; planks take the stripped and wood variants of
-  their log. Crafts wider than 2x2 need a crafting table, placed in the world, held or made;
+- crafting with minecraft-data's recipes (mindpy.recipes), which give buckets and bottles back empty. An
+  ingredient of a tag may be any member, mixed as in the game (planks of any wood, logs, wool, coal or
+  charcoal...), also where minecraft-data lists a tag by one member: dyeing takes wool, carpet or a bed of any
+  other colour (mindpy.recipes.dye_slots); planks take the stripped and wood variants of their log.
+  Crafts wider than 2x2 need a crafting table, placed in the world, held or made;
 - smelting with the embedded server's table (mindpy/server/js/data/smelting.json) in a furnace (a smoker for
   food, a blast furnace for ores too) placed in the world, held or made, burning the world's furnace fuel or
   items that burn;
@@ -36,18 +37,16 @@ world lacks everything for is broken down by its recipe), without breaking up un
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
-from pathlib import Path
 
 from .. import DEFAULT_MINECRAFT_VERSION
-from ..mcdata import MinecraftData, minecraft_data
-from ..recipes import Recipe, parse_recipes, recipe_book
+from ..mcdata import MinecraftData, minecraft_data, smelting_table
+from ..recipes import Recipe, dye_slots, parse_recipes, recipe_book
 from .blueprint import block_base_name
 from .schema import Task
 from .world import plan_setup
@@ -58,7 +57,6 @@ SMELT_TICKS = 200          # burn time per item smelted (a smoker burns twice as
 EGG_EVERY_S = 600          # each chicken surely lays an egg per 10 minutes (the server: one every 5-10 minutes)
 STEP_BUDGET = 200_000      # units a search may try to make before it gives up (then: taken as solvable)
 ORIGIN = (0, -60, 0)       # where agent 0 stands for planning; the world's contents do not depend on it
-SMELTING_TABLE = Path(__file__).resolve().parents[1] / "server" / "js" / "data" / "smelting.json"
 
 # Ripe and young crops by hand, as the server's plugins/41_block_loot.js gives them (the smallest counts).
 CROP_DROPS: dict[str, tuple[int, dict[str, int], dict[str, int]]] = {  # block: (ripe age, ripe drops, young drops)
@@ -78,9 +76,6 @@ CRAFT, SMELT, DIG, KILL = "!craftRecipe", "!smeltItem", "!collectBlocks", "!atta
 _WOODS = ("oak", "spruce", "birch", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "pale_oak", "bamboo",
           "crimson", "warped")
 _LOG = re.compile(rf"^(stripped_)?({'|'.join(_WOODS)})_(log|wood|stem|hyphae)$")
-_COLOURS = ("white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan",
-            "purple", "blue", "brown", "green", "red", "black")
-_DYED = ("wool", "carpet", "bed")  # what dyeing recolours (minecraft-data lists each from the black one only)
 _FAMILIES = {"coal": "coals", "charcoal": "coals", "cobblestone": "stone", "blackstone": "stone",
              "cobbled_deepslate": "stone", "soul_sand": "soul_fire_base", "soul_soil": "soul_fire_base"}
 
@@ -88,7 +83,7 @@ _FAMILIES = {"coal": "coals", "charcoal": "coals", "cobblestone": "stone", "blac
 @dataclass(frozen=True)
 class _Way:
     """One way to get `count` x `item`: consume each slot's count from any of its members (mixed), with one of
-    each tool set at hand (not consumed)."""
+    each tool set at hand (not consumed); a craft gives its `returns` back (a cake's empty buckets)."""
 
     item: str
     count: int
@@ -96,6 +91,7 @@ class _Way:
     tools: tuple[frozenset[str], ...] = ()
     kind: str = "craft"      # craft, smelt, burn, milk, shear
     forward: bool = True     # False for unpacking and nugget recipes (mindpy.recipes' "reverse" ones)
+    returns: tuple[tuple[str, int], ...] = ()  # containers given back per use (mindpy.recipes' Recipe.returns)
 
     def members(self) -> set[str]:
         return {m for members, _ in self.slots for m in members}
@@ -150,25 +146,26 @@ def _merge(item: str, recipes: list[Recipe], forward: set[Recipe]) -> list[_Way]
         unpacking = first.units == 1 and first.count == 9  # a block back into 9 ingots, wheat...
         ways.append(_Way(item, first.count, tuple((frozenset(m), n) for m, n in slots.values()),
                          (frozenset({"crafting_table"}),) if first.needs_table else (),
-                         forward=not unpacking and any(r in forward for r in group)))
+                         forward=not unpacking and any(r in forward for r in group),
+                         returns=tuple(first.returns())))
     return ways
 
 
-def _widen(way: _Way, items: Mapping[str, object]) -> _Way:
-    """Tags minecraft-data lists by one member: dyeing (any other colour) and planks (every form of the log)."""
-    colour_kind = next(((c, k) for c in _COLOURS for k in _DYED if way.item == f"{c}_{k}"), None)
+def _widen(way: _Way, items: Mapping[str, object], version: str) -> _Way:
+    """Tags minecraft-data lists by one member: dyeing (any other colour, mindpy.recipes.dye_slots) and
+    planks (every form of the log)."""
+    dyeing = dye_slots(way.item, version)
     slots = []
     forward = way.forward
     for members, n in way.slots:
         (only,) = members if len(members) == 1 else (None,)
-        if colour_kind and only == f"black_{colour_kind[1]}":
-            kind = colour_kind[1]
-            members = frozenset(f"{c}_{kind}" for c in _COLOURS if f"{c}_{kind}" in items) - {way.item}
+        if only is not None and only in dyeing:
+            members = dyeing[only]
             forward = True  # mindpy.recipes counts the ring of recolourings as "reverse"; dyeing explains well
         elif way.item.endswith("_planks") and only is not None and len(way.slots) == 1:
             members = frozenset(m for m in _log_forms(only) if m in items)
         slots.append((members, n))
-    return _Way(way.item, way.count, tuple(slots), way.tools, way.kind, forward)
+    return replace(way, slots=tuple(slots), forward=forward)
 
 
 def _log_forms(log: str) -> set[str]:
@@ -188,19 +185,14 @@ def _crafting_ways(version: str) -> dict[str, list[_Way]]:
     out: dict[str, list[_Way]] = {}
     for item, recipes in parse_recipes(data).items():
         forward = set(book.forward_recipes(item))
-        out[item] = [_widen(way, data.items_by_name) for way in _merge(item, recipes, forward)]
+        out[item] = [_widen(way, data.items_by_name, version) for way in _merge(item, recipes, forward)]
     return out
-
-
-@cache
-def _smelting_table() -> dict:
-    return json.loads(SMELTING_TABLE.read_text(encoding="utf-8"))
 
 
 @cache
 def _smelting_ways() -> dict[str, list[_Way]]:
     out: dict[str, list[_Way]] = {}
-    for raw, entry in sorted(_smelting_table()["recipes"].items()):
+    for raw, entry in sorted(smelting_table()["recipes"].items()):
         stations = SMELTERS.get(entry.get("kind", "other"), SMELTERS["other"])
         slots = ((frozenset({raw}), 1), (frozenset({FUEL}), SMELT_TICKS))
         out.setdefault(entry["output"], []).append(_Way(entry["output"], 1, slots, (stations,), "smelt"))
@@ -210,22 +202,39 @@ def _smelting_ways() -> dict[str, list[_Way]]:
 @cache
 def _burning_ways() -> list[_Way]:
     """Fuel put in a furnace, longest-burning first (coal before the planks a recipe may need)."""
-    fuels = sorted(_smelting_table()["fuels"].items(), key=lambda kv: (-kv[1], kv[0]))
+    fuels = sorted(smelting_table()["fuels"].items(), key=lambda kv: (-kv[1], kv[0]))
     return [_Way(FUEL, int(ticks), ((frozenset({name}), 1),), kind="burn") for name, ticks in fuels]
 
 
-def _animal_ways(animals: Counter[str]) -> list[_Way]:
+def _animal_ways(cows: bool, sheep: bool) -> list[_Way]:
     ways = []
-    if animals["cow"]:  # a bucket used on a cow fills with milk, as often as you like
+    if cows:  # a bucket used on a cow fills with milk, as often as you like
         ways.append(_Way("milk_bucket", 1, ((frozenset({"bucket"}), 1),), kind="milk"))
-    if animals["sheep"]:  # shears give wool without killing; it grows back
+    if sheep:  # shears give wool without killing; it grows back
         ways.append(_Way("white_wool", 1, (), (frozenset({"shears"}),), kind="shear"))
     return ways
 
 
+@cache
+def _ways(version: str, craft: bool, smelt: bool, cows: bool, sheep: bool) -> dict[str, list[_Way]]:
+    """Item -> every way of making it, with crafting, smelting, cows and sheep or without (read-only: cached, as
+    tasks share a few combinations). Animals' ways come first."""
+    tables: list[Mapping[str, list[_Way]]] = [{way.item: [way] for way in _animal_ways(cows, sheep)}]
+    if craft:
+        tables.append(_crafting_ways(version))
+    if smelt:
+        tables += [_smelting_ways(), {FUEL: _burning_ways()}]
+    ways: dict[str, list[_Way]] = {}
+    for table in tables:
+        for item, found in table.items():
+            ways.setdefault(item, []).extend(found)
+    return ways
+
+
 # ----- the world -----
-def _placed_blocks(commands: Sequence[str]) -> Counter[str]:
-    """Block state -> how many cells hold it after the set-up's /fill and /setblock commands."""
+@lru_cache(maxsize=32)  # the cooking world and the forests are the same for many tasks
+def _placed_blocks(commands: tuple[str, ...]) -> Counter[str]:
+    """Block state -> how many cells hold it after the set-up's /fill and /setblock commands (read-only)."""
     cells: dict[tuple[int, int, int], str] = {}
     for line in commands:
         words = line.split()
@@ -239,11 +248,6 @@ def _placed_blocks(commands: Sequence[str]) -> Counter[str]:
         elif words[0] == "setblock" and len(words) >= 5:
             cells[(int(words[1]), int(words[2]), int(words[3]))] = words[4]
     return Counter(cells.values())
-
-
-@lru_cache(maxsize=32)  # the cooking world and the forests are the same for many tasks
-def _placed_blocks_cached(commands: tuple[str, ...]) -> Counter[str]:
-    return _placed_blocks(commands)
 
 
 def _state_value(state: str, key: str) -> str | None:
@@ -285,7 +289,7 @@ def _sure_animal_drops(kind: str, data: MinecraftData) -> dict[str, int]:
 
 def _fuel_in_stations(commands: Iterable[str]) -> int:
     """Burn ticks of the fuel `/data merge block` puts in the world's furnaces."""
-    fuels = _smelting_table()["fuels"]
+    fuels = smelting_table()["fuels"]
     ticks = 0
     for line in commands:
         if line.startswith("data merge block"):
@@ -298,7 +302,7 @@ def _world(task: Task, data: MinecraftData, can_dig: bool, can_kill: bool) -> _W
     setup = plan_setup(task, [f"agent{i}" for i in range(task.agent_count)], ORIGIN)
     supplies: Counter[str] = Counter()
     if can_dig:
-        placed = _placed_blocks_cached(tuple(c for c in setup.commands if c.startswith(("fill ", "setblock "))))
+        placed = _placed_blocks(tuple(c for c in setup.commands if c.startswith(("fill ", "setblock "))))
         for state, cells in placed.items():
             for item, n in _sure_block_drops(state, data).items():
                 supplies[item] += n * cells
@@ -376,6 +380,8 @@ class _Solver:
             return False
         self.pool[way.item] += way.count
         self.made[way.item] += way.count
+        for container, k in way.returns:
+            self.pool[container] += k
         return True
 
     def _tool(self, tools: frozenset[str], stack: frozenset[str]) -> bool:
@@ -442,6 +448,10 @@ class _Solver:
         return best
 
     def _explain_way(self, way: _Way, crafts: int, reachable: set[str], stack: frozenset[str]) -> None:
+        if way.returns and crafts > 1:  # one at a time: each craft gives its buckets back for the next
+            for _ in range(crafts):
+                self._explain_way(way, 1, reachable, stack)
+            return
         for tools in way.tools:
             if not self._tool(tools, stack):
                 self.explain("furnace" if "furnace" in tools else min(tools), 1, reachable, stack)
@@ -459,6 +469,8 @@ class _Solver:
                 self.explain(member, need, reachable, stack)
                 self.pool[member] -= need
         self.pool[way.item] += way.count * crafts
+        for container, k in way.returns:
+            self.pool[container] += k * crafts
 
     @staticmethod
     def _preferred(members: frozenset[str], reachable: set[str]) -> str:
@@ -490,21 +502,10 @@ def _possible(way: _Way, have: set[str]) -> bool:
 
 
 @cache
-def _every_way(version: str) -> dict[str, list[_Way]]:
-    """All ways of one version, whatever the task (for finding what matters to a target)."""
-    ways: dict[str, list[_Way]] = {}
-    tables = (_crafting_ways(version), _smelting_ways(), {FUEL: _burning_ways()},
-              {w.item: [w] for w in _animal_ways(Counter(cow=1, sheep=1))})
-    for table in tables:
-        for item, found in table.items():
-            ways.setdefault(item, []).extend(found)
-    return ways
-
-
-@cache
 def _sources(version: str, item: str) -> frozenset[str]:
-    """Every item that can end up in making `item` (ingredients, tools, fuel), at any depth, itself included."""
-    ways = _every_way(version)
+    """Every item that can end up in making `item` (ingredients, tools, fuel), at any depth, itself included,
+    whatever the task."""
+    ways = _ways(version, craft=True, smelt=True, cows=True, sheep=True)
     seen: set[str] = set()
     todo = [item]
     while todo:
@@ -576,16 +577,8 @@ def _wanted(task: Task, data: MinecraftData) -> tuple[dict[str, int], list[str]]
 
 def _open_ways(task: Task, world: _World, version: str) -> dict[str, list[_Way]]:
     """Every way of making things that the task's world and blocked actions leave open."""
-    tables: list[Mapping[str, list[_Way]]] = [{way.item: [way] for way in _animal_ways(world.animals)}]
-    if not _blocked_for_all(task, CRAFT):
-        tables.append(_crafting_ways(version))
-    if not _blocked_for_all(task, SMELT):
-        tables += [_smelting_ways(), {FUEL: _burning_ways()}]
-    ways: dict[str, list[_Way]] = {}
-    for table in tables:
-        for item, found in table.items():
-            ways.setdefault(item, []).extend(found)
-    return ways
+    return _ways(version, craft=not _blocked_for_all(task, CRAFT), smelt=not _blocked_for_all(task, SMELT),
+                 cows=world.animals["cow"] > 0, sheep=world.animals["sheep"] > 0)
 
 
 def _setting(task: Task, version: str, wanted: dict[str, int]) -> _Setting:

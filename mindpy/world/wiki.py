@@ -9,15 +9,12 @@ which tool it needs, how an item is crafted or smelted, what food restores, an e
 from __future__ import annotations
 
 import difflib
-import json
 from functools import lru_cache
-from pathlib import Path
 
-from ..mcdata import minecraft_data
+from ..mcdata import minecraft_data, smelting_table
 from ..recipes import recipe_book
 
 EXTRACT_LIMIT = 900
-SMELTING_TABLE = Path(__file__).resolve().parents[1] / "server" / "js" / "data" / "smelting.json"
 
 
 def _normalise(query: str) -> str:
@@ -28,7 +25,7 @@ def _normalise(query: str) -> str:
 def _smelting() -> dict[str, list[str]]:
     """output item -> the input items, from the server's smelting table (furnace recipes)."""
     try:
-        table = json.loads(SMELTING_TABLE.read_text())
+        table = smelting_table()
     except (OSError, ValueError):
         return {}
     found: dict[str, list[str]] = {}

@@ -15,20 +15,28 @@ from mindpy.tasks.splits import COMMITTED, EXAMPLES, FAMILIES, generate
 NO_FOREST = ["!collectBlocks"]  # nothing dug: the techtree forest gives no logs
 
 
+def team(inventories: list[dict[str, int]], agents: int | None = None, *, blocked: list[str] | None = None,
+         timeout: int = 300) -> dict[str, Any]:
+    """The fields every task has about its team: inventories by index, the agents, their blocked actions."""
+    agents = len(inventories) if agents is None else agents
+    return {
+        "agent_count": agents,
+        "initial_inventory": {str(i): inv for i, inv in enumerate(inventories)},
+        "timeout": timeout,
+        "blocked_actions": {str(i): list(blocked or []) for i in range(agents)},
+    }
+
+
 def crafting(inventories: list[dict[str, int]], target: str, count: int = 1, *, blocked: list[str] | None = None,
              **fields: Any) -> Task:
     """A techtree task as MINDcraft writes them: one target, inventories by agent index."""
-    agents = len(inventories) - fields.get("human_count", 0)
     data = {
         "type": "techtree",
         "goal": f"Collaborate with the other agents to craft {target}.",
         "conversation": f"Let's work together to craft {target}.",
-        "agent_count": agents,
-        "initial_inventory": {str(i): inv for i, inv in enumerate(inventories)},
+        **team(inventories, len(inventories) - fields.get("human_count", 0), blocked=blocked),
         "target": target,
         "number_of_target": count,
-        "timeout": 300,
-        "blocked_actions": {str(i): list(blocked or []) for i in range(agents)},
         "missing_items": [],
         "requires_ctable": False,
         **fields,
@@ -42,11 +50,8 @@ def cooking(inventories: list[dict[str, int]], dishes: dict[str, int], *, timeou
         "type": "cooking",
         "goal": "Collaborate with the other agents to make the meal.",
         "conversation": "Let's work together to make the meal.",
-        "agent_count": len(inventories),
-        "initial_inventory": {str(i): inv for i, inv in enumerate(inventories)},
+        **team(inventories, timeout=timeout),
         "target": dishes,
-        "timeout": timeout,
-        "blocked_actions": {str(i): [] for i in range(len(inventories))},
         "recipes": {},
         "blocked_access_to_recipe": [],
     }
@@ -59,11 +64,8 @@ def hells_kitchen(inventories: list[dict[str, int]], dishes: list[str]) -> Task:
         "type": "cooking",
         "goal": {str(i): f"You must make {dish}." for i, dish in enumerate(dishes)},
         "conversation": "Let's exchange recipes and get cooking!",
-        "agent_count": len(dishes),
-        "initial_inventory": {str(i): inv for i, inv in enumerate(inventories)},
+        **team(inventories, len(dishes)),
         "target": dishes,
-        "timeout": 300,
-        "blocked_actions": {str(i): [] for i in range(len(dishes))},
     }
     return Task.from_dict(f"multiagent_cooking_{'_'.join(dishes)}_hells_kitchen", data)
 
@@ -74,10 +76,7 @@ def construction(inventories: list[dict[str, int]], placements: list[list[list[s
         "type": "construction",
         "goal": "Build the house of the blueprint together.",
         "conversation": "Let's build the house.",
-        "agent_count": len(inventories),
-        "initial_inventory": {str(i): inv for i, inv in enumerate(inventories)},
-        "timeout": 600,
-        "blocked_actions": {str(i): [] for i in range(len(inventories))},
+        **team(inventories, timeout=600),
         "blueprint": {"materials": {}, "levels": [
             {"level": n, "coordinates": [100, -60 + n, 100], "placement": rows} for n, rows in enumerate(placements)]},
     }
@@ -142,6 +141,12 @@ def test_dyeing_wool_of_any_colour():
     assert unsolvable_reason(task) is None
 
 
+def test_dyeing_black_from_any_colour():
+    # minecraft-data lists black wool (carpet, bed) from the blue one, not the black one as for the other colours
+    assert unsolvable_reason(crafting([{"white_wool": 1}, {"black_dye": 1}], "black_wool", blocked=NO_FOREST)) is None
+    assert unsolvable_reason(crafting([{"red_bed": 1, "black_dye": 1}], "black_bed", blocked=NO_FOREST)) is None
+
+
 def test_coal_or_charcoal_and_any_logs():
     task = crafting([{"stick": 3, "charcoal": 1, "birch_log": 2}, {"stripped_spruce_log": 1, "crafting_table": 1}],
                     "campfire", blocked=NO_FOREST)
@@ -189,6 +194,13 @@ def test_cake_in_the_cooking_world():
     assert unsolvable_reason(cooking([{"milk_bucket": 2}, {"egg": 1}], {"cake": 1})) == "needs 1 more milk_bucket"
     # a bucket is filled at the cows
     assert unsolvable_reason(cooking([{"milk_bucket": 2, "bucket": 1}, {"egg": 1}], {"cake": 1})) is None
+
+
+def test_a_cake_gives_its_buckets_back():
+    # three buckets, filled at the cows, make both cakes: crafting the first gives them back empty
+    held = {"bucket": 3, "egg": 2, "sugar": 4, "wheat": 6}
+    assert unsolvable_reason(cooking([held, {}], {"cake": 2})) is None
+    assert unsolvable_reason(cooking([{**held, "bucket": 2}, {}], {"cake": 2})) == "needs 1 more bucket"
 
 
 def test_meal_from_the_farm_and_animals():

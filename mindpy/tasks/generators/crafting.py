@@ -18,7 +18,8 @@ from functools import cache
 from typing import Any
 
 from ...mcdata import minecraft_data
-from ..recipe_tree import COLOURS, RecipeTree
+from ...recipes import COLOURS
+from ..recipe_tree import RecipeTree
 from .common import agent_choices, article, rng_for, split_units, stable_fraction
 
 SPLIT_SALT = "mindpy/crafting-split/v1"
