@@ -1,13 +1,17 @@
 """What a task goal asks for: the kind of task, the target items and counts, and the task's special facts.
 
 A small reader driven by a vocabulary (minecraft-data's item names, with spaces or underscores, singular or
-plural), not one pattern per phrasing:
+plural as mindpy.commands.names spells them), not one pattern per phrasing:
 1. recipe blocks are cut out: "Recipe for X:" followed by "Step 1: ..." lines or by a Python list of steps;
 2. the rest is split into sentences; after each action verb (make, cook, prepare, craft, bake, build...) a list
-   of known items is read ("1 bread", "a golden apple", "bread x1", "cake, cookie and bread");
+   of known items is read ("1 bread", "a golden apple", "bread x1", "cake, cookie and bread"); cooking a raw
+   food names the cooked one ("cook 1 beef");
 3. who must make them comes from the subject nearest before the verb: me ("you", "your job is to"), a partner
-   ("your partner", "agent 2", "they") or the whole team ("we", "collaborate with ...", an imperative). A verb
-   after "how to", "not", "help"... says who knows or may do something, not who must: it is skipped.
+   ("your partner", "agent 2" unless "you are agent 2", "they") or the whole team ("we", "collaborate with ...",
+   an imperative). A verb after "how to", "not", "help"... says who knows or may do something, not who must: it
+   is skipped.
+4. Hell's Kitchen when my dish and a partner's are named apart (or mine's recipe is someone else's); otherwise
+   the targets are everything anyone must make, the goal being the whole team's.
 
 Phrasings it reads (ours in mindpy/tasks/generators/, MINDcraft's, and rewordings of them):
     crafting:      "Collaborate with the other agents to craft a wooden_sword." / "Craft 2 sticks." /
@@ -32,7 +36,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..commands.names import _forms
 from . import cooking
+from .prompt import TEAM_SENTENCE
 
 ME, PARTNER, TEAM = "me", "partner", "team"
 
@@ -40,14 +46,17 @@ ME, PARTNER, TEAM = "me", "partner", "team"
 _RECIPE = re.compile(r"Recipe for ([A-Za-z0-9_ ]+?):[ \t]*\n?[ \t]*(\[.*?\](?=\s*(?:Recipe for|\n|$))|"
                      r"(?:Step \d+:[^\n]*(?:\n|$))+)", re.S)
 _STEP_PREFIX = re.compile(r"^\s*Step \d+:\s*")
-_OTHERS_SENTENCE = re.compile(r"\s*The other agents are: [^.]*\.?")
 _TOKEN = re.compile(r"[a-z0-9']+|\n|[^\sa-z0-9']")
+_TIMES_BEFORE = re.compile(r"\d+x")  # "2x bread"
+_TIMES_AFTER = re.compile(r"x\d+")   # "bread x2" ("×" is a token of its own: "bread × 2")
 _SENTENCE_END = frozenset({".", "!", "?", "\n", ";", ":"})
 _CLAUSE_BREAKS = frozenset({",", "but"})
 
 _CRAFT_VERBS = frozenset({"craft", "crafts", "build", "builds"})
 _COOK_VERBS = frozenset({"make", "makes", "cook", "cooks", "prepare", "prepares", "bake", "bakes", "create",
                          "creates", "produce", "produces"})
+_HEAT_VERBS = frozenset({"cook", "cooks", "bake", "bakes"})
+_COOKED = {raw: cooked for cooked, raw in cooking.SMELTED.items()}  # beef -> cooked_beef
 # Between who and the verb, these mean knowing, helping or not doing: no one is given the item to make.
 _NOT_A_DUTY = frozenset({"not", "don't", "doesn't", "cannot", "can't", "never", "how", "recipe", "recipes", "know",
                          "knows", "help", "helps", "guide", "guides", "already", "without"})
@@ -56,13 +65,14 @@ _DISH_WORDS = frozenset({"dish", "dishes"})
 _LINKS = frozenset({"is", "are"})
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "the": 1, "some": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
             "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-_LIST_JOINERS = frozenset({",", "and", "&", "plus", "+"})
+_LIST_JOINERS = frozenset({",", "and", "&", "plus", "+", "then"})
 # Subjects, as token sequences; the one nearest before a verb says who must do it.
 _SUBJECTS: dict[tuple[str, ...], str] = {
     tuple(words.split()): role for words, role in (
         ("collaborate", TEAM), ("cooperate", TEAM), ("together", TEAM), ("we", TEAM), ("us", TEAM),
         ("our team", TEAM), ("the team", TEAM), ("everyone", TEAM), ("all of you", TEAM), ("both of you", TEAM),
-        ("you and your partner", TEAM), ("you two", TEAM), ("agents around you", TEAM),
+        ("you and", TEAM), ("you two", TEAM), ("agents around you", TEAM), ("your team", TEAM),
+        ("your teammates", TEAM), ("your partners", TEAM), ("the others", TEAM),
         ("with the other agents", TEAM), ("with other agents", TEAM), ("the other agents", TEAM),
         ("around you", TEAM), ("near you", TEAM), ("with your partner", TEAM), ("with your teammate", TEAM),
         ("with the other agent", TEAM),
@@ -70,8 +80,8 @@ _SUBJECTS: dict[tuple[str, ...], str] = {
         ("your partner's", PARTNER), ("the other agent", PARTNER), ("the other bot", PARTNER),
         ("the other player", PARTNER), ("partner", PARTNER), ("teammate", PARTNER), ("they", PARTNER),
         ("he", PARTNER), ("she", PARTNER),
-        ("you", ME), ("you're", ME), ("your job", ME), ("your task", ME), ("your own dish", ME),
-        ("your dish", ME), ("yourself", ME),
+        ("you", ME), ("you're", ME), ("your job", ME), ("your task", ME), ("your goal", ME), ("your part", ME),
+        ("your role", ME), ("your own dish", ME), ("your dish", ME), ("yourself", ME),
     )}
 _SUBJECT_MAX = max(len(words) for words in _SUBJECTS)
 # "... your partner has it", "you do not have its recipe": my dish's recipe is someone else's.
@@ -101,46 +111,32 @@ class TaskGoal:
 
 
 # ---- vocabulary -----------------------------------------------------------------------------------------------
-def _spellings(name: str) -> Iterator[str]:
-    """The ways a text may write an item: as is, and plural or singular of its last word."""
-    yield name
-    head, _, last = name.rpartition("_")
-    prefix = head + "_" if head else ""
-    if last.endswith("ies"):
-        yield prefix + last[:-3] + "y"
-    elif last.endswith("s"):
-        yield prefix + last[:-1]        # shears -> shear, cocoa_beans -> cocoa_bean
-    else:
-        yield prefix + last + "s"
-        yield prefix + last + "es"      # potatoes
-        if last.endswith("y"):
-            yield prefix + last[:-1] + "ies"
-
-
 @lru_cache(maxsize=1)
-def vocabulary() -> dict[tuple[str, ...], str]:
-    """Words of an item name (underscores as spaces, plurals too) -> the item. The item's own name wins over
-    another item's plural or singular."""
+def _names() -> frozenset[str]:
     from ..mcdata import minecraft_data
 
-    names = set(minecraft_data().items_by_name)
-    out: dict[tuple[str, ...], str] = {}
-    for name in sorted(names):
-        for spelling in _spellings(name):
-            key = tuple(spelling.split("_"))
-            if spelling == name or (spelling not in names and key not in out):
-                out[key] = name
-    return out
+    return frozenset(minecraft_data().items_by_name) - {"air"}
 
 
 @lru_cache(maxsize=1)
 def _longest_name() -> int:
-    return max(len(words) for words in vocabulary())
+    return max(name.count("_") + 1 for name in _names())
+
+
+@lru_cache(maxsize=65536)
+def _item(words: tuple[str, ...]) -> str | None:
+    """The item some words name, as they are or as the plural or singular of a name (commands.names' spellings);
+    the exact name first."""
+    name = "_".join(words)
+    names = _names()
+    if name in names:
+        return name
+    return next((form for form in _forms(name) if form in names), None)
 
 
 def item_name(text: str) -> str | None:
     """The item a phrase names ("golden apple", "gold_ingots"), or None."""
-    return vocabulary().get(tuple(_TOKEN.findall(text.lower().replace("_", " "))))
+    return _item(tuple(tokens_of(text)))
 
 
 # ---- reading ----------------------------------------------------------------------------------------------------
@@ -179,13 +175,12 @@ def _sentences(tokens: list[str]) -> list[list[str]]:
 
 def _mentions(words: list[str]) -> list[_Mention]:
     """Known item names in a sentence, longest first, left to right."""
-    vocab = vocabulary()
     out: list[_Mention] = []
     i = 0
     while i < len(words):
         for size in range(min(_longest_name(), len(words) - i), 0, -1):
-            item = vocab.get(tuple(words[i:i + size]))
-            if item and item != "air":
+            item = _item(tuple(words[i:i + size]))
+            if item:
                 out.append(_Mention(i, i + size, item))
                 i += size
                 break
@@ -200,7 +195,7 @@ def _count_before(words: list[str], i: int) -> tuple[int, int | None]:
         word = words[i]
         if word.isdigit():
             return i + 1, int(word)
-        if re.fullmatch(r"\d+x", word):
+        if _TIMES_BEFORE.fullmatch(word):
             return i + 1, int(word[:-1])
         if word in _NUMBERS:
             return i + 1, _NUMBERS[word]
@@ -211,7 +206,7 @@ def _count_after(words: list[str], i: int) -> tuple[int, int | None]:
     """(where the list goes on, the count) for "bread x1", "bread x 2", "bread (x2)"."""
     j = i + 1 if i < len(words) and words[i] == "(" else i
     count = None
-    if j < len(words) and re.fullmatch(r"[x×]\d+", words[j]):
+    if j < len(words) and _TIMES_AFTER.fullmatch(words[j]):
         count, j = int(words[j][1:]), j + 1
     elif j + 1 < len(words) and words[j] in ("x", "×") and words[j + 1].isdigit():
         count, j = int(words[j + 1]), j + 2
@@ -298,6 +293,8 @@ def _duties(words: list[str]) -> Iterator[_Duty]:
         if not items:
             items = _item_before(words, v, mentions, _LINKS if is_dish else _RELATIVE)
         who = _who(words, v + 1 if is_dish else v)  # "your dish" is itself the subject
+        if word in _HEAT_VERBS:  # "cook 1 beef": the beef cooked
+            items = {_COOKED.get(item, item): n for item, n in items.items()}
         if items and who is not None:
             yield _Duty(who[0], items, word, who[1])
 
@@ -332,10 +329,11 @@ def _steps(body: str) -> list[str]:
     return [_STEP_PREFIX.sub("", line).strip() for line in lines if line.strip()]
 
 
-def _merge(duties: list[_Duty], role: str) -> dict[str, int]:
+def _merge(duties: list[_Duty], role: str | None = None) -> dict[str, int]:
+    """The items the duties of `role` (of anyone: None) name, each with its largest count."""
     out: dict[str, int] = {}
     for duty in duties:
-        if duty.role == role:
+        if role is None or duty.role == role:
             for item, n in duty.items.items():
                 out[item] = max(out.get(item, 0), n)
     return out
@@ -358,18 +356,22 @@ def _missing(sentences: list[list[str]], targets: dict[str, int]) -> list[str]:
 
 def parse_goal(goal: str) -> TaskGoal:
     """Read a task goal's text (see the module doc); kind "unknown" when it names nothing to make."""
-    text = _OTHERS_SENTENCE.sub(" ", goal or "").strip()
+    text = TEAM_SENTENCE.sub(" ", goal or "").strip()
     recipes, prose = _recipes(text)
     sentences = _sentences(tokens_of(prose))
     duties = [d for words in sentences for d in _duties(words)]
+    me = _MY_NUMBER.search(prose)
+    my_index = int(me.group(1)) if me else None
+    for duty in duties:
+        if duty.index is not None and duty.index == my_index:  # "agent 0 must make cake ... you are agent 0"
+            duty.role = ME
     mine, partner, team = _merge(duties, ME), _merge(duties, PARTNER), _merge(duties, TEAM)
     words = {w for s in sentences for w in s}
     if "blueprint" in words or (not duties and _CONSTRUCTION_WORDS & words):
         return TaskGoal("construction", recipes=recipes)
-    hells = _hells_kitchen(mine, partner, team, prose)
-    if hells:
-        return _hells_goal(mine, partner, duties, recipes, prose)
-    targets = team or mine or partner
+    if _hells_kitchen(mine, partner, team, prose):
+        return _hells_goal(mine, partner, duties, recipes, my_index)
+    targets = _merge(duties)  # one goal for the team: what anyone must make ("make X, let the other agent cook Y")
     if not targets:
         return TaskGoal("unknown", recipes=recipes)
     crafted = any(d.verb in _CRAFT_VERBS for d in duties)
@@ -388,13 +390,12 @@ def _hells_kitchen(mine: dict[str, int], partner: dict[str, int], team: dict[str
 
 
 def _hells_goal(mine: dict[str, int], partner: dict[str, int], duties: list[_Duty],
-                recipes: dict[str, list[str]], prose: str) -> TaskGoal:
+                recipes: dict[str, list[str]], my_index: int | None) -> TaskGoal:
     partner_dish = next((d for d in partner if d not in mine), None)
     if partner_dish is None:
         others = [r for r in recipes if r not in mine]
         partner_dish = others[0] if len(others) == 1 else None  # the recipe I hold is the partner's
     index = next((d.index for d in duties if d.role == PARTNER and d.index is not None and partner_dish in d.items),
                  None)
-    me = _MY_NUMBER.search(prose)
-    return TaskGoal("cooking", dict(mine), hells_kitchen=True, my_index=int(me.group(1)) if me else None,
-                    partner_dish=partner_dish, partner_index=index, recipes=recipes)
+    return TaskGoal("cooking", dict(mine), hells_kitchen=True, my_index=my_index, partner_dish=partner_dish,
+                    partner_index=index, recipes=recipes)

@@ -15,12 +15,12 @@ SELF_PROMPT_START = "You are self-prompting with the goal:"
 
 _NAME = re.compile(r"^You are ([A-Za-z0-9_]+), a Minecraft bot")
 _TASK_START = "Your task: "
+# The sentence mindpy.harness.episode appends to the goal, naming the other agents in agent order.
+TEAM_SENTENCE = re.compile(r"The other agents are: ([A-Za-z0-9_]+(?:,\s*[A-Za-z0-9_]+)*)\.?")
 # Where the goal ends: after the sentence naming the teammates or at the next part of the task prompt, whichever
 # comes first (the goal itself may hold blank lines, as MINDcraft's do); else at a blank line.
-_TEAM_SENTENCE = re.compile(r"The other agents are: [A-Za-z0-9_, ]*\.")
 _PROMPT_GOES_ON = re.compile(r"\n(?:At the start of the task you|You act in the world)")
 _BLANK_LINE = re.compile(r"\n\s*\n")
-_OTHERS = re.compile(r"The other agents are: ([A-Za-z0-9_]+(?:,\s*[A-Za-z0-9_]+)*)")
 _ITEM_LINE = re.compile(r"^- ([a-z0-9_]+): (\d+)$", re.M)
 _NEARBY = re.compile(r"Other players nearby: (.*)")
 _SENDER = re.compile(r"^([A-Za-z0-9_]+): (.*)$", re.S)
@@ -85,7 +85,7 @@ def task_goal(system: str) -> str:
         return ""
     rest = system[at + len(_TASK_START):]
     ends = []
-    team = _TEAM_SENTENCE.search(rest)
+    team = TEAM_SENTENCE.search(rest)
     if team:
         ends.append(team.end())
     goes_on = _PROMPT_GOES_ON.search(rest)
@@ -120,7 +120,7 @@ def read_prompt(messages: list[dict], system: str) -> PromptView:
     m = _NAME.match(system.strip())
     view.name = m.group(1) if m else ""
     view.goal = task_goal(system)
-    others = _OTHERS.search(view.goal) or _OTHERS.search(system)
+    others = TEAM_SENTENCE.search(view.goal) or TEAM_SENTENCE.search(system)
     if others:
         view.others = [n.strip() for n in others.group(1).split(",") if n.strip() and n.strip() != view.name]
     turns = [dict(m) for m in messages]

@@ -325,6 +325,11 @@ HK_WORDINGS = [
      "golden_apple", "bread", None, ["bread"]),
     ("Together with your partner, you have to make 1 golden_apple. Bread is what agent 2 must cook, and you know "
      "how to make it.", "golden_apple", "bread", 2, []),
+    ("Your goal is to cook a golden apple; your partner's goal is to bake bread. Only they know how to make a golden "
+     "apple.", "golden_apple", "bread", None, []),
+    # every duty by number: the one of my number is mine
+    ("Agent 0 must make a golden apple. Agent 1 must make bread. You are agent 0, and you hold the recipe for "
+     "bread.\n" + BREAD_STEPS, "golden_apple", "bread", 1, ["bread"]),
     # MINDcraft's "full" variant shows both recipes: the one that is not mine is the partner's
     ("You need to make golden_apple, but you don't have the recipe for it, your partner has it!Recipe for "
      "golden_apple:\n['Step 1: Get an apple and 8 gold ingots.', 'Step 2: Surround the apple.']Recipe for bread:\n"
@@ -355,6 +360,8 @@ def test_hells_kitchen_wordings(goal, mine, partner, index, recipes):
     ("We have to cook 2 baked potatoes & a cake together.", {"baked_potato": 2, "cake": 1}, {}),
     ("Work together to prepare cookie x2 and one mushroom stew.", {"cookie": 2, "mushroom_stew": 1}, {}),
     ("Make bread.", {"bread": 1}, {}),
+    # one goal text for the whole team: a partner's part is the team's too; cooking raw food makes the cooked one
+    ("Bake 1 potato, and let your partner cook 2 beef.", {"baked_potato": 1, "cooked_beef": 2}, {}),
 ])
 def test_cooking_wordings(goal, targets, recipes):
     g = parse_goal(goal)
@@ -369,6 +376,8 @@ def test_cooking_wordings(goal, targets, recipes):
     ("Your team must craft two sticks.", {"stick": 2}, []),
     ("Make 4 oak planks together with the others.", {"oak_planks": 4}, []),
     ("Craft a crafting table. No one has the oak log it takes: go and get it.", {"crafting_table": 1}, ["oak_log"]),
+    ("You and the others must craft a crafting table, then a wooden pickaxe.",
+     {"crafting_table": 1, "wooden_pickaxe": 1}, []),
 ])
 def test_crafting_wordings(goal, targets, missing):
     g = parse_goal(goal)
@@ -429,7 +438,8 @@ def test_dyed_wool_crafter_asks_for_wool_of_any_other_colour():
     replies = [scene.ask(model) for _ in range(4)]
     name, args = command(replies[-1])
     assert name == "startConversation" and args[0] == "jill", replies
-    assert "1 wool of any colour but blue" in args[1] and "blue_wool (" not in args[1]
+    assert "1 wool of any colour but blue" in args[1]
+    assert "black_wool" not in args[1]  # not the stand-in minecraft-data lists
 
 
 def test_dyed_wool_helper_hands_over_its_white_wool():
