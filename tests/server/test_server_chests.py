@@ -1,7 +1,8 @@
 """Chests and barrels on the embedded server, through mineflayer's bot.openContainer / openChest.
 
 Set-up fills a container with the vanilla command `/data merge block X Y Z {Items:[...]}` (it replaces the
-whole item list) and reads it with `/data get block X Y Z`.
+whole item list) and reads it with `/data get block X Y Z`; `/data get entity <player> Inventory` shows a player's
+inventory in vanilla's words.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import json
 import time
 
 from conftest import give_items as give
-from conftest import inventory_js, isolate, item_id, teleport, wait_until
+from conftest import inventory_js, isolate, item_id, teleport, wait_until, world_js
 from conftest import place_beside as place
 
 
@@ -123,6 +124,32 @@ def test_data_merge_block_fills_a_chest_and_data_get_shows_it(make_bot, server):
     assert contents(chest) == {"apple": 1}
     chest.close()
 
+
+
+def test_data_get_entity_inventory_lists_slots_as_vanilla_does(make_bot):
+    """Vanilla (1.20.5+) numbers the Inventory slots hotbar 0-8, main 9-35, feet..head 100-103, offhand -106."""
+    bot = make_bot("pockets")
+    isolate(bot)
+
+    def inventory_reply(target):
+        return world_js().commandReply(bot.js, f"/data get entity {target} Inventory",
+                                       "has the following entity data|No entity", 5000, timeout=8)
+
+    assert inventory_reply(bot.name) == f"{bot.name} has the following entity data: []"
+    give(bot, {"bread": 3, "oak_log": 1, "iron_boots": 1, "iron_helmet": 1, "shield": 1})
+    log = next(item.slot for item in bot.js.inventory.items() if item.name == "oak_log")
+    bot.js.moveSlotItem(log, 9, timeout=10)  # window slot 9: the first main-inventory slot
+    bot.js.equip(item_id(bot, "iron_boots"), "feet", timeout=10)
+    bot.js.equip(item_id(bot, "iron_helmet"), "head", timeout=10)
+    bot.js.equip(item_id(bot, "shield"), "off-hand", timeout=10)
+    wait_until(lambda: bot.js.inventory.slots[45] and bot.js.inventory.slots[9], message="the items moved")
+    assert inventory_reply(bot.name) == (
+        f"{bot.name} has the following entity data: ["
+        '{count: 3, Slot: 0b, id: "minecraft:bread"}, {count: 1, Slot: 9b, id: "minecraft:oak_log"}, '
+        '{count: 1, Slot: 100b, id: "minecraft:iron_boots"}, {count: 1, Slot: 103b, id: "minecraft:iron_helmet"}, '
+        '{count: 1, Slot: -106b, id: "minecraft:shield"}]')
+    assert inventory_reply("@s").startswith(f"{bot.name} has the following entity data: [{{count: 3, Slot: 0b")
+    assert inventory_reply("nobody_here") == "No entity was found"
 
 def test_breaking_a_chest_spills_its_items_and_a_new_one_is_empty(make_bot):
     bot = make_bot("breaker")

@@ -3,6 +3,7 @@
 // thrown on the ground when the block is broken or replaced (as in vanilla), and the vanilla set-up commands
 //   /data merge block X Y Z {Items:[{Slot:0b,id:"minecraft:coal",count:8}]}   (replaces the contents)
 //   /data get block X Y Z                                                   (shows them)
+//   /data get entity <player>|@s Inventory                                  (a player's inventory, as vanilla shows it)
 //
 // Plugins declare their kinds: serv.mindpyBlockContainers.define(blockName, size), then
 // containerAt(world, position, blockName) gives the container there ({kind, slots, viewers, ...}), and
@@ -14,6 +15,7 @@ const { Vec3 } = require('vec3')
 module.exports.server = function (serv) {
   const registry = serv.registry
   const Item = require('prismarine-item')(registry)
+  const UserError = require('flying-squid').UserError
   const sizes = new Map() // block name -> number of slots
   const byWorld = new Map() // world -> Map("x,y,z" -> container)
 
@@ -94,20 +96,22 @@ module.exports.server = function (serv) {
 
   // ---- /data ----------------------------------------------------------------------------------------
   function registerDataCommand () {
-    const UserError = require('flying-squid').UserError
     serv.commands.add({
       base: 'data',
-      info: 'Set or show the items of a container block (chest, barrel, furnace, smoker, blast furnace)',
-      usage: '/data merge block <x> <y> <z> {Items:[{Slot:0b,id:"minecraft:coal",count:8}]} | /data get block <x> <y> <z>',
+      info: 'Set or show the items of a container block (chest, barrel, furnace, smoker, blast furnace) or show a player\'s inventory',
+      usage: '/data merge block <x> <y> <z> {Items:[{Slot:0b,id:"minecraft:coal",count:8}]} | /data get block <x> <y> <z> | /data get entity <player> Inventory',
       op: true,
       parse (args) {
         const merge = args.match(/^merge\s+block\s+(\S+)\s+(\S+)\s+(\S+)\s+(\{.*\})\s*$/s)
         if (merge) return { action: 'merge', coords: merge.slice(1, 4), nbt: merge[4] }
         const get = args.match(/^get\s+block\s+(\S+)\s+(\S+)\s+(\S+)(\s+Items)?\s*$/)
         if (get) return { action: 'get', coords: get.slice(1, 4) }
+        const entity = args.match(/^get\s+entity\s+(\S+)\s+Inventory\s*$/)
+        if (entity) return { action: 'getInventory', target: entity[1] }
         return false
       },
-      async action ({ action, coords, nbt }, ctx) {
+      async action ({ action, coords, nbt, target }, ctx) {
+        if (action === 'getInventory') return describeInventory(target, ctx)
         const pos = parsePosition(coords, ctx.player ? ctx.player.position : new Vec3(0, 0, 0))
         if (!pos) throw new UserError(`Invalid position ${coords.join(' ')}`)
         const world = ctx.player ? ctx.player.world : serv.overworld
@@ -133,6 +137,25 @@ module.exports.server = function (serv) {
         return `Modified block data of ${pos.x}, ${pos.y}, ${pos.z}`
       }
     })
+  }
+
+  // vanilla's Inventory NBT slot -> slot of flying-squid's player window, in the order vanilla lists them:
+  // hotbar 0-8 (window 36-44), main 9-35 (same), armour 100-103 feet..head (window 8..5), offhand -106 (45).
+  const INVENTORY_SLOTS = [
+    ...Array.from({ length: 9 }, (_, i) => [i, 36 + i]),
+    ...Array.from({ length: 27 }, (_, i) => [9 + i, 9 + i]),
+    ...Array.from({ length: 4 }, (_, i) => [100 + i, 8 - i]),
+    [-106, 45]
+  ]
+
+  // The reply of vanilla's (1.20.5+) `/data get entity <player> Inventory`, so callers parse one format.
+  function describeInventory (name, ctx) {
+    const player = name === '@s' ? ctx.player : serv.players.find(p => p.username.toLowerCase() === name.toLowerCase())
+    if (!player) throw new UserError('No entity was found')
+    const entries = INVENTORY_SLOTS.map(([slot, windowSlot]) => [slot, player.inventory.slots[windowSlot]])
+      .filter(([, item]) => item)
+      .map(([slot, item]) => `{count: ${item.count}, Slot: ${slot}b, id: "minecraft:${registry.items[item.type].name}"}`)
+    return `${player.username} has the following entity data: [${entries.join(', ')}]`
   }
 
   function describeItems (container) {
