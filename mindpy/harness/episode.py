@@ -28,11 +28,12 @@ from typing import Any
 import yaml
 
 from ..errors import BridgeTimeout, MindpyError
-from ..tasks.checkers import SUCCESS, TaskMonitor
+from ..tasks.checkers import SUCCESS, TaskMonitor, checker_for
 from ..tasks.results import EpisodeRecorder
 from ..tasks.schema import Task
 from ..tasks.world import WorldSetupError, issue_via_bot, issue_via_server, set_up_task
 from .calls import CallLog
+from .humans import HumanSlots
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +150,8 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         recorder.on_history(lambda name, line: runner.agents[name].history.add("system", line))
         hooks.recorder = recorder  # counting starts with the play
         finished = threading.Event()
-        monitor = TaskMonitor(task, bots, on_end=[
+        humans = HumanSlots(task, setup, issue, bots[0], say)
+        monitor = TaskMonitor(task, bots, checker=checker_for(task, humans.inventories), on_end=[
             lambda score, reason: hooks.count_tokens(),
             lambda score, reason: recorder.on_end(score, reason, monitor.error),  # the cause of an error too
             lambda score, reason: finished.set()])
@@ -164,7 +166,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
                 agent.skills.runner.restrict_to_inventory(True)
         _open(task, names, agents)
 
-        _watch(monitor, finished, task, runner, embedded, bots, recorder)
+        _watch(monitor, finished, task, embedded, bots, humans)
         result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
         (run_dir / "result.json").write_text(json.dumps({**result, "run_dir": str(run_dir),
                                                          "agent_names": names}, indent=2) + "\n")
@@ -241,10 +243,15 @@ def _open(task: Task, names: list[str], agents: dict) -> None:
         agents[name].self_prompter.start(task_goal_text(task, i, names))
 
 
-def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, runner, embedded, bots, recorder) -> None:
-    """Wait for the episode to end; a dead server or a lost bot ends it as an error."""
+def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, embedded, bots, humans: HumanSlots) -> None:
+    """Wait for the episode to end, serving the task's human players; a dead server or a lost bot ends it as an
+    error."""
     deadline = time.monotonic() + task.timeout + GRACE_S
     while not finished.wait(1.0):
+        try:
+            humans.poll()
+        except MindpyError as exc:  # a slow answer: the next poll tries again; the bots' state decides the rest
+            log.warning("reading the human players: %s", exc)
         _check(monitor)
         if embedded is not None and not embedded.is_running():
             monitor.fail("the embedded server stopped during the episode")

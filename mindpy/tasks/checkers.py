@@ -8,6 +8,8 @@ Scoring (REFERENCE "Tasks"):
   the task's score is the best agent's (max over agents).
 - Hell's Kitchen (cooking, one target per agent): agent i's share is its own dish; a share counts as done once any
   agent holds that dish (shared progress), and stays done. The score is 1 when every share is done.
+- Human players of the task (its `usernames`) count as agents do for items: what they hold is read from the server
+  (`human_inventories`, given by the episode) and added after the agents' inventories.
 - construction: matches / (matches + mismatches) over the blueprint's cells, skipping cells where the blueprint
   and the world both have air (Blueprint.compare). Blocks the reading bot has not loaded count as air.
 
@@ -28,6 +30,7 @@ from .schema import Task
 
 Inventory = Mapping[str, int]
 OnEnd = Callable[[float, str], Any]  # (score, end reason); what it returns is ignored
+HumanInventories = Callable[[], Sequence[Inventory]]  # the human players' inventories, last read
 
 SUCCESS, TIMEOUT, ERROR = "success", "timeout", "error"
 CHECK_INTERVAL = 0.3  # seconds: the agents' update tick
@@ -55,9 +58,10 @@ def missing(inventory: Inventory, targets: Mapping[str, int]) -> dict[str, int]:
 class ItemChecker:
     """Crafting and cooking: 1 when one agent holds all the targets."""
 
-    def __init__(self, task: Task):
+    def __init__(self, task: Task, human_inventories: HumanInventories | None = None):
         self.task = task
         self.targets = task.targets()
+        self.human_inventories = human_inventories
 
     def check_inventories(self, inventories: Sequence[Inventory]) -> CheckResult:
         for index, inventory in enumerate(inventories):
@@ -68,16 +72,15 @@ class ItemChecker:
         return CheckResult(0.0, False, f"still missing {closest}")
 
     def check(self, bots: Sequence) -> CheckResult:
-        from ..world.bulk import inventories
-
-        return self.check_inventories(inventories(bots))
+        return self.check_inventories(_everyones_inventories(bots, self.human_inventories))
 
 
 class HellsKitchenChecker:
     """Hell's Kitchen: each agent's own dish, made by anyone; done once every dish has been held by some agent."""
 
-    def __init__(self, task: Task):
+    def __init__(self, task: Task, human_inventories: HumanInventories | None = None):
         self.task = task
+        self.human_inventories = human_inventories
         self.shares = {index: task.targets_for(index) for index in task.agent_indices}
         self.progress = {index: not share for index, share in self.shares.items()}  # an agent without a dish is done
 
@@ -92,9 +95,14 @@ class HellsKitchenChecker:
             f"agent {index}: {share}" for index, share in left.items()))
 
     def check(self, bots: Sequence) -> CheckResult:
-        from ..world.bulk import inventories
+        return self.check_inventories(_everyones_inventories(bots, self.human_inventories))
 
-        return self.check_inventories(inventories(bots))
+
+def _everyones_inventories(bots: Sequence, human_inventories: HumanInventories | None) -> list[Inventory]:
+    """The agents' inventories, then the human players'."""
+    from ..world.bulk import inventories
+
+    return inventories(bots) + list(human_inventories() if human_inventories else ())
 
 
 class ConstructionChecker:
@@ -120,15 +128,16 @@ class ConstructionChecker:
 Checker = ItemChecker | HellsKitchenChecker | ConstructionChecker
 
 
-def checker_for(task: Task) -> Checker:
-    """The checker that scores this task: blueprint match, Hell's Kitchen targets, or items held."""
+def checker_for(task: Task, human_inventories: HumanInventories | None = None) -> Checker:
+    """The checker that scores this task: blueprint match, Hell's Kitchen targets, or items held (the human
+    players' too, when `human_inventories` reads them)."""
     if task.type == "construction":
         if task.blueprint is None:
             raise ValueError(f"Construction task '{task.id}' has no blueprint")
         return ConstructionChecker(task.blueprint)
     if task.is_hells_kitchen:
-        return HellsKitchenChecker(task)
-    return ItemChecker(task)
+        return HellsKitchenChecker(task, human_inventories)
+    return ItemChecker(task, human_inventories)
 
 
 def score_text(score: float) -> str:

@@ -1,5 +1,6 @@
 """Reading much of a live world at once through bots, for task set-up checks and checkers: many blocks in one
-call, the inventories of several bots, entity counts around a point."""
+call, the inventories of several bots, entity counts around a point, the players online and another player's
+inventory (as the server reports it)."""
 
 from __future__ import annotations
 
@@ -38,3 +39,17 @@ def entity_counts(bot: Bot, kinds: Iterable[str], x: float, z: float, radius: fl
     payload = json.dumps(sorted(set(kinds)))
     return json.loads(call_js(lambda: js_module(BULK_JS).entityCountsJson(bot.js, payload, x, z, radius),
                               f"bot {bot.name} counting entities"))
+
+
+def player_names(bot: Bot) -> list[str]:
+    """The players in `bot`'s player list (itself included)."""
+    return json.loads(call_js(lambda: js_module(BULK_JS).playerNamesJson(bot.js), f"bot {bot.name} listing players"))
+
+
+def player_inventory(bot: Bot, name: str, timeout: float = 5.0) -> dict[str, int] | None:
+    """Item name -> count in another player's inventory, read with `/data get entity NAME Inventory` through
+    `bot` (an operator); None when the server refused or did not answer within `timeout` seconds."""
+    raw = call_js(lambda: js_module(BULK_JS).playerInventoryJson(bot.js, name, int(timeout * 1000),
+                                                                timeout=timeout + 10),
+                  f"bot {bot.name} reading {name}'s inventory", timeout=timeout + 10)
+    return json.loads(raw)

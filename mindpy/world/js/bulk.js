@@ -25,4 +25,70 @@ function entityCountsJson (bot, kindsJson, x, z, radius) {
   return JSON.stringify(counts)
 }
 
-module.exports = { blockNamesJson, entityCountsJson }
+// The names of the players in the bot's player list (itself included): JSON list.
+function playerNamesJson (bot) {
+  return JSON.stringify(Object.keys(bot.players))
+}
+
+// Another player's inventory, asked of the server with vanilla's `/data get entity NAME Inventory` (Paper and the
+// embedded server answer it; the bot must be an operator): JSON {item: count}, or null when the server said no or
+// did not answer within timeoutMs.
+function playerInventoryJson (bot, name, timeoutMs) {
+  const answer = `${name} has the following entity data: `
+  return new Promise(resolve => {
+    const onMessage = text => {
+      if (text.startsWith(answer)) finish(JSON.stringify(countItems(text.slice(answer.length))))
+      else if (/^No entity was found/.test(text)) finish('null')
+    }
+    const timer = setTimeout(() => finish('null'), timeoutMs)
+    function finish (value) {
+      clearTimeout(timer)
+      bot.removeListener('messagestr', onMessage)
+      resolve(value)
+    }
+    bot.on('messagestr', onMessage)
+    bot.chat(`/data get entity ${name} Inventory`)
+  })
+}
+
+// Item counts from an SNBT list of item compounds, [{count: 3, Slot: 0b, id: "minecraft:bread"}, ...] (1.20.5 on;
+// before it `Count: 3b`). Only each compound's own keys are read: components nest more `id`s (enchantments).
+function countItems (snbt) {
+  const counts = {}
+  for (const keys of topLevelCompounds(snbt)) {
+    const id = keys.match(/(?:^|,)\s*id:\s*["']?(?:minecraft:)?([a-z0-9_]+)/)
+    const count = keys.match(/(?:^|,)\s*[cC]ount:\s*(\d+)/)
+    if (id) counts[id[1]] = (counts[id[1]] || 0) + (count ? Number(count[1]) : 1)
+  }
+  return counts
+}
+
+// The text of each compound of a list, with whatever is nested inside it left out.
+function topLevelCompounds (snbt) {
+  const compounds = []
+  let depth = 0; let quote = null; let current = ''
+  for (let i = 0; i < snbt.length; i++) {
+    const c = snbt[i]
+    if (quote) {
+      if (c === '\\') { if (depth === 2) current += c + snbt[i + 1]; i++; continue }
+      if (c === quote) quote = null
+      if (depth === 2) current += c
+      continue
+    }
+    if (c === '"' || c === "'") { quote = c; if (depth === 2) current += c; continue }
+    if (c === '[' || c === '{') {
+      depth++
+      if (depth === 2 && c === '{') current = ''
+      continue
+    }
+    if (c === ']' || c === '}') {
+      if (depth === 2 && c === '}') compounds.push(current)
+      depth--
+      continue
+    }
+    if (depth === 2) current += c
+  }
+  return compounds
+}
+
+module.exports = { blockNamesJson, entityCountsJson, playerNamesJson, playerInventoryJson, countItems }

@@ -1,0 +1,87 @@
+"""The human players of a task: MINDcraft's `human_count` and `usernames` reserve slots after the agents'.
+
+    humans = HumanSlots(task, setup, issue, bots[0])
+    humans.poll()                 # from the episode's watch loop, about once a second
+    checker_for(task, humans.inventories)
+
+A player who is online under a reserved name (at the start or whenever they join) is served once: their
+inventory is cleared and filled with their slot's initial inventory (slot `agent_count + i` for the i-th
+username, as MINDcraft numbers them), they are teleported beside agent 0, and their goal is whispered to them.
+From then on their inventory is read from the server on each poll, so the checker counts what they hold.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from ..tasks.checkers import Inventory
+from ..tasks.schema import Task
+from ..tasks.world import Issue, TaskSetup
+from ..world.bulk import player_inventory, player_names
+
+log = logging.getLogger(__name__)
+
+WHISPER_PIECE = 200  # characters per whispered line: chat lines sent through a bot are cut at 256
+READ_TIMEOUT_S = 3.0
+
+
+class HumanSlots:
+    """Serves the task's human players as they come online and keeps their inventories for the checker."""
+
+    def __init__(self, task: Task, setup: TaskSetup, issue: Issue, reader, say: Callable[[str], None] | None = None):
+        self.task = task
+        self.setup = setup
+        self.issue = issue
+        self.reader = reader  # an operator bot: reads the player list and the humans' inventories
+        self.say = say or (lambda text: None)
+        self.slots = {name: task.agent_count + i for i, name in enumerate(task.usernames[:task.human_count])}
+        self.served: set[str] = set()
+        self._held: dict[str, dict[str, int]] = {}
+
+    def inventories(self) -> list[Inventory]:
+        """What each served human held at the last poll."""
+        return list(self._held.values())
+
+    def poll(self) -> None:
+        """Serve the reserved players who came online; read the served ones' inventories."""
+        if not self.slots:
+            return
+        online = set(player_names(self.reader))
+        for name, index in self.slots.items():
+            if name in online and name not in self.served:
+                self._serve(name, index)
+        for name in self.served & online:
+            held = player_inventory(self.reader, name, timeout=READ_TIMEOUT_S)
+            if held is None:
+                log.warning("could not read %s's inventory", name)
+            else:
+                self._held = {**self._held, name: held}  # a new dict: the checker reads it from another thread
+
+    def _serve(self, name: str, index: int) -> None:
+        self.served.add(name)
+        self.issue(f"/clear {name}")
+        items = self.task.inventory_for(index)
+        for item, count in items.items():
+            self.issue(f"/give {name} {item} {count}")
+        spot = self.setup.positions.get(self.setup.agent_names[0]) if self.setup.agent_names else None
+        if spot:
+            x, y, z = spot
+            self.issue(f"/tp {name} {x + 1} {y} {z + 1}")
+        goal = self.task.goal_for(index).strip() or "Help the agents with their task."
+        for piece in _pieces(f"Your goal: {goal}", WHISPER_PIECE):
+            self.issue(f"/tell {name} {piece}")
+        self._held = {**self._held, name: dict(items)}
+        self.say(f"{self.task.id}: human player {name} joined: slot {index}, given {len(items)} kinds of items")
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    """`text` in lines of at most `size` characters, cut between words; one line break becomes a space."""
+    pieces: list[str] = []
+    line = ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > size:
+            pieces.append(line)
+            line = ""
+        line = f"{line} {word}" if line else word[:size]
+    return pieces + ([line] if line else [])
