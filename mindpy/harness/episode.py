@@ -63,6 +63,18 @@ def task_goal_text(task: Task, index: int, names: list[str]) -> str:
     return goal + (f" The other agents are: {', '.join(others)}." if others else "")
 
 
+def blocked_commands(task: Task, index: int) -> list[str]:
+    """The commands agent `index` may not use during the task: the task's own `blocked_actions`, and, as in
+    MINDcraft, !endGoal when it has a goal (it may not give up on it) and !endConversation when the task opens
+    with a conversation (the team keeps talking)."""
+    blocked = task.blocked_actions_for(index)
+    if task.goal_for(index).strip():
+        blocked.append("endGoal")
+    if task.conversation:
+        blocked.append("endConversation")
+    return blocked
+
+
 def inventory_text(items: dict[str, int]) -> str:
     """What an agent held at the start of the task, as a sentence for its prompt."""
     if not items:
@@ -130,7 +142,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         hooks = _EpisodeHooks(run_dir)
         stack.callback(hooks.close)
         runner = AgentRunner(settings, profiles, host, port, models=models, console=console, task=task,
-                             blocked={n: task.blocked_actions_for(i) for i, n in enumerate(names)},
+                             blocked={n: blocked_commands(task, i) for i, n in enumerate(names)},
                              wrap_model=hooks.wrap_model, event_hooks=hooks.event_hooks)
         stack.enter_context(runner)
         try:

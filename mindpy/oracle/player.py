@@ -175,7 +175,8 @@ class Player:
             answer = self._answer(view, goal, view.partner, done)
             if answer:
                 return answer
-        if any("hasn't responded" in str(t["content"]) for t in view.turns[-1:]) and view.partner:
+        nudged = any("hasn't responded" in str(t["content"]) for t in view.turns[-1:])
+        if nudged and view.partner and view.may("endConversation"):  # else: carry on in the conversation
             return f"No answer from {view.partner}, I'll carry on. !endConversation({quote(view.partner)})"
 
         if done:
@@ -236,14 +237,16 @@ class Player:
         return self.mem.team_done
 
     def _finish(self, view: PromptView, goal: TaskGoal) -> str:
+        end = " !endGoal" if view.may("endGoal") else ""  # tasks block it, as MINDcraft's do
         if goal.kind == "construction":
-            return "The house matches the blueprint: the task is done! !endGoal"
+            return "The house matches the blueprint: the task is done!" + end
         if goal.hells_kitchen or view.name == self.lead(view):
-            return f"I have the {goal.target_text} now: the task is done! !endGoal"
-        return "Great, the task is done! !endGoal"
+            return f"I have the {goal.target_text} now: the task is done!" + end
+        return "Great, the task is done!" + end
 
     def _idle(self, view: PromptView, goal: TaskGoal) -> str:
-        """Nothing left for me to do: tell the lead once, stop self-prompting, then stay quiet."""
+        """Nothing left for me to do: tell the lead once, stop self-prompting, then stay quiet. Where !endGoal
+        and !endConversation are blocked, quiet replies do it: three without a command stop self-prompting."""
         lead = self.lead(view)
         if not self.mem.told_lead and not self._am_lead_like(view, goal) and lead != view.name:
             self.mem.told_lead = True
@@ -252,9 +255,10 @@ class Player:
                 return f"That's everything I had for the {what}, {lead}. Over to you!"
             if view.partner is None:
                 return f"!startConversation({quote(lead)}, {quote(f'I gave you everything I had for the {what}.')})"
-        if "Your current goal" in view.state:
+        if "Your current goal" in view.state and view.may("endGoal"):
             return "My part is done; I'll answer if anyone needs something. !endGoal"
-        if view.new_messages and view.partner and view.partner == view.new_messages[-1].sender:
+        if view.new_messages and view.partner and view.partner == view.new_messages[-1].sender \
+                and view.may("endConversation"):
             return f"Thanks, {view.partner}! !endConversation({quote(view.partner)})"
         return ""
 
@@ -295,6 +299,8 @@ class Player:
             for item in unasked:
                 self.mem.asked.setdefault(item, set()).add(partner)
             return self._request_text(view, goal, unasked)
+        if not view.may("endConversation"):
+            return ""  # nothing to say: thanks would be answered with thanks, again and again
         return f"Thanks, {partner}! !endConversation({quote(partner)})"
 
     def _opening(self, view: PromptView, goal: TaskGoal, partner: str) -> str:
@@ -349,8 +355,8 @@ class Player:
         if not candidates:
             return f"Waiting for {item_list(lack)}. {WAIT}"
         partner = view.partner if view.partner in candidates else candidates[0]
-        if view.partner and view.partner != partner:
-            return f"!endConversation({quote(view.partner)})"
+        if view.partner and view.partner != partner and view.may("endConversation"):
+            return f"!endConversation({quote(view.partner)})"  # else starting the next one ends this one
         for item in lack:
             self.mem.asked.setdefault(item, set()).add(partner)
         text = self._request_text(view, goal, lack)

@@ -66,6 +66,13 @@ class PromptView:
     def has(self, item: str) -> int:
         return self.inventory.get(item, 0)
 
+    def may(self, command: str) -> bool:
+        """Whether I may use `command`: the prompt's command docs leave blocked commands out. `!stats` is never
+        blocked, so a prompt without it has no docs, and nothing is known to be blocked."""
+        if not re.search(r"^!stats:", self.system, re.M):
+            return True
+        return re.search(rf"^!{re.escape(command)}:", self.system, re.M) is not None
+
 
 def prompt_kind(system: str) -> str:
     """Which prompt the system message is: conversing, coding, saving_memory or bot_responder."""

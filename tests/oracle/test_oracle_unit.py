@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from conftest import REPO_ROOT
-from mindpy.commands import default_registry
+from mindpy.commands import command_docs, default_registry
 from mindpy.commands.parser import parse_reply
 from mindpy.models.registry import create_model, parse_model_spec
 from mindpy.oracle import OracleModel
@@ -30,7 +30,8 @@ def inventory_text(items: dict) -> str:
 class Scene:
     """A fake agent state the prompter reads: turns, inventory, goal."""
 
-    def __init__(self, name: str, goal: str, others: list[str], items: dict, self_prompting: bool = True):
+    def __init__(self, name: str, goal: str, others: list[str], items: dict, self_prompting: bool = True,
+                 docs: str = "*COMMAND DOCS*"):
         self.name = name
         self.turns: list[dict] = []
         self.items = dict(items)
@@ -39,7 +40,7 @@ class Scene:
         self.prompter = Prompter(name=name, prompts={"conversing": TASK_PROFILE["conversing"]}, providers={
             "STATS": lambda: "STATS\n- Position: x: 0, y: -60, z: 0\n- Other players nearby: " + ", ".join(others),
             "INVENTORY": lambda: inventory_text(self.items),
-            "COMMAND_DOCS": "*COMMAND DOCS*",
+            "COMMAND_DOCS": docs,
             "TASK_GOAL": lambda: self.goal,
             "TASK_INVENTORY": "",
             "MEMORY": "",
@@ -173,6 +174,24 @@ def test_crafter_opens_with_its_role_and_thanks_at_the_end():
     thanks = scene.ask(model)
     assert command(thanks) == ("endConversation", ["ben2"]) and thanks.startswith("Thanks")
     assert command(scene.add("system", "Ended the conversation with ben2.").ask(model))[0] == "craftRecipe"
+
+
+def test_where_tasks_block_ending_the_crafter_works_on_in_the_conversation_and_never_says_thanks_twice():
+    """MINDcraft's tasks block !endConversation and !endGoal (the episode does too): the oracle reads its docs."""
+    docs = command_docs(default_registry("1.21.1"), blocked=["endConversation", "endGoal"])
+    model = OracleModel()
+    scene = Scene("ann1", PICKAXE, ["ben2"], {"stick": 1}, docs=docs)
+    scene.hear("ben2", "Let's work together to craft a wooden_pickaxe.")
+    assert "give me everything" in scene.ask(model)
+    scene.items = {"stick": 2, "oak_planks": 3, "crafting_table": 1}
+    scene.hear("ben2", "Here you go, ann1: 3 oak_planks.")
+    assert command(scene.ask(model)) == ("craftRecipe", ["wooden_pickaxe", 1])
+    scene.items = {"wooden_pickaxe": 1}
+    scene.add("system", "Successfully crafted wooden_pickaxe, you now have 1 wooden_pickaxe.")
+    done = scene.ask(model)
+    assert "task is done" in done and command(done) == (None, [])
+    scene.hear("ben2", "Thanks, ann1!")
+    assert scene.ask(model) == ""  # an answer to thanks would be thanked again
 
 
 def test_missing_log_is_collected():
