@@ -6,10 +6,11 @@
 Scoring (REFERENCE "Tasks"):
 - techtree and cooking: an agent scores 1 when its inventory holds every target item in the required amount;
   the task's score is the best agent's (max over agents).
-- Hell's Kitchen (cooking, one target per agent): agent i's share is its own dish; a share counts as done once any
-  agent holds that dish (shared progress), and stays done. The score is 1 when every share is done.
-- Human players of the task (its `usernames`) count as agents do for items: what they hold is read from the server
-  (`human_inventories`, given by the episode) and added after the agents' inventories.
+- Hell's Kitchen (cooking, one target per agent): agent i must hold its own dish; the score is 1 when every agent
+  holds its dish at the same check (MINDcraft's validator: each agent writes its own status to a progress file
+  shared by the agent processes, overwritten on every check, and the task is done when all read true).
+- Human players of the task (its `usernames`) count as agents do for crafting and cooking items: what they hold is
+  read from the server (`human_inventories`, given by the episode) and added after the agents' inventories.
 - construction: matches / (matches + mismatches) over the blueprint's cells, skipping cells where the blueprint
   and the world both have air (Blueprint.compare). Blocks the reading bot has not loaded count as air.
 
@@ -76,26 +77,24 @@ class ItemChecker:
 
 
 class HellsKitchenChecker:
-    """Hell's Kitchen: each agent's own dish, made by anyone; done once every dish has been held by some agent."""
+    """Hell's Kitchen: done when every agent holds its own dish (a dish in a partner's hands does not count)."""
 
-    def __init__(self, task: Task, human_inventories: HumanInventories | None = None):
+    def __init__(self, task: Task):
         self.task = task
-        self.human_inventories = human_inventories
         self.shares = {index: task.targets_for(index) for index in task.agent_indices}
-        self.progress = {index: not share for index, share in self.shares.items()}  # an agent without a dish is done
 
     def check_inventories(self, inventories: Sequence[Inventory]) -> CheckResult:
-        for index, share in self.shares.items():
-            if not self.progress[index] and any(holds(inv, share) for inv in inventories):
-                self.progress[index] = True  # shared progress: it counts once any agent has held it
-        left = {index: self.shares[index] for index, done in self.progress.items() if not done}
+        left = {index: share for index, share in self.shares.items()
+                if share and not (index < len(inventories) and holds(inventories[index], share))}
         if not left:
-            return CheckResult(1.0, True, "every agent's dish has been made")
-        return CheckResult(0.0, False, "dishes still to make: " + ", ".join(
+            return CheckResult(1.0, True, "every agent holds its dish")
+        return CheckResult(0.0, False, "dishes not yet in their agent's hands: " + ", ".join(
             f"agent {index}: {share}" for index, share in left.items()))
 
     def check(self, bots: Sequence) -> CheckResult:
-        return self.check_inventories(_everyones_inventories(bots, self.human_inventories))
+        from ..world.bulk import inventories
+
+        return self.check_inventories(inventories(bots))
 
 
 def _everyones_inventories(bots: Sequence, human_inventories: HumanInventories | None) -> list[Inventory]:
@@ -136,7 +135,7 @@ def checker_for(task: Task, human_inventories: HumanInventories | None = None) -
             raise ValueError(f"Construction task '{task.id}' has no blueprint")
         return ConstructionChecker(task.blueprint)
     if task.is_hells_kitchen:
-        return HellsKitchenChecker(task, human_inventories)
+        return HellsKitchenChecker(task)  # the dishes must be in the agents' own hands
     return ItemChecker(task, human_inventories)
 
 

@@ -1,5 +1,6 @@
-"""Live task checkers against real worlds on the embedded server: target items held or not, Hell's Kitchen's
-shared progress, a partly built blueprint's score, and the end of an episode (monitor, history line, result file)."""
+"""Live task checkers against real worlds on the embedded server: target items held or not, Hell's Kitchen's dishes
+each in its own agent's hands, a partly built blueprint's score, and the end of an episode (monitor, history line,
+result file)."""
 
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def test_a_cooking_target_given_as_item_counts(make_bot):
     assert checker.check(bots).score == 1
 
 
-def test_hells_kitchen_counts_a_dish_once_any_agent_has_held_it(make_bot):
+def test_hells_kitchen_needs_each_agent_to_hold_its_own_dish(make_bot):
     bots = [make_bot("hell"), make_bot("hell")]
     emptied(*bots)
     task = Task.from_dict("checker_cooking_hells_kitchen", {
@@ -85,15 +86,19 @@ def test_hells_kitchen_counts_a_dish_once_any_agent_has_held_it(make_bot):
     checker = checker_for(task)
     assert isinstance(checker, HellsKitchenChecker)
 
-    give(bots[1], "bread")  # agent 0's dish, made by agent 1
+    give(bots[1], "bread")  # agent 0's dish in agent 1's hands
+    give(bots[0], "baked_potato")  # and the other way round
     result = checker.check(bots)
-    assert result.score == 0 and checker.progress == {0: True, 1: False}
-    assert "baked_potato" in result.detail
+    assert result.score == 0 and "agent 0" in result.detail and "agent 1" in result.detail
 
-    take(bots[1], "bread")  # eaten: agent 0's share stays done
-    give(bots[0], "baked_potato")  # agent 1's dish, held by agent 0
+    give(bots[0], "bread")
     result = checker.check(bots)
-    assert (result.score, result.done) == (1, True)
+    assert result.score == 0 and "agent 0" not in result.detail and "baked_potato" in result.detail
+
+    give(bots[1], "baked_potato")
+    assert checker.check(bots).done
+    take(bots[0], "bread")  # eaten before the end: agent 0 no longer holds its dish
+    assert checker.check(bots).score == 0
 
 
 def blueprint_task(x: int, y: int, z: int, timeout: float = 300) -> Task:
