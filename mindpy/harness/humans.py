@@ -7,12 +7,13 @@
 A player who is online under a reserved name (at the start or whenever they join) is served once: their
 inventory is cleared and filled with their slot's initial inventory (slot `agent_count + i` for the i-th
 username, as MINDcraft numbers them), they are teleported beside agent 0, and their goal is whispered to them.
-From then on their inventory is read from the server on each poll, so the checker counts what they hold.
+From then on their inventory is read from the server every few seconds, so the checker counts what they hold.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 
 from ..tasks.checkers import Inventory
@@ -24,6 +25,7 @@ log = logging.getLogger(__name__)
 
 WHISPER_PIECE = 200  # characters per whispered line: chat lines sent through a bot are cut at 256
 READ_TIMEOUT_S = 3.0
+READ_EVERY_S = 3.0  # one command every few seconds: chat commands count towards a server's spam limit
 
 
 class HumanSlots:
@@ -38,6 +40,7 @@ class HumanSlots:
         self.slots = {name: task.agent_count + i for i, name in enumerate(task.usernames[:task.human_count])}
         self.served: set[str] = set()
         self._held: dict[str, dict[str, int]] = {}
+        self._read_at = 0.0
 
     def inventories(self) -> list[Inventory]:
         """What each served human held at the last poll."""
@@ -51,6 +54,9 @@ class HumanSlots:
         for name, index in self.slots.items():
             if name in online and name not in self.served:
                 self._serve(name, index)
+        if time.monotonic() - self._read_at < READ_EVERY_S:
+            return
+        self._read_at = time.monotonic()
         for name in self.served & online:
             held = player_inventory(self.reader, name, timeout=READ_TIMEOUT_S)
             if held is None:
