@@ -206,6 +206,6 @@ def _check(s: Settings, where: str) -> None:
     if not 0 < s.model_timeout_s <= MAX_MODEL_TIMEOUT_S:
         fail("model_timeout_s", f"must be a number of seconds > 0 and at most {MAX_MODEL_TIMEOUT_S}, "
                                 f"got {s.model_timeout_s}")
-    if s.code_timeout_mins > MAX_CODE_TIMEOUT_MINS:
-        fail("code_timeout_mins", f"must be at most {MAX_CODE_TIMEOUT_MINS} (or -1: no limit), "
+    if s.code_timeout_mins != -1 and not 0 < s.code_timeout_mins <= MAX_CODE_TIMEOUT_MINS:
+        fail("code_timeout_mins", f"must be minutes > 0 and at most {MAX_CODE_TIMEOUT_MINS}, or -1 (no limit), "
                                   f"got {s.code_timeout_mins}")

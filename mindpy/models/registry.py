@@ -95,6 +95,8 @@ def parse_model_spec(spec: Any) -> ModelSpec:
         if text.startswith("replay:"):
             return ModelSpec(api="replay", model=text[len("replay:"):].strip())
         if text == "chaos" or text.startswith("chaos:"):
+            if not re.fullmatch(r"chaos(:-?\d+)?", text):
+                raise ValueError(f"model {text!r}: a chaos model's seed is a whole number, as in chaos:7")
             return ModelSpec(api="chaos", model=text)
         api, _, name = text.partition(":")
         if api in _PLUGGED_IN:

@@ -21,6 +21,8 @@ def test_the_chaos_model_is_seeded_and_draws_every_kind_of_trouble():
     assert set(first.kinds) == {"extreme_argument", "malformed", "other_agents", "huge", "code_request",
                                 "slash_chat", "empty", "sensible"}
     assert replies != [create_model("chaos:4").reply() for _ in range(300)]
+    with pytest.raises(ValueError, match="whole number"):
+        create_model("chaos:abc")  # not silently seed 0
 
 
 def test_chaos_episodes_of_every_family_end_normally(tmp_path):

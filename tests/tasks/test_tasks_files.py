@@ -264,6 +264,7 @@ MALFORMED_SETTINGS = [
     ("inf.yaml", b"model_timeout_s: .inf\n", "setting 'model_timeout_s'"),
     ("zero.yaml", b"model_timeout_s: 0\n", "setting 'model_timeout_s'"),
     ("code.yaml", b"code_timeout_mins: .inf\n", "setting 'code_timeout_mins'"),
+    ("code_negative.yaml", b"code_timeout_mins: -2\n", "setting 'code_timeout_mins'"),
     ("attempts.yaml", b"model_attempts: 1000000000000\n", "setting 'model_attempts'"),
     ("who.yaml", b"player_commands: admins\n", "setting 'player_commands' must be one of everyone"),
     ("messages.yaml", b"max_messages: " + b"9" * 5000 + b"\n", "not valid YAML"),
