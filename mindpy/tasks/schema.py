@@ -491,9 +491,17 @@ def check_tasks(mapping: Any, *, source: str = "<memory>", names: NameChecker | 
     if not isinstance(mapping, Mapping):
         report.file_problems.append(f"{source}: a task file must map task ids to tasks, got {_show(mapping)}")
         return report
-    report.task_ids = [str(task_id) for task_id in mapping]
+    report.task_ids = list(dict.fromkeys(str(task_id) for task_id in mapping))
+    spellings: dict[str, list[Any]] = {}
+    for task_id in mapping:
+        spellings.setdefault(str(task_id), []).append(task_id)
     for task_id, data in mapping.items():
         if only is not None and str(task_id) not in only:
+            continue
+        if len(spellings[str(task_id)]) > 1:  # YAML keys 1 and "1": one id, neither may silently replace the other
+            report.problems[str(task_id)] = [
+                f"task '{task_id}': the id is given {len(spellings[str(task_id)])} times "
+                f"({' and '.join(repr(k) for k in spellings[str(task_id)])}); give each task its own id"]
             continue
         check = check_task(str(task_id), data, source=source, names=names)
         if check.task is not None:

@@ -19,7 +19,7 @@ from conftest import REPO_ROOT
 from mindpy.errors import MindpyError
 from mindpy.profiles import ProfileError, load_profile
 from mindpy.settings import SettingsError, load_settings
-from mindpy.tasks import TaskFileError, load_tasks
+from mindpy.tasks import TaskFileError, load_tasks, read_task_file
 from mindpy.userfiles import DEFAULT_MAX_BYTES, TASK_FILE_MAX_BYTES, quote
 
 MINDPY = Path(sys.executable).with_name("mindpy")
@@ -88,7 +88,7 @@ def test_billion_laughs_task_file_is_refused_fast_with_little_memory(tmp_path):
     path.write_text(laughs(9))
     out = run_limited(f"""
         import re, time
-        from mindpy.tasks import TaskFileError, load_tasks
+        from mindpy.tasks import TaskFileError, load_tasks, read_task_file
         started = time.process_time()  # CPU time: a loaded machine must not make it look slow
         try:
             load_tasks({str(path)!r}, check_names=False)
@@ -148,6 +148,18 @@ def test_yaml_anchors_and_merge_keys_still_work(tmp_path):
     """))
     tasks = load_tasks(path)
     assert tasks["planks"].inventory_for(1) == {"oak_log": 1} and tasks["sticks"].agent_count == 2
+
+
+def test_yaml_keys_that_name_one_task_id_are_refused_not_overwritten(tmp_path):
+    path = tmp_path / "tasks.yaml"
+    path.write_text(textwrap.dedent("""
+        1: {type: techtree, goal: Craft sticks., agent_count: 1, target: stick}
+        "1": {type: techtree, goal: Craft planks., agent_count: 1, target: oak_planks}
+        2: {type: techtree, goal: Craft a table., agent_count: 1, target: crafting_table}
+    """))
+    report = read_task_file(path)
+    assert report.task_ids == ["1", "2"] and list(report.tasks) == ["2"]
+    assert "the id is given 2 times (1 and '1')" in report.problems["1"][0]
 
 
 def test_a_byte_order_mark_is_accepted(tmp_path):
