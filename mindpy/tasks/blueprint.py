@@ -267,6 +267,18 @@ class Blueprint:
         (x0, y0, z0), (x1, y1, z1) = self.bounds()
         return x1 - x0 + 1, y1 - y0 + 1, z1 - z0 + 1
 
+    def conflicts(self) -> list[tuple[Cell, Cell]]:
+        """Pairs of cells at one position that ask for different blocks (two levels given the same place, as in
+        some hand-written blueprints): such a blueprint can never be complete. The first cell at the position,
+        then each one that disagrees with it."""
+        first: dict[tuple[int, int, int], Cell] = {}
+        found = []
+        for cell in self.cells():
+            seen = first.setdefault((cell.x, cell.y, cell.z), cell)
+            if seen is not cell and block_base_name(seen.block) != block_base_name(cell.block):
+                found.append((seen, cell))
+        return found
+
     def block_counts(self) -> Counter:
         """Non-air block name -> number of cells."""
         return Counter(block_base_name(c.block) for c in self.cells(include_air=False))

@@ -48,7 +48,7 @@ from .. import DEFAULT_MINECRAFT_VERSION
 from ..mcdata import MinecraftData, minecraft_data, smelting_table
 from ..recipes import Recipe, dye_slots, parse_recipes, recipe_book
 from .blueprint import block_base_name
-from .schema import Task
+from .schema import Task, counted
 from .world import plan_setup
 
 UNLIMITED = 10**9          # the ground's dirt: more than any task can use
@@ -590,6 +590,13 @@ def _setting(task: Task, version: str, wanted: dict[str, int]) -> _Setting:
 def _problem_with_names(task: Task, version: str) -> tuple[str | None, dict[str, int]]:
     """A reason found before any search (unknown items, unplaceable blocks), and the wanted items."""
     data = minecraft_data(version)
+    clash = task.blueprint.conflicts() if task.type == "construction" and task.blueprint else []
+    if clash:
+        a, b = clash[0]
+        positions = len({(cell.x, cell.y, cell.z) for _, cell in clash})
+        return (f"the blueprint's levels want different blocks at {counted(positions, 'position')} (at {a.x}, "
+                f"{a.y}, {a.z} level {a.level} wants {block_base_name(a.block)}, level {b.level} "
+                f"{block_base_name(b.block)}): it can never be complete"), {}
     wanted, unplaceable = _wanted(task, data)
     if unplaceable:
         return f"the blueprint has blocks that no item places: {', '.join(sorted(unplaceable))}", wanted

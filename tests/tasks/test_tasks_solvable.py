@@ -248,6 +248,16 @@ def test_construction_dirt_from_the_ground_but_no_grass():
     assert unsolvable_reason(construction([{}, {}], [[["grass_block"]]])) == "needs 1 more grass_block"
 
 
+def test_construction_levels_that_claim_one_place_for_different_blocks():
+    """As in a hand-written MINDcraft blueprint whose ten levels all start at the same y: never complete."""
+    task = construction([{"stone": 3, "oak_planks": 1}], [[["stone", "stone"]], [["oak_planks", "stone"]]])
+    flat = Task.from_dict(task.id, {**task.to_dict(), "blueprint": {**task.blueprint.to_dict(), "levels": [
+        {**level.to_dict(), "coordinates": [100, -60, 100]} for level in task.blueprint.levels]}})
+    assert unsolvable_reason(task) is None
+    assert unsolvable_reason(flat) == ("the blueprint's levels want different blocks at 1 position (at 100, -60, "
+                                       "100 level 0 wants stone, level 1 oak_planks): it can never be complete")
+
+
 # ----- the project's splits -----
 @pytest.mark.parametrize("path", [*COMMITTED.values(), EXAMPLES], ids=lambda p: p.name)
 def test_committed_task_files_are_solvable(path):
