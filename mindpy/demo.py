@@ -20,13 +20,14 @@ def _say(text: str) -> None:
 def run_demo(server: str = "embedded", run_dir: str = "runs/demo", model: str | None = None,
              task_file: str | Path = DEMO_TASKS, task_id: str = DEMO_TASK_ID) -> int:
     """Play the demo task live and print its score; returns the exit code (0 when the task succeeded)."""
-    from .harness.episode import EpisodeInfraError, run_episode
+    from .harness.episode import EpisodeInfraError, refuse_unplayable, run_episode
     from .nodejs import check_node_side
     from .tasks.describe import describe_task
     from .tasks.loader import load_task
 
     check_node_side()  # a missing set-up is the user's to fix (exit 2 with the fix), not an episode failure
     task = load_task(task_file, task_id)
+    refuse_unplayable(task, task_file)  # coblock tasks are not playable yet: a one-line error, exit 2
     _say("The demo task:")
     print(describe_task(task), flush=True)
     started = time.monotonic()

@@ -16,7 +16,7 @@ EXIT_INFRA = 3  # the episode could not be played (server, network, set-up): ret
 def run_task_command(args) -> int:
     """`mindpy run --task FILE --task-id ID [--model M] [--server S]`: one episode; last line `score: X`."""
     from ..tasks.loader import read_task_file
-    from .episode import EpisodeInfraError, run_episode
+    from .episode import EpisodeInfraError, refuse_unplayable, run_episode
     from .evaluate import folder_name
 
     if not args.task_id:
@@ -26,6 +26,7 @@ def run_task_command(args) -> int:
     for warning in report.warnings.get(args.task_id, []):
         print(warning, file=sys.stderr, flush=True)
     task = report.task(args.task_id)
+    refuse_unplayable(task, args.task)
     check_model_option(args.model)
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / folder_name(task.id)
     try:

@@ -27,11 +27,12 @@ from typing import Any
 
 import yaml
 
-from ..errors import BridgeTimeout, MindpyError
+from ..errors import BridgeTimeout, ConfigError, MindpyError
 from ..tasks.checkers import SUCCESS, TaskMonitor, checker_for
 from ..tasks.results import EpisodeRecorder
 from ..tasks.schema import Task
 from ..tasks.world import WorldSetupError, issue_via_bot, issue_via_server, set_up_task
+from ..userfiles import one_line
 from .calls import CallLog
 from .humans import HumanSlots
 
@@ -98,6 +99,16 @@ def write_profiles(run_dir: Path, names: list[str], model: Any) -> list[Path]:
     return paths
 
 
+def refuse_unplayable(task, source: str | Path = "") -> None:
+    """ConfigError (one line) when episodes of `task` cannot be played yet, such as coblock tasks."""
+    from ..tasks.schema import unplayable_reason
+
+    reason = unplayable_reason(task)
+    if reason:
+        where = f"{source}: " if source else ""
+        raise ConfigError(f"{where}task '{one_line(task.id, 80)}': {reason}")
+
+
 def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
                 seed: int = 0, settings_overrides: dict | None = None,
                 progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None,
@@ -109,7 +120,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     from ..profiles import load_profile
     from ..server.address import parse_server
     from ..settings import load_settings
-
+    refuse_unplayable(task)  # before anything starts (coblock tasks are not playable yet)
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     say = progress or (lambda text: None)

@@ -76,8 +76,8 @@ class Episode:
 
 @dataclass
 class SkippedTask:
-    """A task that is not played, and why: its reason ("invalid", "unsolvable", or "unreadable" for a whole file)
-    and the problems found."""
+    """A task that is not played, and why: its reason ("invalid", "unsolvable", "not playable" for a family that
+    cannot be played yet, or "unreadable" for a whole file) and the problems found."""
     file: str
     task_id: str | None  # None: the whole file could not be read
     reason: str
@@ -149,10 +149,21 @@ class Evaluation:
         if report.warnings:
             tasks = f"{len(report.warnings)} task{'s' if len(report.warnings) != 1 else ''}"
             self.notes.append(f"{path}: {tasks} read with warnings (`mindpy tasks validate {path}` lists them)")
-        chosen = [t for t in list(report.tasks.values())[:limit] if self._solvable(path, t)]
+        chosen = [t for t in list(report.tasks.values())[:limit]
+                  if self._playable(path, t) and self._solvable(path, t)]
         return [Episode(path, task.id, FAMILY.get(task.type, task.type), task.agent_count,
                         episode_dir(self.out, path, task.id, task.agent_count, trial), trial)
                 for task in chosen for trial in range(1, trials + 1)]
+
+    def _playable(self, path: str, task) -> bool:
+        """Whether episodes of `task` can be played at all (coblock tasks cannot yet); one that cannot is skipped
+        as "not playable", with the reason."""
+        from ..tasks.schema import unplayable_reason
+
+        reason = unplayable_reason(task)
+        if reason:
+            self.skipped.append(SkippedTask(path, task.id, "not playable", [f"{path}: task '{task.id}': {reason}"]))
+        return reason is None
 
     def _solvable(self, path: str, task) -> bool:
         """Whether `task` can be solved at all; an unsolvable one is skipped with its reason, so it counts as

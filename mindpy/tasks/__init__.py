@@ -31,6 +31,7 @@ from .schema import (
     check_task,
     check_tasks,
     parse_tasks,
+    unplayable_reason,
 )
 from .world import (
     TaskSetup,
@@ -46,7 +47,7 @@ from .world import (
 __all__ = [
     "TASK_TYPES", "Blueprint", "BlueprintError", "BlueprintLevel", "Cell", "CellCheck", "Comparison", "NameChecker",
     "Task", "TaskCheck", "TaskFileError", "TaskFileReport", "check_task", "check_tasks", "dumps_tasks", "load_task",
-    "load_tasks", "parse_tasks", "read_task_file", "task_paths", "write_tasks",
+    "load_tasks", "parse_tasks", "read_task_file", "task_paths", "unplayable_reason", "write_tasks",
     "CheckResult", "ConstructionChecker", "HellsKitchenChecker", "ItemChecker", "TaskMonitor", "checker_for",
     "end_line",
     "EpisodeRecorder", "load_result",

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .blueprint import Blueprint, GetBlock
-from .schema import Task
+from .schema import Task, unplayable_reason
 
 Inventory = Mapping[str, int]
 OnEnd = Callable[[float, str], Any]  # (score, end reason); what it returns is ignored
@@ -130,6 +130,9 @@ Checker = ItemChecker | HellsKitchenChecker | ConstructionChecker
 def checker_for(task: Task, human_inventories: HumanInventories | None = None) -> Checker:
     """The checker that scores this task: blueprint match, Hell's Kitchen targets, or items held (the human
     players' too, when `human_inventories` reads them)."""
+    refusal = unplayable_reason(task)  # coblock: its checker comes later
+    if refusal:
+        raise ValueError(f"Task '{task.id}': {refusal}")
     if task.type == "construction":
         if task.blueprint is None:
             raise ValueError(f"Construction task '{task.id}' has no blueprint")

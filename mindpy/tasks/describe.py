@@ -33,6 +33,14 @@ def blueprint_summary(task: Task) -> str:
             f"{blocks} blocks to place")
 
 
+def coblock_summary(task: Task) -> str:
+    """One line on a coblock task: its type, complexity and the size of each player's private goal."""
+    sizes = [len(task.private_goals.get(str(i), [])) for i in range(task.agent_count + task.human_count)]
+    complexity = "?" if task.complexity is None else f"{task.complexity:g}"
+    return (f"{task.coblock_type}; complexity {complexity}; private goals of "
+            f"{' + '.join(map(str, sizes))} = {counted(sum(sizes), 'block')}")
+
+
 def describe_task(task: Task) -> str:
     """Everything about one task: agents, goals, targets, inventories, blueprint size."""
     people = counted(task.agent_count, "agent")
@@ -55,6 +63,8 @@ def describe_task(task: Task) -> str:
         facts.append(f"difficulty: {task.difficulty_metrics['difficulty_category']}")
     if facts:
         lines.append("  " + "; ".join(facts))
+    if task.type == "coblock":
+        lines.append("  coblock: " + coblock_summary(task) + " (not playable yet)")
     if task.blueprint is not None:
         lines.append("  blueprint: " + blueprint_summary(task))
         materials = task.blueprint.materials or task.blueprint.required_items()
@@ -69,6 +79,10 @@ def describe_task(task: Task) -> str:
         who = f"agent {i}" if i < task.agent_count else f"human {i - task.agent_count}"
         lines.append(f"  {who}:")
         lines.append(f"    inventory: {_items(task.inventory_for(i))}")
+        if task.type == "coblock":
+            own = task.private_goals.get(str(i), [])
+            colours = Counter(block for *_, block in own)
+            lines.append(f"    private goal: {counted(len(own), 'block')} ({_items(dict(sorted(colours.items())))})")
         if task.is_hells_kitchen and i < task.agent_count:
             lines.append(f"    must make: {_items(task.targets_for(i))}")
         blocked = task.blocked_actions_for(i)
@@ -98,7 +112,9 @@ def describe_file(tasks: Mapping[str, Task], source: str = "", invalid: Sequence
     lines = [head]
     width = min(max((len(i) for i in tasks), default=0), 72)
     for task in tasks.values():
-        if task.blueprint is not None:
+        if task.type == "coblock":
+            what = coblock_summary(task)
+        elif task.blueprint is not None:
             what = blueprint_summary(task)
         else:
             what = "targets " + _items(task.targets())

@@ -23,9 +23,12 @@ from typing import Any
 from ..errors import MindpyError
 from ..userfiles import one_line
 from ..userfiles import quote as _show
-from .blueprint import MAX_ITEM_COUNT, Blueprint
+from .blueprint import MAX_ITEM_COUNT, Blueprint, block_base_name
+from .generators.coblock import TASK_TYPES as COBLOCK_TYPES
 
-TASK_TYPES = ("techtree", "cooking", "construction")
+TASK_TYPES = ("techtree", "cooking", "construction", "coblock")
+PLAYABLE_TYPES = ("techtree", "cooking", "construction")  # coblock episodes are not playable yet
+INFERRED_TYPES = ("techtree", "cooking", "construction")   # what a task without a type can be read as
 DEFAULT_TIMEOUT = 300
 
 # Ranges of the numbers in a task: what a run can play (the embedded server admits 50 players; an inventory holds
@@ -44,6 +47,9 @@ KNOWN_FIELDS = (
     "requires_ctable", "max_depth", "depth", "recipes", "blocked_access_to_recipe", "difficulty_metrics",
     "blueprint",
 )
+# Fields of coblock tasks only (in any other task they are kept as they are, like unknown fields).
+COBLOCK_FIELDS = ("coblock_type", "private_goals", "complexity")
+GoalBlock = tuple[int, int, int, str]  # a private goal's block: x, y, z (absolute) and block name
 
 # Item and block names that are not names any more, and today's name for each. A task that uses one is read with
 # today's name and a warning, as long as the Minecraft version has the new name and not the old one. Only names
@@ -229,6 +235,16 @@ class _Notes:
         self.warnings.append(f"{self.prefix}: warning: field '{one_line(fld, 80)}' {one_line(message)}")
 
 
+def unplayable_reason(task: Task) -> str | None:
+    """None when episodes of the task can be played; otherwise one line saying why not."""
+    if task.type in PLAYABLE_TYPES:
+        return None
+    if task.type == "coblock":
+        return ("coblock tasks cannot be played yet (their commands, rounds, checker and oracle come later); "
+                "only `mindpy tasks show`, `validate` and `generate` handle them")
+    return f"{task.type} tasks cannot be played"
+
+
 def _agent_key(key: Any) -> str | None:
     """'0', 0 (YAML) -> '0'; anything else -> None."""
     if _is_int(key) and key >= 0:
@@ -261,6 +277,9 @@ class Task:
     blocked_access_to_recipe: list[str] = field(default_factory=list)
     difficulty_metrics: dict[str, Any] = field(default_factory=dict)
     blueprint: Blueprint | None = None
+    coblock_type: str | None = None                # coblock: independent, skill_dependent or goal_dependent
+    private_goals: dict[str, list[GoalBlock]] = field(default_factory=dict)  # coblock: each player's blocks
+    complexity: float | None = None                # coblock: log10 of the structure's spanning trees
     human_count: int = 0
     usernames: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -374,6 +393,12 @@ class Task:
         values["difficulty_metrics"] = copy.deepcopy(self.difficulty_metrics)
         if self.blueprint is not None:
             values["blueprint"] = self.blueprint.to_dict()
+        if self.coblock_type is not None:
+            values["coblock_type"] = self.coblock_type
+        if self.private_goals:
+            values["private_goals"] = {k: [list(b) for b in blocks] for k, blocks in self.private_goals.items()}
+        if self.complexity is not None:
+            values["complexity"] = self.complexity
         values.update(copy.deepcopy(self.extra))
 
         order = list(self.key_order) if self.key_order else _default_order(values)
@@ -397,10 +422,11 @@ def _default_order(values: Mapping[str, Any]) -> list[str]:
         "difficulty_metrics": {}, "blocked_actions": {}, "initial_inventory": {},
     }
     keys = []
-    for key in KNOWN_FIELDS:
+    known = (*KNOWN_FIELDS, *COBLOCK_FIELDS)
+    for key in known:
         if key in values and not (key in optional_empty and values[key] == optional_empty[key]):
             keys.append(key)
-    keys.extend(k for k in values if k not in KNOWN_FIELDS)
+    keys.extend(k for k in values if k not in known)
     return keys
 
 
@@ -539,7 +565,7 @@ def _highest_agent_index(data: Mapping[str, Any]) -> tuple[int, str]:
 def _inferred_type(data: Mapping[str, Any]) -> tuple[str, str]:
     """The type of a task that names none, and why: what MINDcraft's files of each type hold (construction tasks a
     blueprint, cooking tasks recipes and a list or {item: count} of dishes, techtree tasks one target item)."""
-    if data.get("task_type") in TASK_TYPES:
+    if data.get("task_type") in INFERRED_TYPES:
         return data["task_type"], "its 'task_type' field"
     if "blueprint" in data:
         return "construction", "it has a blueprint"
@@ -580,11 +606,12 @@ class _TaskParser:
         steps = (self._type, self._counts, self._usernames, self._goal, self._conversation, self._inventories,
                  self._target, self._number_of_target, self._timeout, self._blocked_actions, self._missing_items,
                  self._crafting_table, self._depths, self._recipes, self._recipe_access, self._metrics,
-                 self._blueprint)
+                 self._blueprint, self._coblock)
         for step in steps:
             step()
+        known = KNOWN_FIELDS + (COBLOCK_FIELDS if self.kw["type"] == "coblock" else ())
         for key, value in self.data.items():
-            if key not in KNOWN_FIELDS:
+            if key not in known:
                 self.extra[str(key)] = copy.deepcopy(value)
         return Task(**self.kw, extra=self.extra)
 
@@ -943,8 +970,8 @@ class _TaskParser:
     def _blueprint(self) -> None:
         raw = self.data.get("blueprint")
         if raw is None:
-            if self.kw["type"] == "construction":
-                self.notes.add("blueprint", "is required for construction tasks")
+            if self.kw["type"] in ("construction", "coblock"):
+                self.notes.add("blueprint", f"is required for {self.kw['type']} tasks")
             self.kw["blueprint"] = None
             return
         problems: list[tuple[str, str]] = []
@@ -976,6 +1003,114 @@ class _TaskParser:
         rows = [[self._item_name(b, "blueprint.levels", "block") if isinstance(b, str) else b for b in row]
                 if isinstance(row, list) else row for row in level["placement"]]
         return {**level, "placement": rows}
+
+    # ----- coblock -----
+    def _coblock(self) -> None:
+        """coblock_type, private_goals (absolute blocks per player, disjoint, together the blueprint's blocks) and
+        complexity; only for coblock tasks."""
+        if self.kw["type"] != "coblock":
+            return
+        kind = self.data.get("coblock_type")
+        if kind not in COBLOCK_TYPES:
+            self.notes.add("coblock_type", f"must be one of {', '.join(COBLOCK_TYPES)}, got {_show(kind)}")
+            kind = None
+        self.kw["coblock_type"] = kind
+        players = self.agent_count + self.human_count
+        if self.agent_count and players != 2:
+            self.notes.add("agent_count", f"and human_count must add up to 2 players in coblock tasks (two partners), "
+                                          f"got {players}")
+        complexity = self.data.get("complexity")
+        if complexity is not None and (not _is_number(complexity) or not 0 <= complexity < float("inf")):
+            self.notes.add("complexity", f"must be a number >= 0 (log10 of spanning trees), got {_show(complexity)}")
+            complexity = None
+        self.kw["complexity"] = complexity
+        goals = self._private_goals()
+        self.kw["private_goals"] = goals or {}
+        if goals is not None and self.kw.get("blueprint") is not None:
+            self._goals_cover_blueprint(goals, self.kw["blueprint"])
+
+    def _private_goals(self) -> dict[str, list[GoalBlock]] | None:
+        """The private goals, or None when their shape is wrong (then the union is not compared)."""
+        raw = self.data.get("private_goals")
+        if not isinstance(raw, Mapping) or not raw:
+            self.notes.add("private_goals", f"is required for coblock tasks: a mapping player index -> list of "
+                                            f"[x, y, z, block], got {_show(raw)}")
+            return None
+        goals: dict[str, list[GoalBlock]] = {}
+        owner: dict[tuple[int, int, int], str] = {}
+        whole = True
+        for key, blocks in raw.items():
+            index = _agent_key(key)
+            if index is None or int(index) >= self.players:
+                self._index_problem("private_goals", key)
+                whole = False
+                continue
+            fld = f"private_goals.{index}"
+            if not isinstance(blocks, list):
+                self.notes.add(fld, f"must be a list of [x, y, z, block], got {_show(blocks)}")
+                whole = False
+                continue
+            parsed = []
+            for n, entry in enumerate(blocks):
+                block = self._goal_block(entry, f"{fld}[{n}]")
+                if block is None:
+                    whole = False
+                    continue
+                where = block[:3]
+                if where in owner:
+                    other = "the same goal" if owner[where] == index else f"private_goals.{owner[where]}"
+                    self.notes.add(f"{fld}[{n}]", f"has position {_show(list(where))} that {other} already has: "
+                                                  f"the goals must not overlap")
+                    whole = False
+                owner[where] = index
+                parsed.append(block)
+            goals[index] = parsed
+        for i in range(self.players if self.agent_count else 0):
+            if str(i) not in goals and str(i) not in {_agent_key(k) for k in raw}:
+                self.notes.add("private_goals", f"has no goal for player {i}")
+                whole = False
+        return goals if whole else None
+
+    def _goal_block(self, entry: Any, fld: str) -> GoalBlock | None:
+        if not (isinstance(entry, list) and len(entry) == 4 and all(_is_int(v) for v in entry[:3])
+                and isinstance(entry[3], str) and entry[3]):
+            self.notes.add(fld, f"must be [x, y, z, block] (three integers and a block name), got {_show(entry)}")
+            return None
+        x, y, z, name = entry
+        low_y, high_y = WORLD_HEIGHT
+        if not (low_y <= y <= high_y and -WORLD_BORDER <= x <= WORLD_BORDER and -WORLD_BORDER <= z <= WORLD_BORDER):
+            self.notes.add(fld, f"must lie inside the world (x and z within ±{WORLD_BORDER}, y from {low_y} to "
+                                f"{high_y}), got {_show(entry[:3])}")
+            return None
+        name = self._item_name(name, fld, "block")
+        if self.names is not None:
+            message = self.names.block_problem(name)
+            if message:
+                self.notes.add(fld, message)
+                return None
+        if block_base_name(name) == "air":
+            self.notes.add(fld, f"has air at {_show(entry[:3])}: a goal lists blocks to place")
+            return None
+        return x, y, z, name
+
+    def _goals_cover_blueprint(self, goals: Mapping[str, list[GoalBlock]], blueprint: Blueprint) -> None:
+        """Together the goals are the blueprint's blocks: each goal block where the blueprint has it, and every
+        blueprint block in some goal."""
+        wanted = {(c.x, c.y, c.z): block_base_name(c.block) for c in blueprint.cells(include_air=False)}
+        for index, blocks in goals.items():
+            for n, (x, y, z, name) in enumerate(blocks):
+                there = wanted.get((x, y, z), "air")
+                if there != block_base_name(name):
+                    self.notes.add(f"private_goals.{index}[{n}]",
+                                   f"has {name} at ({x}, {y}, {z}) but the blueprint has {there} there: the private "
+                                   f"goals together must be the blueprint's blocks")
+        covered = {b[:3] for blocks in goals.values() for b in blocks}
+        left = sorted(((y, x, z), block) for (x, y, z), block in wanted.items() if (x, y, z) not in covered)
+        if left:
+            (y, x, z), block = left[0]
+            self.notes.add("private_goals", f"leaves out {counted(len(left), 'block')} of the blueprint (the first: "
+                                            f"{block} at ({x}, {y}, {z})): the private goals together must be the "
+                                            f"blueprint's blocks")
 
 
 def _check_blueprint_in_world(blueprint: Blueprint, notes: _Notes) -> None:

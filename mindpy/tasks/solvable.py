@@ -22,6 +22,9 @@ What counts:
 - blocked actions, when every agent has them and no human plays: !craftRecipe (no crafting), !smeltItem (no
   smelting), !collectBlocks (no blocks dug), !attack (no animals killed).
 
+CoBlock tasks (type coblock) are judged apart: no world and no crafting, only the blocks the team holds against
+the structure's blocks, colour by colour (`_coblock_reason`).
+
 Not counted: luck (saplings, sticks and apples from leaves, drops beyond the sure count), blocks that drop only
 when dug with a tool (the kitchen's furnace and smoker), crops regrowing, water, trading, and time: a task
 judged solvable may still not fit in its timeout.
@@ -612,6 +615,8 @@ def unsolvable_reason(task: Task, version: str | None = None) -> str | None:
     line saying what is missing, such as "needs 1 more milk_bucket" or "needs 3 more gold_ingot (the team holds 5
     gold_nugget, which cannot make gold_ingot here)". The module doc says what counts."""
     version = version or DEFAULT_MINECRAFT_VERSION
+    if task.type == "coblock":
+        return _coblock_reason(task)
     problem, wanted = _problem_with_names(task, version)
     if problem or not wanted:
         return problem
@@ -626,6 +631,25 @@ def unsolvable_reason(task: Task, version: str | None = None) -> str | None:
         return _shortfall(setting, possible, relevant)
     except _OutOfSteps:
         return None  # nothing shown to be missing
+
+
+def _coblock_reason(task: Task) -> str | None:
+    """A coblock task is solvable when the team's inventories together hold at least the structure's blocks of
+    each colour (and its blueprint wants one block per position)."""
+    if task.blueprint is None:
+        return "a coblock task needs a blueprint"
+    clash = task.blueprint.conflicts()
+    if clash:
+        a, b = clash[0]
+        return (f"the blueprint's levels want different blocks at ({a.x}, {a.y}, {a.z}): level {a.level} wants "
+                f"{block_base_name(a.block)}, level {b.level} {block_base_name(b.block)}")
+    held = _team_items(task)
+    wanted = {(c.x, c.y, c.z): block_base_name(c.block) for c in task.blueprint.cells(include_air=False)}
+    short = {block: n - held[block] for block, n in sorted(Counter(wanted.values()).items()) if n > held[block]}
+    if not short:
+        return None
+    parts = [_amount(block, n) for block, n in short.items()]
+    return "needs " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
 
 
 def _makes_all(solver: _Solver, wanted: Mapping[str, int]) -> bool:

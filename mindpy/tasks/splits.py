@@ -1,4 +1,4 @@
-"""The MineCollab train/test splits at the paper's sizes (seed 004, Table 2), made by the generators.
+"""The MineCollab train/test splits at the paper's sizes (seed 004, Table 2), and CoBlock's, made by the generators.
 
     tasks = generate("crafting", "test")                 # the committed tasks/crafting_test.json
     text = dumps_tasks(generate("cooking", "train"))     # reproducible: same seed, same bytes
@@ -8,7 +8,9 @@ Test splits are committed under tasks/; train splits are made by command (`mindp
 hashes are checked by the tests. Train and test use different seeds, and
 - cooking dishes follow seed 004's item division (section 14.2);
 - crafting targets are divided by item family (generators/crafting.py), so no target is in both;
-- construction blueprints of the train split exclude every blueprint of the test split.
+- construction blueprints of the train split exclude every blueprint of the test split;
+- coblock structures of the train split exclude every structure of the test split (coblock tasks cannot be played
+  yet: mindpy.tasks.schema.unplayable_reason).
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ from typing import Any
 from .loader import dumps_tasks
 from .schema import NameChecker, Task, parse_tasks
 
-FAMILIES = ("crafting", "cooking", "construction")
+FAMILIES = ("crafting", "cooking", "construction", "coblock")
 SIZES = {
     "cooking": {"train": 350, "test": 54},
     "crafting": {"train": 1200, "test": 100},
     "construction": {"train": 2000, "test": 30},
+    "coblock": {"train": 300, "test": 24},  # 100 and 8 structures, each split the three ways
 }
 SEEDS = {"train": 1, "test": 2}
 TASKS_DIR = Path(__file__).resolve().parents[2] / "tasks"
@@ -46,6 +49,10 @@ def _generator(family: str):
         from .generators import construction
 
         return construction
+    if family == "coblock":
+        from .generators import coblock
+
+        return coblock
     raise ValueError(f"unknown task family {family!r}: one of {', '.join(FAMILIES)}")
 
 
@@ -60,8 +67,8 @@ def generate_raw(family: str, split: str, seed: int | None = None, count: int | 
     if count < 0:
         raise ValueError("count must be >= 0")
     kwargs: dict[str, Any] = {"agents": agents}
-    if family == "construction" and split == "train":
-        kwargs["exclude"] = fingerprints_of_test_split()
+    if family in ("construction", "coblock") and split == "train":
+        kwargs["exclude"] = fingerprints_of_test_split(family)
     return module.generate(split, seed, count, **kwargs)
 
 
@@ -73,13 +80,11 @@ def generate(family: str, split: str, seed: int | None = None, count: int | None
     return parse_tasks(raw, source=f"<{family} {split} split>", names=names)
 
 
-def fingerprints_of_test_split() -> frozenset[str]:
-    """The fingerprints of the test split's construction blueprints."""
-    from .generators import construction
-
-    tasks = construction.generate("test", SEEDS["test"], SIZES["construction"]["test"])
+def fingerprints_of_test_split(family: str = "construction") -> frozenset[str]:
+    """The fingerprints of the test split's blueprints (construction houses, or coblock structures)."""
     from .blueprint import Blueprint
 
+    tasks = _generator(family).generate("test", SEEDS["test"], SIZES[family]["test"])
     return frozenset(Blueprint.from_dict(t["blueprint"]).fingerprint() for t in tasks.values())
 
 

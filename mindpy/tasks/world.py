@@ -12,7 +12,8 @@ What a set-up does (MINDcraft's reset, see REFERENCE "Tasks"):
 - techtree: a small forest east of the agents (trees of the wood the task lacks, oak by default);
 - cooking: around agent 0 a grass floor, ripe crops, sugar cane, mushrooms, an enclosure with a crafting table, a
   furnace and a smoker fuelled with coal and a bed, and animals;
-- construction: every blueprint cell set to air and the agents teleported next to level 0.
+- construction: every blueprint cell set to air and the agents teleported next to level 0;
+- coblock: not playable yet (`plan_setup` raises WorldSetupError; schema.unplayable_reason says why).
 
 `origin` is the block position agent 0's feet are at (its floor is one below). Structures stay at x >= origin+7 so
 the agents' random spots (within 5 blocks) never land inside one.
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ..errors import MindpyError
 from .blueprint import block_base_name
-from .schema import Task
+from .schema import Task, unplayable_reason
 
 Issue = Callable[[str], None]
 Position = tuple[int, int, int]
@@ -87,6 +88,9 @@ def issue_via_bot(bot) -> Issue:
 def plan_setup(task: Task, agent_names: Sequence[str], origin: Position | None = None, seed: int = 0) -> TaskSetup:
     """Every command of the task's set-up, and the state to expect after it. Pure: talks to no server."""
     names = list(agent_names)
+    refusal = unplayable_reason(task)  # coblock episodes are not playable yet: no world to set up for them
+    if refusal:
+        raise WorldSetupError(f"Task '{task.id}': {refusal}")
     if len(names) < task.agent_count:
         raise WorldSetupError(f"Task '{task.id}' needs {task.agent_count} agents, got {len(names)}: {names}")
     setup = TaskSetup(task, names)

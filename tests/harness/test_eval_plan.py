@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from conftest import REPO_ROOT
 from mindpy.harness.evaluate import NAME_LIMIT, Evaluation, folder_name, summarize
 from mindpy.tasks import TaskFileError
 
@@ -50,7 +51,7 @@ def test_every_file_task_and_trial_is_its_own_episode(suite, tmp_path):
     assert dirs[0].parent.name.startswith("tasks-") and dirs[0].parent != dirs[-1].parent  # same file name
     assert [(s.file.rsplit("suite/", 1)[1], s.task_id, s.reason) for s in evaluation.skipped] == [
         ("one/tasks.json", "wave", "invalid"), ("two/broken.json", None, "unreadable")]
-    assert "field 'type' must be one of techtree, cooking, construction" in evaluation.skipped[0].problems[0]
+    assert "field 'type' must be one of techtree, cooking, construction, coblock" in evaluation.skipped[0].problems[0]
 
 
 def test_a_task_that_cannot_be_solved_is_skipped_not_failed(tmp_path):
@@ -62,6 +63,18 @@ def test_a_task_that_cannot_be_solved_is_skipped_not_failed(tmp_path):
     assert [ep.task_id for ep in evaluation.episodes] == ["ladder"]
     assert [(s.task_id, s.reason) for s in evaluation.skipped] == [("short", "unsolvable")]
     assert "needs 8 more gold_ingot" in evaluation.skipped[0].problems[0]
+
+
+def test_coblock_tasks_are_skipped_as_not_playable_yet(tmp_path):
+    coblock = json.loads((REPO_ROOT / "tasks" / "coblock_test.json").read_text())["coblock_goal_dependent_3"]
+    path = tmp_path / "mixed.json"
+    path.write_text(json.dumps({"ladder": LADDER, "coblock_goal_dependent_3": coblock}))
+    evaluation = Evaluation([str(path)], out=tmp_path / "out", progress=lambda text: None)
+    assert [ep.task_id for ep in evaluation.episodes] == ["ladder"]
+    assert [(s.task_id, s.reason) for s in evaluation.skipped] == [("coblock_goal_dependent_3", "not playable")]
+    assert "coblock tasks cannot be played yet" in evaluation.skipped[0].problems[0]
+    summary = summarize([], skipped=evaluation.skipped)
+    assert summary["skipped"] == {"invalid": 0, "not playable": 1}
 
 
 def test_files_named_twice_globs_ids_and_limits(suite, tmp_path):

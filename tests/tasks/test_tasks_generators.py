@@ -30,6 +30,7 @@ TRAIN_SHA256 = {
     "crafting": "210f7a445aae063af2e30844cad1a886f8c8918045c3514d38e22c497c34d293",
     "cooking": "33e4cf085ff46200625cf55bfccd118d8d843b76ec90947b901a044589cc5f29",
     "construction": "e8e6b3bb6cdca1926a75e1faf5f4729f93804da0fc9757ae585e4ce274ee696a",
+    "coblock": "bfcb31ebd2b4ae74a002fb5f9013bcdc7f3939ce9484af564d1c15b1fe421605",
 }
 
 
@@ -88,7 +89,7 @@ def test_cli_generate_errors_and_yaml(tmp_path, capsys):
 # ----- sizes and overlap -----
 def test_split_sizes_are_the_papers(train_splits, test_splits):
     assert SIZES == {"cooking": {"train": 350, "test": 54}, "crafting": {"train": 1200, "test": 100},
-                     "construction": {"train": 2000, "test": 30}}
+                     "construction": {"train": 2000, "test": 30}, "coblock": {"train": 300, "test": 24}}
     for family in FAMILIES:
         assert len(train_splits[family]) == SIZES[family]["train"]
         assert len(test_splits[family]) == SIZES[family]["test"]
@@ -122,6 +123,16 @@ def test_construction_blueprints_never_in_both_splits(train_splits, test_splits)
     test = blueprint_fingerprints(test_splits["construction"])
     assert len(train) == 2000 and len(test) == 30  # no blueprint repeated inside a split either
     assert not train & test
+
+
+def test_coblock_structures_never_in_both_splits(train_splits, test_splits):
+    train = blueprint_fingerprints(train_splits["coblock"])
+    test = blueprint_fingerprints(test_splits["coblock"])
+    assert len(train) == 100 and len(test) == 8  # one structure per three tasks, none repeated inside a split
+    assert not train & test
+    for tasks in (train_splits["coblock"], test_splits["coblock"]):
+        kinds = Counter(task.coblock_type for task in tasks.values())
+        assert kinds == {kind: len(tasks) // 3 for kind in ("independent", "skill_dependent", "goal_dependent")}
 
 
 # ----- crafting -----

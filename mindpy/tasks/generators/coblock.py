@@ -2,7 +2,17 @@
 
 After "Your Co-Workers Matter" (CoBlock), section 2 and appendix A.1. A structure is a dict {(x, y, z): colour}
 of wool blocks, y = 0 being the ground layer; x and z lie in a SITE_SIZE x SITE_SIZE site and y below SITE_HEIGHT,
-all relative to the site origin. Nothing here touches a Minecraft server or a task file yet.
+all relative to the site origin. `generate` turns structures into MINDcraft-style task dicts (below); nothing here
+touches a Minecraft server.
+
+Tasks (`generate(split, seed, count)`, ids `coblock_{type}_{k}`): the three types cycle (independent,
+skill_dependent, goal_dependent), and the k-th task of each type splits the same structure, as the paper reuses
+structures across types. The site sits at ORIGIN on the superflat ground (structure y = 0 is world y = -60), away
+from the construction sites. A task holds the whole structure G as a blueprint (one level per layer over the whole
+site, "air" where G has no block), each agent's part of it as `private_goals` ({"0": [[x, y, z, block], ...]},
+absolute, bottom up) and as a private goal text, the inventories, `coblock_type` and `complexity` (log10 spanning
+trees, 2 decimals). Structures are never repeated inside a split, nor taken from `exclude` (blueprint
+fingerprints, e.g. the test split's when making the train split).
 
 Choices made where the paper is vague:
 - Gravity: as in the paper (and in Minecraft, where wool does not fall), a block may be placed on the ground or
@@ -51,8 +61,10 @@ import math
 import random
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
-from .common import rng_for
+from ..blueprint import Blueprint
+from .common import join_words, rng_for
 
 Coord = tuple[int, int, int]
 Structure = dict[Coord, str]
@@ -585,3 +597,116 @@ def is_goal_dependent(goal_a: Mapping[Coord, str], goal_b: Mapping[Coord, str],
     return (is_skill_dependent(goal_a, goal_b, inventory_a, inventory_b)
             and is_buildable([*goal_a, *goal_b])
             and not (is_buildable(goal_a) and is_buildable(goal_b)))
+
+
+# ----- tasks -----
+ORIGIN = (100, -60, -100)  # site corner (x, z) on the ground layer; construction sites are at (150, -60, -170)
+AGENTS = 2
+TIMEOUT = 600
+STRUCTURE_ATTEMPTS = 50    # structure seeds tried for one group of tasks before giving up
+
+
+def to_world(cell: Coord, origin: Coord = ORIGIN) -> Coord:
+    """A site cell's absolute world position."""
+    return cell[0] + origin[0], cell[1] + origin[1], cell[2] + origin[2]
+
+
+def goal_blocks(goal: Mapping[Coord, str], origin: Coord = ORIGIN) -> list[list[Any]]:
+    """[[x, y, z, block], ...] in world coordinates, bottom up (then by x and z)."""
+    placed = sorted((to_world(cell, origin), block) for cell, block in goal.items())
+    return [[x, y, z, block] for (x, y, z), block in sorted(placed, key=lambda p: (p[0][1], p[0][0], p[0][2]))]
+
+
+def structure_blueprint(structure: Mapping[Coord, str], origin: Coord = ORIGIN) -> Blueprint:
+    """The structure as a blueprint: one level per layer from the ground to its top, each over the whole site, with
+    "air" where it has no block; materials are the blocks it takes."""
+    top = max(y for _, y, _ in structure)
+    ox, oy, oz = origin
+    levels = [{"level": y, "coordinates": [ox, oy + y, oz],
+               "placement": [[structure.get((x, y, z), "air") for x in range(SITE_SIZE)] for z in range(SITE_SIZE)]}
+              for y in range(top + 1)]
+    blueprint = Blueprint.parse({"materials": {}, "levels": levels}, [])
+    assert blueprint is not None
+    return blueprint.with_materials()
+
+
+def goal_text(goal: Mapping[Coord, str], inventory: Mapping[str, int], origin: Coord = ORIGIN) -> str:
+    """An agent's private goal: its own blocks (absolute, bottom up) and what it holds; nothing of its partner's."""
+    blocks = ", ".join(f"{block} at ({x}, {y}, {z})" for x, y, z, block in goal_blocks(goal, origin))
+    held = join_words([f"{n} {colour}" for colour, n in inventory.items()]) or "nothing"
+    return (f"Build your part of a structure of coloured wool together with your partner. Place exactly these "
+            f"{len(goal)} blocks, bottom up: {blocks}. Your partner builds the rest of the structure. "
+            f"You hold {held}.")
+
+
+def task_dict(structure: Mapping[Coord, str], goal_a: Mapping[Coord, str], goal_b: Mapping[Coord, str],
+              inventory_a: Mapping[str, int], inventory_b: Mapping[str, int], task_type: str,
+              origin: Coord = ORIGIN) -> dict[str, Any]:
+    """One task's dictionary (the task file format of mindpy.tasks.schema)."""
+    goals, inventories = (goal_a, goal_b), (inventory_a, inventory_b)
+    return {
+        "type": "coblock",
+        "coblock_type": task_type,
+        "agent_count": AGENTS,
+        "goal": {str(i): goal_text(goals[i], inventories[i], origin) for i in range(AGENTS)},
+        "blueprint": structure_blueprint(structure, origin).to_dict(),
+        "private_goals": {str(i): goal_blocks(goals[i], origin) for i in range(AGENTS)},
+        "initial_inventory": {str(i): dict(sorted(inventories[i].items())) for i in range(AGENTS)},
+        "complexity": round(complexity(structure), 2),
+        "timeout": TIMEOUT,
+    }
+
+
+PROMISES: dict[str, Callable[..., bool]] = {
+    "independent": lambda *split: is_independent(*split) and not is_skill_dependent(*split),
+    "skill_dependent": lambda *split: is_skill_dependent(*split) and not is_goal_dependent(*split),
+    "goal_dependent": is_goal_dependent,
+}
+
+
+def _group(structure_seed: int, types: Iterable[str]) -> tuple[Structure, dict[str, dict[str, Any]]] | None:
+    """The structure of a seed split into one task of each type, or None when a split breaks its type's promise."""
+    structure = grow_structure(rng_for("coblock", "structure", structure_seed))
+    tasks = {}
+    for task_type in types:
+        goal_a, goal_b, inv_a, inv_b = split_goals(structure, task_type,
+                                                   rng_for("coblock", "split", structure_seed, task_type))
+        if not PROMISES[task_type](goal_a, goal_b, inv_a, inv_b):
+            return None
+        tasks[task_type] = task_dict(structure, goal_a, goal_b, inv_a, inv_b, task_type)
+    return structure, tasks
+
+
+def generate(split: str, seed: int, count: int, *, exclude: Iterable[str] = (), agents: Any = None,
+             version: str | None = None) -> dict[str, dict[str, Any]]:
+    """`count` CoBlock tasks (task id -> task dict), the three types in turn; the same seed gives the same tasks.
+    Each group of three splits one structure; no structure repeats, nor is one of `exclude` (blueprint
+    fingerprints)."""
+    if split not in ("train", "test"):
+        raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+    if agents not in (None, 2, "2", (2,), [2]):
+        raise ValueError("coblock tasks are for 2 agents")
+    if count < 0:
+        raise ValueError("count must be >= 0")
+    rng = rng_for("coblock", split, seed)
+    seen = set(exclude)
+    tasks: dict[str, dict[str, Any]] = {}
+    for k in range(-(-count // len(TASK_TYPES))):
+        types = TASK_TYPES[:min(len(TASK_TYPES), count - k * len(TASK_TYPES))]
+        for _attempt in range(STRUCTURE_ATTEMPTS):
+            try:
+                made = _group(rng.getrandbits(48), TASK_TYPES)
+            except ValueError:  # no structure in range within the search budget, or one that cannot be split
+                continue
+            if made is None:
+                continue
+            structure, group = made
+            fingerprint = structure_blueprint(structure).fingerprint()
+            if fingerprint not in seen:
+                break
+        else:
+            raise ValueError(f"could not make a new coblock structure for group {k} of the {split} split")
+        seen.add(fingerprint)
+        for task_type in types:
+            tasks[f"coblock_{task_type}_{k}"] = group[task_type]
+    return tasks
