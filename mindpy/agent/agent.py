@@ -156,9 +156,10 @@ class Agent:
                  skills: Skills | None = None, task: Any = None, version: str = DEFAULT_MINECRAFT_VERSION,
                  coder: Any = None, on_event: Sequence[EventHook] = (),
                  on_restart: Callable[[Agent], None] | None = None,
-                 is_other_bot: Callable[[str], bool] | None = None):
-        """`task`: the MineCollab task being played, if any; `coder`: a mindpy.coding.Coder when !newAction is
-        allowed; `on_event` hooks receive every traced event; `on_restart` rebuilds the agent (the runner)."""
+                 is_other_bot: Callable[[str], bool] | None = None, agent_index: int | None = None):
+        """`task`: the MineCollab task being played, if any, and `agent_index` which of its players this agent is;
+        `coder`: a mindpy.coding.Coder when !newAction is allowed; `on_event` hooks receive every traced event;
+        `on_restart` rebuilds the agent (the runner)."""
         self.name = name
         self.bot = bot
         self.model = model
@@ -180,7 +181,8 @@ class Agent:
             lambda name: bool(self.conversations and self.conversations.is_other_bot(name)))
         self.context = AgentContext(name=name, bot=bot, skills=self.skills, version=version, task=task,
                                     actions=self.actions, modes=self.modes, self_prompter=self.self_prompter,
-                                    conversations=self.conversations, history=history, controls=self)
+                                    conversations=self.conversations, history=history, controls=self,
+                                    agent_index=agent_index)
         history.extra_state = self.saved_state  # the state file keeps the goal and last sender too
         self._event_hooks: tuple[EventHook, ...] = tuple(on_event)
         self._on_restart = on_restart

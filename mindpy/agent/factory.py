@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..commands import AgentCommands, default_registry
+from ..commands.coblock import blocked_outside_coblock
 from ..memory import BotState, History
 from ..models import create_model
 from ..prompts import Prompter
@@ -89,14 +90,17 @@ def make_coder(profile, settings, skills: Skills, model, embedder):
 def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = None, task: Any = None,
                 blocked: list[str] | tuple[str, ...] = (), extra_examples: bool = True,
                 wrap_model: Callable[[str, Any], Any] | None = None, on_event: Sequence[EventHook] = (),
-                on_restart: Callable[[Agent], None] | None = None) -> Agent:
+                on_restart: Callable[[Agent], None] | None = None, agent_index: int | None = None) -> Agent:
     """An agent for `bot` as `profile` describes it. `blocked` adds commands blocked for this agent (a task's
-    blocked actions); the profile's and the settings' are always blocked."""
+    blocked actions); the profile's and the settings' are always blocked, and so are the coblock commands unless
+    `task` is a coblock task (they would only lengthen every other prompt). `agent_index`: which player of `task`
+    the agent is."""
     model = model if model is not None else make_model(profile, settings)
     if wrap_model is not None:
         model = wrap_model(profile.name, model)
     commands = AgentCommands(default_registry(settings.minecraft_version),
-                             blocked=[*profile.blocked_actions, *settings.blocked_actions, *blocked])
+                             blocked=[*profile.blocked_actions, *settings.blocked_actions, *blocked,
+                                      *blocked_outside_coblock(task)])
 
     embedder = shared_embedder(settings.cache_dir) if profile.embedding != "none" else None
     examples = ExampleSelector(profile.conversation_examples, embedder) if profile.conversation_examples else None
@@ -118,7 +122,7 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
     coder = make_coder(profile, settings, skills, model, embedder) if settings.allow_insecure_coding else None
     agent = Agent(profile.name, bot, model, commands, prompter, history, settings=agent_settings, bus=bus,
                   skills=skills, task=task, version=settings.minecraft_version, coder=coder, on_event=on_event,
-                  on_restart=on_restart)
+                  on_restart=on_restart, agent_index=agent_index)
     agent.modes.apply_profile(profile.modes)
     if settings.load_memory:
         saved = history.load()

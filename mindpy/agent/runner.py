@@ -69,7 +69,8 @@ class AgentRunner:
                  task: Any = None, blocked: dict[str, list[str]] | None = None,
                  wrap_model: Callable[[str, Any], Any] | None = None,
                  event_hooks: Callable[[str], Sequence[EventHook]] | None = None):
-        """`models` maps a profile name to a ready model (tests, the oracle); others come from the profile.
+        """`models` maps a profile name to a ready model (tests, the oracle); others come from the profile. With a
+        `task`, the i-th profile plays the task's agent i (the episode lists them in that order).
         `wrap_model(name, model)` and `event_hooks(name)` are the agents' middleware (see build_agent)."""
         self.settings = settings
         self.profiles = {p.name: p for p in profiles}
@@ -100,7 +101,8 @@ class AgentRunner:
             hooks.insert(0, lambda kind, text: console(name, kind, text))
         return build_agent(self.profiles[name], bot, self.settings, model=self.models.get(name), bus=self.bus,
                            task=self.task, blocked=self.blocked.get(name, ()), wrap_model=self.wrap_model,
-                           on_event=hooks, on_restart=self._restart)
+                           on_event=hooks, on_restart=self._restart,
+                           agent_index=list(self.profiles).index(name) if self.task is not None else None)
 
     def _restart(self, agent: Agent) -> None:
         """Close the agent and its bot, then join again with the saved memory."""

@@ -8,7 +8,8 @@ and blocking.
     parsed.command, parsed.args, parsed.error, parsed.message   # "craftRecipe", ["oak_planks", 2], None, "Sure!"
     layer.run(AgentContext.for_bot(bot), parsed.command, parsed.args)
 
-Modules: the records by concern (queries, movement, blocks, inventory, crafting, interaction, agent, blueprint),
+Modules: the records by concern (queries, movement, blocks, inventory, crafting, interaction, agent, blueprint,
+coblock),
 catalog (all of them), common (how records are declared), context (what commands act on), registry, names
 (block/item/entity name lookup), params (types, domains), parser, docs, blocking, layer (what an agent uses), cli
 (`mindpy commands`).

@@ -10,7 +10,8 @@ itself answer plainly that they are not available then, instead of failing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import DEFAULT_MINECRAFT_VERSION
@@ -54,13 +55,16 @@ class AgentContext:
     conversations: ConversationManager | None = None
     history: History | None = None
     controls: AgentControls | None = None
+    agent_index: int | None = None  # which player of the task this agent is (its goal, inventory...), if known
+    # set by !endTask when the agent declares the task finished (the task's checker reads it)
+    task_finished: threading.Event = field(default_factory=threading.Event, compare=False, repr=False)
 
     @classmethod
     def for_bot(cls, bot: Bot, version: str | None = None, task: Any = None,
-                skills: Skills | None = None) -> AgentContext:
+                skills: Skills | None = None, agent_index: int | None = None) -> AgentContext:
         """A context for a bot that runs without an agent: world commands work, agent commands say they cannot."""
         return cls(name=bot.name, bot=bot, skills=skills or Skills(bot), version=version or DEFAULT_MINECRAFT_VERSION,
-                   task=task)
+                   task=task, agent_index=agent_index)
 
     def need(self, part: str, what: str) -> Any:
         """The agent part called `part`, or `Unavailable` saying that `what` needs an agent."""

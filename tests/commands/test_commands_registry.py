@@ -35,6 +35,9 @@ ACTIONS = ["newAction", "stop", "stfu", "restart", "clearChat", "goToPlayer", "f
            "smeltItem", "clearFurnace", "placeHere", "attack", "attackPlayer", "goToBed", "activate", "stay",
            "setMode", "goal", "endGoal", "startConversation", "endConversation", "lookAtPlayer", "lookAtPosition",
            "digDown", "goToSurface", "useOn", "showVillagerTrades", "tradeWithVillager"]
+# CoBlock's commands (mindpy.commands.coblock), offered only to agents of a coblock task.
+COBLOCK_QUERIES = ["checkGoal"]
+COBLOCK_ACTIONS = ["placeBlock", "breakBlock", "endTask"]
 
 PARAMS = {
     "getCraftingPlan": ["targetItem", "quantity"], "checkBlueprintLevel": ["levelNum"],
@@ -50,6 +53,7 @@ PARAMS = {
     "startConversation": ["player_name", "message"], "endConversation": ["player_name"],
     "lookAtPlayer": ["player_name", "direction"], "lookAtPosition": ["x", "y", "z"], "digDown": ["distance"],
     "useOn": ["tool_name", "target"], "showVillagerTrades": ["id"], "tradeWithVillager": ["id", "index", "count"],
+    "placeBlock": ["type", "x", "y", "z"], "breakBlock": ["x", "y", "z"],
 }
 
 
@@ -65,11 +69,11 @@ def registry():
 # ---- the table ------------------------------------------------------------------------------------------
 def test_every_command_declared_with_its_kind_and_parameters(registry):
     assert len(registry) >= 47
-    for name in QUERIES:
+    for name in QUERIES + COBLOCK_QUERIES:
         assert registry[name].kind == QUERY, name
-    for name in ACTIONS:
+    for name in ACTIONS + COBLOCK_ACTIONS:
         assert registry[name].kind == ACTION, name
-    assert sorted(registry.names()) == sorted(QUERIES + ACTIONS)
+    assert sorted(registry.names()) == sorted(QUERIES + ACTIONS + COBLOCK_QUERIES + COBLOCK_ACTIONS)
     for command in registry:
         assert [p.name for p in command.params] == PARAMS.get(command.name, []), command.name
         assert command.description and all(p.description for p in command.params)
@@ -294,7 +298,7 @@ def test_cli_prints_table(capsys):
 
     assert main(["commands"]) == 0
     out = capsys.readouterr().out
-    assert "!goToPlayer(player_name: string, closeness: float >= 0)" in out and "56 commands" in out
+    assert "!goToPlayer(player_name: string, closeness: float >= 0)" in out and "60 commands" in out
     assert main(["commands", "--docs", "short", "--block", "discard"]) == 0
     out = capsys.readouterr().out
     assert "!discard" not in out and "!stop" in out

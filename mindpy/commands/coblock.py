@@ -1,0 +1,223 @@
+"""Commands of CoBlock tasks (see mindpy.tasks.generators.coblock): place and break single blocks of the shared
+structure, compare the world with one's own private goal, and declare the task finished.
+
+As in the paper, an agent places blocks from its inventory against the ground or another block's face, and a
+block it breaks is lost (nobody gets it back). Outside a coblock task every command answers that there is none;
+agents whose task is not a coblock task do not see these commands at all (`blocked_outside_coblock`, applied
+where agents are built, mindpy.agent.factory), so they cost nothing in other prompts.
+
+An agent's goal is `task.private_goals[str(index)]`, `index` being `ctx.agent_index` (the player of the task the
+agent plays; see AgentContext).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..world import bulk
+from .common import HORIZONTAL, Y_RANGE, CommandOutput, action, perform, query
+from .context import AgentContext
+from .params import BLOCK, INT, Param
+
+NO_COBLOCK = "There is no coblock task: this command only works while building a CoBlock structure."
+AIR = frozenset({"air", "cave_air", "void_air"})
+GROUND_Y = -60          # the lowest layer of a structure; the superflat surface (y = -61) is below it
+REACH = 4.5             # blocks from the bot's eyes a block can be broken at, as the skills use
+BREAK_WAIT_S = 5.0      # how long the server may take to clear a broken block
+MOST_GOAL_LINES = 20    # !checkGoal lists at most this many blocks; the rest are counted
+_FACES = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+
+Cell = tuple[int, int, int]
+
+
+def is_coblock(task: Any) -> bool:
+    """Whether `task` (a Task, or anything with a `type`) is a coblock task."""
+    return getattr(task, "type", None) == "coblock"
+
+
+def with_coblock(answer: Callable[..., Any]) -> Callable[..., Any]:
+    """Run `answer(ctx, task, *args)` in a coblock task; answer NO_COBLOCK otherwise."""
+    def run(ctx: AgentContext, *args: Any) -> Any:
+        if not is_coblock(ctx.task):
+            return CommandOutput(NO_COBLOCK, False)
+        return answer(ctx, ctx.task, *args)
+    return run
+
+
+def refuse(text: str) -> CommandOutput:
+    """A refusal: nothing was done."""
+    return CommandOutput(text, False)
+
+
+def _at(x: int, y: int, z: int) -> str:
+    return f"({x}, {y}, {z})"
+
+
+def _listed(counts: dict[str, int]) -> str:
+    parts = [f"{n} {name}" for name, n in sorted(counts.items())]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def structure_blocks(task: Any) -> set[str]:
+    """The block names of the whole structure (the blueprint's, else those of every private goal)."""
+    blueprint = getattr(task, "blueprint", None)
+    if blueprint is not None:
+        return set(blueprint.block_counts())
+    return {block for goal in (getattr(task, "private_goals", None) or {}).values() for *_, block in goal}
+
+
+def _held_text(ctx: AgentContext, task: Any) -> str:
+    inventory = ctx.bot.inventory()
+    held = {name: n for name, n in inventory.items() if name in structure_blocks(task) and n > 0}
+    return f"of the structure's blocks you hold {_listed(held)}" if held else \
+        "you hold none of the structure's blocks"
+
+
+# ---- !placeBlock ---------------------------------------------------------------------------------------------
+def place_block(ctx: AgentContext, task: Any, block: str, x: int, y: int, z: int) -> CommandOutput:
+    """Refuse what cannot work (block not held, cell taken, nothing to rest on), then place it with the skill,
+    which walks within reach and places the block from the inventory."""
+    where = _at(x, y, z)
+    if ctx.bot.inventory().get(block, 0) < 1:
+        return refuse(f"You do not hold any {block}: {_held_text(ctx, task)}. Place a block you hold, or ask "
+                      f"your partner to place the {block}.")
+    neighbours = [(x + dx, y + dy, z + dz) for dx, dy, dz in _FACES]
+    names = bulk.block_names(ctx.bot, [(x, y, z), *neighbours])
+    here, around = names[0], names[1:]
+    if here is None:
+        return refuse(f"You cannot see {where} from here (it is too far away): walk nearer, e.g. with "
+                      f"!goToCoordinates, and try again.")
+    if here not in AIR:
+        return refuse(f"The cell {where} is taken by {here}: choose an empty cell, or break that block first with "
+                      f"!breakBlock({x}, {y}, {z}).")
+    if not any(name is not None and name not in AIR for name in around):
+        return refuse(f"A block at {where} would float: it needs the ground (the lowest layer is y = {GROUND_Y}) "
+                      f"or a block next to one of its faces. Place the blocks under or beside it first.")
+    # Note: in cheat mode the skill sets the block with an operator command and the inventory does not shrink;
+    # coblock episodes must leave cheat mode off so that inventories stay the scarce resource they are.
+    return perform(ctx, ctx.skills.place_block(block, x, y, z))
+
+
+# ---- !breakBlock ---------------------------------------------------------------------------------------------
+def break_block(ctx: AgentContext, task: Any, x: int, y: int, z: int) -> CommandOutput:
+    """Walk within reach, then clear the cell with an operator command, so that the block is lost.
+
+    Why not dig it: a dug block drops an item, which any player near it picks up half a second later (on
+    flying-squid and on vanilla servers alike); removing the drop first is a race, and the commands that could
+    remove it differ between servers. `/setblock x y z air` (replace mode) drops nothing on either server, so the
+    block is gone for everyone by construction, in cheat mode or not. It needs operator rights: the embedded
+    server makes every player an operator, as task set-up already requires. If the server ignores the command,
+    the block stays and the answer says so."""
+    where = _at(x, y, z)
+    if y < GROUND_Y:
+        return refuse(f"{where} is part of the ground (below y = {GROUND_Y}): only blocks of the structure can be "
+                      f"broken.")
+    name = bulk.block_names(ctx.bot, [(x, y, z)])[0]
+    if name is None:
+        return refuse(f"You cannot see {where} from here (it is too far away): walk nearer, e.g. with "
+                      f"!goToCoordinates, and try again.")
+    if name in AIR:
+        return refuse(f"There is no block at {where} (only air): nothing to break. Check the position.")
+    if _distance(ctx, x, y, z) > REACH:
+        ctx.skills.go_to_position(x, y, z, 3)
+        walked = ctx.skills.take_log().strip()
+        if _distance(ctx, x, y, z) > REACH:
+            return refuse(f"The block at {where} is out of your reach and you could not walk near it"
+                          + (f" ({walked})" if walked else "") + ". Move closer and try again.")
+    ctx.bot.command(f"setblock {x} {y} {z} air")
+    deadline = time.monotonic() + BREAK_WAIT_S
+    while bulk.block_names(ctx.bot, [(x, y, z)])[0] not in AIR:
+        if time.monotonic() > deadline:
+            return refuse(f"The {name} at {where} is still there: the server did not let you break it.")
+        time.sleep(0.05)
+    return CommandOutput(f"Broke the {name} at {where}. The block is lost: nobody gets it back.")
+
+
+def _distance(ctx: AgentContext, x: int, y: int, z: int) -> float:
+    """From the bot's eyes to the middle of the block."""
+    px, py, pz = ctx.bot.position
+    return math.dist((px, py + 1.62, pz), (x + 0.5, y + 0.5, z + 0.5))
+
+
+# ---- !checkGoal ----------------------------------------------------------------------------------------------
+def my_goal(ctx: AgentContext, task: Any) -> list[tuple[int, int, int, str]] | None:
+    """This agent's private goal, or None when the context does not say which player of the task it is."""
+    if ctx.agent_index is None:
+        return None
+    goals = getattr(task, "private_goals", None) or {}
+    return [(int(x), int(y), int(z), str(block)) for x, y, z, block in goals.get(str(ctx.agent_index), [])]
+
+
+def check_goal(ctx: AgentContext, task: Any) -> str:
+    """'Your goal is complete', or the blocks still missing and the wrong ones, one line each."""
+    goal = my_goal(ctx, task)
+    if goal is None:
+        return "Your goal is unknown: this agent is not one of the task's players."
+    if not goal:
+        return "You have no private goal in this task: help your partner with theirs."
+    names = bulk.block_names(ctx.bot, [(x, y, z) for x, y, z, _ in goal])
+    missing, wrong, unseen = [], [], []
+    for (x, y, z, want), have in zip(goal, names, strict=True):
+        if have is None:
+            unseen.append(f"- {want} at {_at(x, y, z)}: too far away to see")
+        elif have in AIR:
+            missing.append(f"- {want} at {_at(x, y, z)}")
+        elif have != want:
+            wrong.append(f"- {_at(x, y, z)} has {have} instead of {want}")
+    if not (missing or wrong or unseen):
+        return f"Your goal is complete: all {len(goal)} of your blocks are in place."
+    done = len(goal) - len(missing) - len(wrong) - len(unseen)
+    lines = [f"Your goal is not complete: {done} of {len(goal)} blocks are in place."]
+    shown = 0
+    for title, group in (("Missing (place these):", missing),
+                         ("Wrong (break these, then place the right block):", wrong),
+                         ("Not checked:", unseen)):
+        if group and shown < MOST_GOAL_LINES:
+            lines.append(title)
+            lines += group[:MOST_GOAL_LINES - shown]
+            shown += min(len(group), MOST_GOAL_LINES - shown)
+    hidden = len(missing) + len(wrong) + len(unseen) - shown
+    if hidden:
+        lines.append(f"... and {hidden} more.")
+    return "\n".join(lines)
+
+
+# ---- !endTask ------------------------------------------------------------------------------------------------
+def end_task(ctx: AgentContext, task: Any) -> str:
+    """Record that this agent declares the task finished."""
+    ctx.task_finished.set()
+    return "You declared the task finished."
+
+
+def _cell() -> tuple[Param, Param, Param]:
+    """x, y, z of one block (whole numbers)."""
+    return (Param("x", INT, "East-west coordinate of the block.", HORIZONTAL, example=100),
+            Param("y", INT, f"Height of the block ({GROUND_Y} is the lowest layer, on the ground).", Y_RANGE,
+                  example=GROUND_Y),
+            Param("z", INT, "North-south coordinate of the block.", HORIZONTAL, example=-98))
+
+
+COMMANDS = (
+    action("placeBlock", "Place one block you hold at a position, against the ground or another block.",
+           Param("type", BLOCK, "The block to place, one you hold.", example="red_wool"), *_cell(),
+           run=with_coblock(place_block)),
+    action("breakBlock", "Break the block at a position. The block is lost: nobody gets it back.", *_cell(),
+           run=with_coblock(break_block)),
+    query("checkGoal", "Compare your own goal with the world: which of your blocks are still missing or wrong.",
+          run=with_coblock(check_goal)),
+    action("endTask", "Declare the task finished, when the whole structure is built.",
+           run=with_coblock(end_task), interrupts=False),
+)
+NAMES = tuple(command.name for command in COMMANDS)
+
+
+def blocked_outside_coblock(task: Any) -> list[str]:
+    """The commands to block for an agent whose task is not a coblock task (or that has no task): none in one."""
+    return [] if is_coblock(task) else list(NAMES)
+
+
+__all__ = ["COMMANDS", "NAMES", "NO_COBLOCK", "blocked_outside_coblock", "check_goal", "is_coblock"]
+
