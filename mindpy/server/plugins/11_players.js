@@ -75,27 +75,12 @@ module.exports.player = function (player, serv) {
   // applies every movement packet the client sends. A packet the client sent before it took the teleport in (a
   // loaded machine) puts the old position back: the teleport is undone for the server, and a /tp to that player
   // goes to where it was. As vanilla does, movement is ignored until the client confirms the teleport.
-  // A move the client started just before the teleport may still be running (its 'move' listeners are async);
-  // finishing after the teleport, it would store the old position again. The teleport waits for such moves.
   const expectTeleportConfirm = ignoreMovesUntilTeleportConfirmed(player)
-  const movesUnderway = new Set()
-  const sendPosition = player.sendPosition
-  player.sendPosition = (position, onGround, teleport = false) => {
-    const move = sendPosition(position, onGround, teleport)
-    if (!teleport) {
-      movesUnderway.add(move)
-      move.finally(() => movesUnderway.delete(move)).catch(() => {})
-    }
-    return move
-  }
   player.teleport = async (position) => {
     const destination = position.clone()
-    const teleportId = expectTeleportConfirm() // from here on, no new client move starts
-    await Promise.allSettled([...movesUnderway])
-    await player.sendPosition(destination, false, true)
-    // cancelled: flying-squid has sent the player back; already there: it resolves without a value, but the
-    // client still needs the teleport
-    if (!player.position.equals(destination)) return
+    const teleportId = expectTeleportConfirm()
+    const notCancelled = await player.sendPosition(destination, false, true)
+    if (!notCancelled) return
     player.position = destination
     const { x, y, z } = destination
     player._client.write('position', { x, y, z, yaw: player.yaw, pitch: player.pitch, flags: 0x00, teleportId })
