@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..tasks.generators.common import join_words
 from ..world import bulk
 from .common import HORIZONTAL, Y_RANGE, CommandOutput, action, perform, query
 from .context import AgentContext
@@ -57,8 +58,7 @@ def _at(x: int, y: int, z: int) -> str:
 
 
 def _listed(counts: dict[str, int]) -> str:
-    parts = [f"{n} {name}" for name, n in sorted(counts.items())]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return join_words([f"{n} {name}" for name, n in sorted(counts.items())])
 
 
 def structure_blocks(task: Any) -> set[str]:

@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from ..agent.agent import chat_pieces
 from ..tasks.checkers import Inventory
 from ..tasks.schema import Task
 from ..tasks.world import Issue, TaskSetup
@@ -23,7 +24,8 @@ from ..world.bulk import player_inventory, player_names
 
 log = logging.getLogger(__name__)
 
-WHISPER_PIECE = 200  # characters per whispered line: chat lines sent through a bot are cut at 256
+WHISPER_PIECE = 200  # characters per whispered line: "/tell NAME " and the line stay within chat's 256
+WHISPERS_AT_MOST = 10  # a goal is rarely over 1,000 characters; a longer one ends with a note of the rest
 READ_TIMEOUT_S = 3.0
 READ_EVERY_S = 3.0  # one command every few seconds: chat commands count towards a server's spam limit
 
@@ -75,19 +77,8 @@ class HumanSlots:
             x, y, z = spot
             self.issue(f"/tp {name} {x + 1} {y} {z + 1}")
         goal = self.task.goal_for(index).strip() or "Help the agents with their task."
-        for piece in _pieces(f"Your goal: {goal}", WHISPER_PIECE):
+        for piece in chat_pieces(f"Your goal: {goal}", WHISPER_PIECE, most=WHISPERS_AT_MOST):
             self.issue(f"/tell {name} {piece}")
         self._held = {**self._held, name: dict(items)}
         self.say(f"{self.task.id}: human player {name} joined: slot {index}, given {len(items)} kinds of items")
 
-
-def _pieces(text: str, size: int) -> list[str]:
-    """`text` in lines of at most `size` characters, cut between words; one line break becomes a space."""
-    pieces: list[str] = []
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > size:
-            pieces.append(line)
-            line = ""
-        line = f"{line} {word}" if line else word[:size]
-    return pieces + ([line] if line else [])

@@ -50,7 +50,8 @@ from functools import cache, lru_cache
 from .. import DEFAULT_MINECRAFT_VERSION
 from ..mcdata import MinecraftData, minecraft_data, smelting_table
 from ..recipes import Recipe, dye_slots, parse_recipes, recipe_book
-from .blueprint import block_base_name
+from .blueprint import Blueprint, block_base_name
+from .generators.common import join_words
 from .schema import Task, counted
 from .world import plan_setup
 
@@ -590,16 +591,25 @@ def _setting(task: Task, version: str, wanted: dict[str, int]) -> _Setting:
     return _Setting(task, version, _team_items(task), world, wanted, _open_ways(task, world, version))
 
 
-def _problem_with_names(task: Task, version: str) -> tuple[str | None, dict[str, int]]:
-    """A reason found before any search (unknown items, unplaceable blocks), and the wanted items."""
+def _clash_reason(blueprint: Blueprint) -> str | None:
+    """Why a blueprint whose levels want different blocks in one place can never be complete; None otherwise."""
+    clash = blueprint.conflicts()
+    if not clash:
+        return None
+    a, b = clash[0]
+    positions = len({(cell.x, cell.y, cell.z) for _, cell in clash})
+    return (f"the blueprint's levels want different blocks at {counted(positions, 'position')} (at {a.x}, {a.y}, "
+            f"{a.z} level {a.level} wants {block_base_name(a.block)}, level {b.level} {block_base_name(b.block)}): "
+            f"it can never be complete")
+
+
+def _problem_before_search(task: Task, version: str) -> tuple[str | None, dict[str, int]]:
+    """A reason found before any search (blueprint levels that clash, unknown items, unplaceable blocks), and the
+    wanted items."""
     data = minecraft_data(version)
-    clash = task.blueprint.conflicts() if task.type == "construction" and task.blueprint else []
+    clash = _clash_reason(task.blueprint) if task.type == "construction" and task.blueprint else None
     if clash:
-        a, b = clash[0]
-        positions = len({(cell.x, cell.y, cell.z) for _, cell in clash})
-        return (f"the blueprint's levels want different blocks at {counted(positions, 'position')} (at {a.x}, "
-                f"{a.y}, {a.z} level {a.level} wants {block_base_name(a.block)}, level {b.level} "
-                f"{block_base_name(b.block)}): it can never be complete"), {}
+        return clash, {}
     wanted, unplaceable = _wanted(task, data)
     if unplaceable:
         return f"the blueprint has blocks that no item places: {', '.join(sorted(unplaceable))}", wanted
@@ -617,7 +627,7 @@ def unsolvable_reason(task: Task, version: str | None = None) -> str | None:
     version = version or DEFAULT_MINECRAFT_VERSION
     if task.type == "coblock":
         return _coblock_reason(task)
-    problem, wanted = _problem_with_names(task, version)
+    problem, wanted = _problem_before_search(task, version)
     if problem or not wanted:
         return problem
     setting = _setting(task, version, wanted)
@@ -638,18 +648,16 @@ def _coblock_reason(task: Task) -> str | None:
     each colour (and its blueprint wants one block per position)."""
     if task.blueprint is None:
         return "a coblock task needs a blueprint"
-    clash = task.blueprint.conflicts()
+    clash = _clash_reason(task.blueprint)
     if clash:
-        a, b = clash[0]
-        return (f"the blueprint's levels want different blocks at ({a.x}, {a.y}, {a.z}): level {a.level} wants "
-                f"{block_base_name(a.block)}, level {b.level} {block_base_name(b.block)}")
+        return clash
     held = _team_items(task)
     wanted = {(c.x, c.y, c.z): block_base_name(c.block) for c in task.blueprint.cells(include_air=False)}
     short = {block: n - held[block] for block, n in sorted(Counter(wanted.values()).items()) if n > held[block]}
     if not short:
         return None
     parts = [_amount(block, n) for block, n in short.items()]
-    return "needs " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
+    return _needs(parts)
 
 
 def _makes_all(solver: _Solver, wanted: Mapping[str, int]) -> bool:
@@ -673,7 +681,12 @@ def _shortfall(setting: _Setting, possible: dict[str, list[_Way]], relevant: set
     if not solver.deficit:
         return None
     parts = [_amount(item, n) + _note(item, solver, setting) for item, n in solver.deficit.items()]
-    return "needs " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
+    return _needs(parts)
+
+
+def _needs(parts: list[str]) -> str:
+    """'needs A, B and C'."""
+    return "needs " + join_words(parts)
 
 
 def _amount(item: str, n: int) -> str:

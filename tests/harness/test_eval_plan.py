@@ -54,12 +54,17 @@ def test_every_file_task_and_trial_is_its_own_episode(suite, tmp_path):
     assert "field 'type' must be one of techtree, cooking, construction, coblock" in evaluation.skipped[0].problems[0]
 
 
+def planned(tmp_path, tasks: dict) -> Evaluation:
+    """The evaluation of one task file holding `tasks`, planned, not played."""
+    path = tmp_path / "tasks.json"
+    path.write_text(json.dumps(tasks))
+    return Evaluation([str(path)], out=tmp_path / "out", progress=lambda text: None)
+
+
 def test_a_task_that_cannot_be_solved_is_skipped_not_failed(tmp_path):
     short = {**LADDER, "initial_inventory": {"0": {"stick": 6}}, "target": "golden_apple",
              "goal": "Craft a golden_apple."}
-    path = tmp_path / "short.json"
-    path.write_text(json.dumps({"short": short, "ladder": LADDER}))
-    evaluation = Evaluation([str(path)], out=tmp_path / "out", progress=lambda text: None)
+    evaluation = planned(tmp_path, {"short": short, "ladder": LADDER})
     assert [ep.task_id for ep in evaluation.episodes] == ["ladder"]
     assert [(s.task_id, s.reason) for s in evaluation.skipped] == [("short", "unsolvable")]
     assert "needs 8 more gold_ingot" in evaluation.skipped[0].problems[0]
@@ -67,9 +72,7 @@ def test_a_task_that_cannot_be_solved_is_skipped_not_failed(tmp_path):
 
 def test_coblock_tasks_are_skipped_as_not_playable_yet(tmp_path):
     coblock = json.loads((REPO_ROOT / "tasks" / "coblock_test.json").read_text())["coblock_goal_dependent_3"]
-    path = tmp_path / "mixed.json"
-    path.write_text(json.dumps({"ladder": LADDER, "coblock_goal_dependent_3": coblock}))
-    evaluation = Evaluation([str(path)], out=tmp_path / "out", progress=lambda text: None)
+    evaluation = planned(tmp_path, {"ladder": LADDER, "coblock_goal_dependent_3": coblock})
     assert [ep.task_id for ep in evaluation.episodes] == ["ladder"]
     assert [(s.task_id, s.reason) for s in evaluation.skipped] == [("coblock_goal_dependent_3", "not playable")]
     assert "coblock tasks cannot be played yet" in evaluation.skipped[0].problems[0]

@@ -11,6 +11,8 @@
 // the world's setters calls forgetInBox(world, fromVec3, toVec3).
 
 const { Vec3 } = require('vec3')
+const path = require('path')
+const { itemEntries } = require(path.join(__dirname, '..', 'js', 'lib', 'snbt.js'))
 
 module.exports.server = function (serv) {
   const registry = serv.registry
@@ -176,14 +178,6 @@ function parsePosition (coords, base) {
 // The Items list of a (relaxed) SNBT compound: [{Slot:1b,id:"minecraft:coal",count:8}, ...]
 // (Count:8b, the pre-1.20.5 spelling, is read too).
 function parseItems (nbt) {
-  const list = nbt.match(/Items\s*:\s*\[(.*)\]/s)
-  if (!list) return []
-  const items = []
-  for (const compound of list[1].match(/\{[^{}]*\}/g) || []) {
-    const slot = compound.match(/Slot\s*:\s*(-?\d+)/i)
-    const id = compound.match(/id\s*:\s*"?([a-z0-9_:]+)"?/i)
-    const count = compound.match(/count\s*:\s*(\d+)/i)
-    if (slot && id) items.push({ slot: Number(slot[1]), id: id[1], count: count ? Number(count[1]) : 1 })
-  }
-  return items
+  const list = nbt.search(/Items\s*:\s*\[/)
+  return list < 0 ? [] : itemEntries(nbt.slice(list)).filter(entry => entry.slot !== null)
 }

@@ -554,7 +554,13 @@ def split_for_seed(seed: int, task_type: str, complexity_range: tuple[float, flo
     """(structure, goal_a, goal_b, inventory_a, inventory_b) for a seed. The structure does not depend on the task
     type, so one seed gives the same structure split three ways (the paper reuses structures across types)."""
     structure = grow_structure(rng_for("coblock", "structure", seed), complexity_range, max_blocks)
-    return (structure, *split_goals(structure, task_type, rng_for("coblock", "split", seed, task_type)))
+    return (structure, *_split_for_seed(structure, seed, task_type))
+
+
+def _split_for_seed(structure: Structure, seed: int, task_type: str
+                    ) -> tuple[Structure, Structure, dict[str, int], dict[str, int]]:
+    """The seed's split of `structure` for a task type (its own random stream per type)."""
+    return split_goals(structure, task_type, rng_for("coblock", "split", seed, task_type))
 
 
 # ----- what a split promises -----
@@ -669,8 +675,7 @@ def _group(structure_seed: int, types: Iterable[str]) -> tuple[Structure, dict[s
     structure = grow_structure(rng_for("coblock", "structure", structure_seed))
     tasks = {}
     for task_type in types:
-        goal_a, goal_b, inv_a, inv_b = split_goals(structure, task_type,
-                                                   rng_for("coblock", "split", structure_seed, task_type))
+        goal_a, goal_b, inv_a, inv_b = _split_for_seed(structure, structure_seed, task_type)
         if not PROMISES[task_type](goal_a, goal_b, inv_a, inv_b):
             return None
         tasks[task_type] = task_dict(structure, goal_a, goal_b, inv_a, inv_b, task_type)

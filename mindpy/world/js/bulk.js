@@ -1,4 +1,5 @@
 'use strict'
+const path = require('path')
 // Reading much of the world through a bot in one bridge call (mindpy/world/bulk.py). blockNamesJson, for the
 // construction checker and the set-up check: positions [[x, y, z], ...] -> JSON list of block names (null where
 // the bot has not loaded the chunk).
@@ -51,44 +52,12 @@ function playerInventoryJson (bot, name, timeoutMs) {
   })
 }
 
-// Item counts from an SNBT list of item compounds, [{count: 3, Slot: 0b, id: "minecraft:bread"}, ...] (1.20.5 on;
-// before it `Count: 3b`). Only each compound's own keys are read: components nest more `id`s (enchantments).
+// Item name -> count in an SNBT list of item compounds (mindpy/server/js/lib/snbt.js reads it).
 function countItems (snbt) {
+  const { itemEntries } = require(path.join(__dirname, '..', '..', 'server', 'js', 'lib', 'snbt.js'))
   const counts = {}
-  for (const keys of topLevelCompounds(snbt)) {
-    const id = keys.match(/(?:^|,)\s*id:\s*["']?(?:minecraft:)?([a-z0-9_]+)/)
-    const count = keys.match(/(?:^|,)\s*[cC]ount:\s*(\d+)/)
-    if (id) counts[id[1]] = (counts[id[1]] || 0) + (count ? Number(count[1]) : 1)
-  }
+  for (const { id, count } of itemEntries(snbt)) counts[id] = (counts[id] || 0) + count
   return counts
-}
-
-// The text of each compound of a list, with whatever is nested inside it left out.
-function topLevelCompounds (snbt) {
-  const compounds = []
-  let depth = 0; let quote = null; let current = ''
-  for (let i = 0; i < snbt.length; i++) {
-    const c = snbt[i]
-    if (quote) {
-      if (c === '\\') { if (depth === 2) current += c + snbt[i + 1]; i++; continue }
-      if (c === quote) quote = null
-      if (depth === 2) current += c
-      continue
-    }
-    if (c === '"' || c === "'") { quote = c; if (depth === 2) current += c; continue }
-    if (c === '[' || c === '{') {
-      depth++
-      if (depth === 2 && c === '{') current = ''
-      continue
-    }
-    if (c === ']' || c === '}') {
-      if (depth === 2 && c === '}') compounds.push(current)
-      depth--
-      continue
-    }
-    if (depth === 2) current += c
-  }
-  return compounds
 }
 
 module.exports = { blockNamesJson, entityCountsJson, playerNamesJson, playerInventoryJson, countItems }
