@@ -71,20 +71,24 @@ function sendFullListTo (serv, toPlayer) {
 }
 
 module.exports.player = function (player, serv) {
-  // flying-squid's teleport awaits the 'move' behaviour, then sends the player its *current* position, and it
-  // applies every movement packet the client sends. A packet the client sent before it took the teleport in (a
-  // loaded machine) puts the old position back: the teleport is undone for the server, and a /tp to that player
-  // goes to where it was. As vanilla does, movement is ignored until the client confirms the teleport.
+  // flying-squid's teleport awaits the 'move' behaviour, then sends the player its *current* position with
+  // teleport id 1, and it applies every movement packet the client sends. A packet the client sent before it took
+  // the teleport in (a loaded machine) puts the old position back: the teleport is undone for the server, and a /tp
+  // to that player goes to where it was. As vanilla does, movement is ignored until the client confirms this very
+  // teleport. flying-squid assigns player.teleport after external plugins run, hence 'asap'.
   const expectTeleportConfirm = ignoreMovesUntilTeleportConfirmed(player)
-  player.teleport = async (position) => {
-    const destination = position.clone()
-    const teleportId = expectTeleportConfirm()
-    const notCancelled = await player.sendPosition(destination, false, true)
-    if (!notCancelled) return
-    player.position = destination
-    const { x, y, z } = destination
-    player._client.write('position', { x, y, z, yaw: player.yaw, pitch: player.pitch, flags: 0x00, teleportId })
-  }
+  player.once('asap', () => {
+    player.teleport = async (position) => {
+      const destination = position.clone()
+      const teleportId = expectTeleportConfirm()
+      await player.sendPosition(destination, false, true)
+      // a cancelled move leaves the player where it was (flying-squid then sends it back); a player already
+      // there gets the teleport too, so that its client confirms it
+      if (!player.position.equals(destination)) return
+      const { x, y, z } = destination
+      player._client.write('position', { x, y, z, yaw: player.yaw, pitch: player.pitch, flags: 0x00, teleportId })
+    }
+  })
   const registry = serv.registry
   player.entityType = registry.entitiesByName.player.id
 

@@ -130,25 +130,3 @@ module.exports.server = function (serv) {
 
   serv.once('pluginsReady', register)
 }
-
-// After a teleport, a client may still send a movement packet or two from where it was, and flying-squid
-// takes them, putting the player back on the server's side. Vanilla ignores movement until the client
-// confirms the teleport: do the same (with a time limit, in case no confirmation ever comes).
-const TELEPORT_CONFIRM_MS = 2000
-
-module.exports.player = function (player) {
-  let awaitingSince = 0
-  player.once('asap', () => { // flying-squid defines player.teleport after external plugins run
-    const teleport = player.teleport
-    player.teleport = async (position) => {
-      awaitingSince = Date.now()
-      return teleport(position)
-    }
-  })
-  player._client.on('teleport_confirm', () => { awaitingSince = 0 })
-  player.on('move_cancel', ({ teleport: isTeleport }, cancel) => {
-    if (isTeleport || !awaitingSince) return
-    if (Date.now() - awaitingSince > TELEPORT_CONFIRM_MS) awaitingSince = 0
-    else cancel(false) // drop the stale position without sending the player back again
-  })
-}
