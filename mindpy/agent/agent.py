@@ -43,6 +43,7 @@ from .bus import MessageBus
 from .conversation import BOT_TAG, ConversationManager
 from .modes import ModeController
 from .self_prompt import SelfPrompter
+from .turns import ACT_NOW, DEFAULT_RULES, MESSAGE_COMMANDS, WORDS_NOT_SENT, TurnReport, TurnRules
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +118,7 @@ class CommandLayer(Protocol):
 
     def parse(self, text: str) -> Any: ...  # -> .command (name or None), .args, .error (refusal text or None)
     def is_action(self, name: str) -> bool: ...
+    def acts(self, name: str) -> bool: ...  # an action (takes the turn in round mode), not a query
     def run(self, context: AgentContext, name: str, args: list) -> str | None: ...
     def docs(self, context: AgentContext | None = None) -> str: ...
 
@@ -205,6 +207,9 @@ class Agent:
         self._tick_thread: threading.Thread | None = None
         self._self_prompt_thread: threading.Thread | None = None
         self.events: list[tuple[float, str, str]] = []  # (time, kind, text): a readable trace of the run
+        self.turn_driven = False  # round mode: the agent acts only in the turns it is given (take_turn)
+        self._held: list[tuple[str, str]] = []  # round mode: (sender, message) heard since the last turn
+        self._held_lock = threading.Lock()
 
     # ---- life cycle ----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -279,13 +284,17 @@ class Agent:
             # a player typed a command: run it directly, no model involved
             threading.Thread(target=self._run_player_command, args=(sender, message, origin), daemon=True).start()
             return
-        with self._serial_lock:
-            self._serial += 1
-            serial = self._serial
         if sender != "system":
             self.last_sender = sender
             if not from_bot:
                 self.shut_up = False  # a person talking to the bot lifts !stfu
+        if self.turn_driven:  # round mode: heard now, read at the start of the next turn
+            with self._held_lock:
+                self._held.append((sender, message))
+            return
+        with self._serial_lock:
+            self._serial += 1
+            serial = self._serial
         self.history.add(sender, message)
         threading.Thread(target=self._turns, args=(serial, sender, origin), name=f"turn-{self.name}",
                          daemon=True).start()
@@ -447,6 +456,84 @@ class Agent:
         if not self.shut_up:
             self.chat(text)
 
+    # ---- round mode ----------------------------------------------------------------------------------
+    def drive_by_turns(self) -> None:
+        """Round mode: from now on the agent acts only in the turns `take_turn` gives it; what it hears is held
+        until then (`deliver_held`), and messages from bots reach it at once, without the conversation delays."""
+        self.turn_driven = True
+        if self.conversations:
+            self.conversations.deliver_at_once()
+
+    def deliver_held(self) -> int:
+        """Put what the agent heard since its last turn into its history; returns how many messages."""
+        with self._held_lock:
+            held, self._held = self._held, []
+        for sender, message in held:
+            self.history.add(sender, message)
+        return len(held)
+
+    def take_turn(self, prompt: str, rules: TurnRules = DEFAULT_RULES) -> TurnReport:
+        """Play one turn (see mindpy.agent.turns): prompt the model with `prompt`, answer its queries, and stop at
+        its action, or at its message when a message is an action, or after `rules.most_calls` model calls.
+        Runs on the caller's thread, on behalf of whoever set the agent's goal."""
+        with self._serial_lock:
+            self._serial += 1
+            serial = self._serial
+        report = TurnReport()
+        self._turns_running += 1
+        try:
+            self.history.add("system", prompt)
+            with _serving(self.self_prompter.goal_origin if self.self_prompter.goal else SELF_REQUESTER):
+                while report.calls < rules.most_calls and not self._stopped.is_set():
+                    if self._turn_step(serial, rules, report):
+                        break
+        except BridgeTimeout as exc:  # Node stalled mid-turn: the turn is lost, the agent is not
+            log.warning("%s: a turn ended early: %s", self.name, exc)
+        finally:
+            self._turns_running -= 1
+        return report
+
+    def _turn_step(self, serial: int, rules: TurnRules, report: TurnReport) -> bool:
+        """One model call of a turn; returns whether the turn is over."""
+        behaviors = self.modes.take_behavior_log().strip()
+        if behaviors:
+            self.history.add("system", f"Recent behaviors log: \n{behaviors}")
+        reply = self._generate(serial)
+        report.calls += 1
+        if reply is None:
+            return True  # the model failed (already noted in the history)
+        self.history.add(self.name, reply)
+        parsed = self.commands.parse(reply)
+        if parsed.error:
+            report.refused += 1
+            self.history.add("system", parsed.error)
+            self._trace("refused", parsed.error)
+            return False
+        name = parsed.command
+        words = (reply if name is None else getattr(parsed, "message", "") or "").strip()
+        message_command = name in MESSAGE_COMMANDS
+        acting = name is not None and not message_command and self.commands.acts(name)
+        if words and name is not None and not message_command and rules.message_is_action:
+            self.history.add("system", WORDS_NOT_SENT)  # the reply is about its command
+            words = ""
+        elif words:
+            self._route("system", words)
+            report.messages += 1
+        if name is not None:
+            output = self.execute(parsed, tell=lambda notes: self.history.add("system", notes))
+            if output:
+                self.history.add("system", output)
+            report.messages += message_command
+        if acting:
+            report.action = name
+            return True
+        spoke = bool(words) or message_command
+        if spoke and (rules.message_is_action or report.messages > 1):
+            return True  # the message was the turn (or a second free message: enough talk for one turn)
+        if spoke:
+            self.history.add("system", ACT_NOW)
+        return False
+
     # ---- update tick ---------------------------------------------------------------------------------
     def _tick_loop(self) -> None:
         while not self._stopped.wait(TICK_SECONDS):
@@ -462,7 +549,7 @@ class Agent:
         idle = self.is_idle()
         if idle and self.conversations:
             self.conversations.on_idle()
-        if idle and not (self.conversations and self.conversations.in_conversation()):
+        if idle and not self.turn_driven and not (self.conversations and self.conversations.in_conversation()):
             self._start_self_prompt_turn()
         if self.task_check:
             self.task_check()

@@ -28,6 +28,8 @@ class InProcessBus:
     def __init__(self):
         self._handlers: dict[str, Handler] = {}
         self._lock = threading.Lock()
+        self._settled = threading.Condition(self._lock)
+        self._in_flight = 0  # messages sent whose handler has not returned yet
 
     def register(self, name: str, handler: Handler) -> None:
         with self._lock:
@@ -48,8 +50,23 @@ class InProcessBus:
     def send(self, sender: str, recipient: str, payload: dict) -> bool:
         with self._lock:
             handler = self._handlers.get(recipient)
-        if handler is None:
-            return False
-        threading.Thread(target=handler, args=(sender, dict(payload)), name=f"bus-{sender}-{recipient}",
-                         daemon=True).start()
+            if handler is None:
+                return False
+            self._in_flight += 1
+        threading.Thread(target=self._hand_over, args=(handler, sender, dict(payload)),
+                         name=f"bus-{sender}-{recipient}", daemon=True).start()
         return True
+
+    def _hand_over(self, handler: Handler, sender: str, payload: dict) -> None:
+        try:
+            handler(sender, payload)
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+                self._settled.notify_all()
+
+    def wait_settled(self, timeout: float) -> bool:
+        """Wait until every message sent so far has been handed over (round mode: before the next round starts);
+        returns False if some are still under way after `timeout` seconds."""
+        with self._lock:
+            return self._settled.wait_for(lambda: self._in_flight == 0, timeout)

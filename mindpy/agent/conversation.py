@@ -114,7 +114,13 @@ class ConversationManager:
         self._gone_since: float | None = None
         self._monitor: threading.Thread | None = None
         self._closed = threading.Event()
+        self._at_once = False  # round mode: no delivery delays and no nudges (see deliver_at_once)
         bus.register(host.name, self.receive)
+
+    def deliver_at_once(self) -> None:
+        """Round mode: hand every message to the host as soon as it arrives (the host holds it for its next turn),
+        and never nudge: a partner who has not answered yet simply has not had its turn."""
+        self._at_once = True
 
     # ---- queries ---------------------------------------------------------------------------------
     def _convo(self, name: str) -> Conversation:
@@ -237,6 +243,9 @@ class ConversationManager:
     def _schedule(self, sender: str, packet: dict) -> None:
         convo = self._convo(sender)
         convo.cancel_timer()
+        if self._at_once:
+            self._deliver(sender)
+            return
         partner_busy = contains_command(packet.get("message", ""))
         me_idle = self.host.is_idle()
         label = self.host.current_action_label() or ""
@@ -304,7 +313,7 @@ class ConversationManager:
                 return
             now = time.monotonic()
             delta, last = now - last, now
-            if self._awaiting_reply and self.host.is_idle():
+            if self._awaiting_reply and self.host.is_idle() and not self._at_once:
                 self._waited += delta
                 if self._waited > self._nudge_after:
                     waited = self._nudge_after

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..commands import AgentCommands, default_registry
 from ..commands.coblock import blocked_outside_coblock
+from ..commands.rounds import blocked_outside_rounds
 from ..memory import BotState, History
 from ..models import create_model
 from ..prompts import Prompter
@@ -90,17 +91,19 @@ def make_coder(profile, settings, skills: Skills, model, embedder):
 def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = None, task: Any = None,
                 blocked: list[str] | tuple[str, ...] = (), extra_examples: bool = True,
                 wrap_model: Callable[[str, Any], Any] | None = None, on_event: Sequence[EventHook] = (),
-                on_restart: Callable[[Agent], None] | None = None, agent_index: int | None = None) -> Agent:
+                on_restart: Callable[[Agent], None] | None = None, agent_index: int | None = None,
+                rounds: bool = False) -> Agent:
     """An agent for `bot` as `profile` describes it. `blocked` adds commands blocked for this agent (a task's
     blocked actions); the profile's and the settings' are always blocked, and so are the coblock commands unless
-    `task` is a coblock task (they would only lengthen every other prompt). `agent_index`: which player of `task`
-    the agent is."""
+    `task` is a coblock task and the round commands (`!wait`) unless the agent plays in `rounds` (they would only
+    lengthen every other prompt). `agent_index`: which player of `task` the agent is. With `rounds` the agent is
+    driven by turns (Agent.drive_by_turns) from the start."""
     model = model if model is not None else make_model(profile, settings)
     if wrap_model is not None:
         model = wrap_model(profile.name, model)
     commands = AgentCommands(default_registry(settings.minecraft_version),
                              blocked=[*profile.blocked_actions, *settings.blocked_actions, *blocked,
-                                      *blocked_outside_coblock(task)])
+                                      *blocked_outside_coblock(task), *blocked_outside_rounds(rounds)])
 
     embedder = shared_embedder(settings.cache_dir) if profile.embedding != "none" else None
     examples = ExampleSelector(profile.conversation_examples, embedder) if profile.conversation_examples else None
@@ -124,6 +127,8 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
                   skills=skills, task=task, version=settings.minecraft_version, coder=coder, on_event=on_event,
                   on_restart=on_restart, agent_index=agent_index)
     agent.modes.apply_profile(profile.modes)
+    if rounds:
+        agent.drive_by_turns()
     if settings.load_memory:
         saved = history.load()
         agent.restore_state(saved)

@@ -68,10 +68,11 @@ class AgentRunner:
                  models: dict[str, Any] | None = None, console: Callable[[str, str, str], None] | None = None,
                  task: Any = None, blocked: dict[str, list[str]] | None = None,
                  wrap_model: Callable[[str, Any], Any] | None = None,
-                 event_hooks: Callable[[str], Sequence[EventHook]] | None = None):
+                 event_hooks: Callable[[str], Sequence[EventHook]] | None = None, rounds: bool = False):
         """`models` maps a profile name to a ready model (tests, the oracle); others come from the profile. With a
         `task`, the i-th profile plays the task's agent i (the episode lists them in that order).
-        `wrap_model(name, model)` and `event_hooks(name)` are the agents' middleware (see build_agent)."""
+        `wrap_model(name, model)` and `event_hooks(name)` are the agents' middleware (see build_agent). With
+        `rounds` the agents play in round mode (see mindpy.harness.rounds), a restarted one too."""
         self.settings = settings
         self.profiles = {p.name: p for p in profiles}
         self.host, self.port = host, port
@@ -81,6 +82,7 @@ class AgentRunner:
         self.blocked = blocked or {}
         self.wrap_model = wrap_model
         self.event_hooks = event_hooks
+        self.rounds = rounds
         self.bus = InProcessBus()
         self.agents: dict[str, Agent] = {}
         self._stop = threading.Event()
@@ -102,7 +104,8 @@ class AgentRunner:
         return build_agent(self.profiles[name], bot, self.settings, model=self.models.get(name), bus=self.bus,
                            task=self.task, blocked=self.blocked.get(name, ()), wrap_model=self.wrap_model,
                            on_event=hooks, on_restart=self._restart,
-                           agent_index=list(self.profiles).index(name) if self.task is not None else None)
+                           agent_index=list(self.profiles).index(name) if self.task is not None else None,
+                           rounds=self.rounds)
 
     def _restart(self, agent: Agent) -> None:
         """Close the agent and its bot, then join again with the saved memory."""

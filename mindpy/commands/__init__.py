@@ -9,7 +9,7 @@ and blocking.
     layer.run(AgentContext.for_bot(bot), parsed.command, parsed.args)
 
 Modules: the records by concern (queries, movement, blocks, inventory, crafting, interaction, agent, blueprint,
-coblock),
+coblock, rounds),
 catalog (all of them), common (how records are declared), context (what commands act on), registry, names
 (block/item/entity name lookup), params (types, domains), parser, docs, blocking, layer (what an agent uses), cli
 (`mindpy commands`).

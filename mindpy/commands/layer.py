@@ -43,6 +43,12 @@ class AgentCommands:
         command = self.registry.get(name)
         return bool(command and command.interrupts)
 
+    def acts(self, name: str) -> bool:
+        """Whether the command does something (an action: it takes the turn in round mode) rather than only
+        looking (a query). Unlike `is_action`, this holds also for actions that leave the running one alone."""
+        command = self.registry.get(name)
+        return bool(command and command.is_action)
+
     def run(self, context: AgentContext | None, name: str, args: list | tuple = ()) -> str | None:
         """Run a command for `context`; its output text (or None). Blocked commands and failing queries answer
         with a sentence for the model instead of raising."""

@@ -38,6 +38,8 @@ ACTIONS = ["newAction", "stop", "stfu", "restart", "clearChat", "goToPlayer", "f
 # CoBlock's commands (mindpy.commands.coblock), offered only to agents of a coblock task.
 COBLOCK_QUERIES = ["checkGoal"]
 COBLOCK_ACTIONS = ["placeBlock", "breakBlock", "endTask"]
+# Round mode's command (mindpy.commands.rounds), offered only to agents that play in rounds.
+ROUND_ACTIONS = ["wait"]
 
 PARAMS = {
     "getCraftingPlan": ["targetItem", "quantity"], "checkBlueprintLevel": ["levelNum"],
@@ -71,9 +73,9 @@ def test_every_command_declared_with_its_kind_and_parameters(registry):
     assert len(registry) >= 47
     for name in QUERIES + COBLOCK_QUERIES:
         assert registry[name].kind == QUERY, name
-    for name in ACTIONS + COBLOCK_ACTIONS:
+    for name in ACTIONS + COBLOCK_ACTIONS + ROUND_ACTIONS:
         assert registry[name].kind == ACTION, name
-    assert sorted(registry.names()) == sorted(QUERIES + ACTIONS + COBLOCK_QUERIES + COBLOCK_ACTIONS)
+    assert sorted(registry.names()) == sorted(QUERIES + ACTIONS + COBLOCK_QUERIES + COBLOCK_ACTIONS + ROUND_ACTIONS)
     for command in registry:
         assert [p.name for p in command.params] == PARAMS.get(command.name, []), command.name
         assert command.description and all(p.description for p in command.params)
@@ -298,7 +300,7 @@ def test_cli_prints_table(capsys):
 
     assert main(["commands"]) == 0
     out = capsys.readouterr().out
-    assert "!goToPlayer(player_name: string, closeness: float >= 0)" in out and "60 commands" in out
+    assert "!goToPlayer(player_name: string, closeness: float >= 0)" in out and "61 commands" in out
     assert main(["commands", "--docs", "short", "--block", "discard"]) == 0
     out = capsys.readouterr().out
     assert "!discard" not in out and "!stop" in out
