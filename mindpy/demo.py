@@ -27,7 +27,7 @@ def run_demo(server: str = "embedded", run_dir: str = "runs/demo", model: str | 
 
     check_node_side()  # a missing set-up is the user's to fix (exit 2 with the fix), not an episode failure
     task = load_task(task_file, task_id)
-    refuse_unplayable(task, task_file)  # coblock tasks are not playable yet: a one-line error, exit 2
+    refuse_unplayable(task, task_file)  # a task that cannot be played: a one-line error, exit 2
     _say("The demo task:")
     print(describe_task(task), flush=True)
     started = time.monotonic()

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..tasks.coblock_site import NoStructureError, box_text, in_site, site_box
 from ..tasks.generators.common import join_words
 from ..world import bulk
 from .common import HORIZONTAL, Y_RANGE, CommandOutput, action, perform, query
@@ -78,9 +79,13 @@ def _held_text(ctx: AgentContext, task: Any) -> str:
 
 # ---- !placeBlock ---------------------------------------------------------------------------------------------
 def place_block(ctx: AgentContext, task: Any, block: str, x: int, y: int, z: int) -> CommandOutput:
-    """Refuse what cannot work (block not held, cell taken, nothing to rest on), then place it with the skill,
-    which walks within reach and places the block from the inventory."""
+    """Refuse what cannot work (a cell outside the construction site, block not held, cell taken, nothing to rest
+    on), then place it with the skill, which walks within reach and places the block from the inventory."""
     where = _at(x, y, z)
+    outside = _outside_site(task, x, y, z)
+    if outside:
+        return refuse(f"{where} is outside the construction site ({outside}): place the structure's blocks "
+                      f"inside it.")
     if ctx.bot.inventory().get(block, 0) < 1:
         return refuse(f"You do not hold any {block}: {_held_text(ctx, task)}. Place a block you hold, or ask "
                       f"your partner to place the {block}.")
@@ -99,6 +104,15 @@ def place_block(ctx: AgentContext, task: Any, block: str, x: int, y: int, z: int
     # Note: in cheat mode the skill sets the block with an operator command and the inventory does not shrink;
     # coblock episodes must leave cheat mode off so that inventories stay the scarce resource they are.
     return perform(ctx, ctx.skills.place_block(block, x, y, z))
+
+
+def _outside_site(task: Any, x: int, y: int, z: int) -> str | None:
+    """The site's bounds as text when (x, y, z) lies outside them; None inside (or when the task has no
+    structure, hence no site)."""
+    try:
+        return None if in_site(task, x, y, z) else box_text(site_box(task))
+    except NoStructureError:
+        return None
 
 
 # ---- !breakBlock ---------------------------------------------------------------------------------------------

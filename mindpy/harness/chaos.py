@@ -11,8 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-# Task families and a task of each from the committed splits, played with a short time limit. (No coblock: coblock
-# episodes are not playable yet.)
+# Task families and a task of each from the committed splits, played with a short time limit.
 FAMILY_TASKS = {
     "crafting": ("tasks/crafting_test.json",
                  "multiagent_crafting_wooden_sword_full_plan_missing_items_requires_ctable__depth_1__2_agents"),

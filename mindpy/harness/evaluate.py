@@ -10,8 +10,9 @@ the progress counter and resuming all use that identity.
 Output folder:
     episodes/<file>-<hash>/<task id>-<N>_agents-trial_<k>/    one run directory per episode (mindpy.harness.episode)
     results.csv             one row per episode
-    summary.json            success rate by family and agent count, mean construction score, tokens, cost, and
-                            the tasks skipped (by reason, with their problems)
+    summary.json            success rate by family and agent count, mean construction score, for coblock the
+                            mean workload balance (gamma), timesteps and rounds, tokens, cost, and the tasks
+                            skipped (by reason, with their problems)
     summary.png             the summary as a bar chart
 
 Resumable: an episode whose run directory holds a result.json (not an error) is not played again. An episode that
@@ -40,7 +41,9 @@ from pathlib import Path
 FAMILY = {"techtree": "crafting", "cooking": "cooking", "construction": "construction"}
 ATTEMPTS = 2  # an infrastructure failure is retried once
 CSV_FIELDS = ("task_id", "file", "family", "agent_count", "trial", "score", "success", "end_reason", "duration_s",
-              "commands", "messages", "tokens", "attempts", "error", "run_dir")
+              "commands", "messages", "tokens", "attempts", "error", "run_dir",
+              "timesteps", "gamma", "rounds")  # the last three: coblock episodes only (empty for the others)
+COBLOCK_FIELDS = ("timesteps", "gamma", "rounds")
 NAME_LIMIT = 100  # characters of a file or task name kept in a folder name
 
 
@@ -107,7 +110,8 @@ class Evaluation:
     """Plays a task suite, each episode in a child process (resuming finished ones), and writes the results."""
     def __init__(self, files: list[str], out: str | Path = "runs/eval", model: str | None = None, parallel: int = 1,
                  servers: list[str] | None = None, ids: list[str] | None = None, limit: int | None = None,
-                 usd_per_mtok: float = 0.0, progress=None, trials: int = 1):
+                 usd_per_mtok: float = 0.0, progress=None, trials: int = 1, rounds=None):
+        """`rounds`: RoundOptions to play every episode in round mode (None: asynchronous play)."""
         from .cli import check_model_option
 
         self.out = Path(out)
@@ -115,6 +119,7 @@ class Evaluation:
         self.parallel = max(1, parallel if not servers else min(parallel, len(servers)))
         self.servers = servers
         self.usd_per_mtok = usd_per_mtok
+        self.rounds = rounds
         self.progress = progress or _stderr
         check_model_option(model)  # first: a typo costs nothing, not even the planning
         self.episodes: list[Episode] = []
@@ -201,7 +206,11 @@ class Evaluation:
             self.write()
             raise
         pool.shutdown()
-        return self.write()
+        summary = self.write()
+        coblock = coblock_line(summary)
+        if coblock:
+            self._report(coblock)
+        return summary
 
     def _stop_children(self) -> None:
         with self._lock:
@@ -240,6 +249,9 @@ class Evaluation:
                    "--run-dir", str(ep.run_dir), "--server", server or "embedded", "--seed", str(ep.trial - 1)]
         if self.model:
             command += ["--model", self.model]
+        from .cli import round_arguments
+
+        command += round_arguments(self.rounds)
         try:
             with (ep.run_dir / "process.log").open("w") as log:
                 proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=_child_env())
@@ -288,13 +300,14 @@ class Evaluation:
                 "commands": sum(a.get("commands_used", 0) for a in agents.values()),
                 "messages": sum(a.get("messages_sent", 0) for a in agents.values()),
                 "tokens": sum(a.get("tokens", 0) for a in agents.values()), "attempts": attempts,
-                "error": result.get("error") or "", "run_dir": str(ep.run_dir)}
+                "error": result.get("error") or "", "run_dir": str(ep.run_dir),
+                **{key: _blank_if_none(result.get(key)) for key in COBLOCK_FIELDS}}
 
     def _error_row(self, ep: Episode, error: str, attempts: int) -> dict:
         return {"task_id": ep.task_id, "file": ep.file, "family": ep.family, "agent_count": ep.agent_count,
                 "trial": ep.trial, "score": "", "success": False, "end_reason": "error", "duration_s": "",
                 "commands": 0, "messages": 0, "tokens": 0, "attempts": attempts, "error": error,
-                "run_dir": str(ep.run_dir)}
+                "run_dir": str(ep.run_dir), **dict.fromkeys(COBLOCK_FIELDS, "")}
 
     def _write_csv(self) -> None:
         order = {ep.run_dir: i for i, ep in enumerate(self.episodes)}
@@ -349,12 +362,46 @@ def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = N
         "success_rate": (sum(1 for r in played if r["success"]) / len(played)) if played else 0.0,
         "by_family": by_family, "by_family_and_agents": by_group,
         "construction_mean_score": (sum(construction) / len(construction)) if construction else None,
+        "coblock": coblock_summary([r for r in played if r["family"] == "coblock"]),
         "tokens": tokens, "cost_usd": round(tokens / 1e6 * usd_per_mtok, 4),
         "errors_by_episode": [{k: r.get(k) for k in ("file", "task_id", "agent_count", "trial", "error")}
                               for r in rows if r["end_reason"] == "error"],
         "skipped": {"invalid": 0, **Counter(s.reason for s in skipped)},
         "skipped_tasks": [asdict(s) for s in skipped],
     }
+
+
+def coblock_summary(rows: list[dict]) -> dict | None:
+    """For the played coblock episodes: mean γ over those where it is defined, mean timesteps, and mean rounds
+    over those played in rounds (each mean None when no episode has the value); None without coblock episodes."""
+    if not rows:
+        return None
+
+    def mean_of(key: str) -> tuple[float | None, int]:
+        values = [float(r[key]) for r in rows if r.get(key) not in (None, "")]
+        return (sum(values) / len(values) if values else None), len(values)
+
+    gamma, with_gamma = mean_of("gamma")
+    timesteps, _ = mean_of("timesteps")
+    rounds, in_rounds = mean_of("rounds")
+    return {"episodes": len(rows), "mean_gamma": gamma, "episodes_with_gamma": with_gamma,
+            "mean_timesteps": timesteps, "mean_rounds": rounds, "episodes_in_rounds": in_rounds}
+
+
+def coblock_line(summary: dict) -> str | None:
+    """One line for the terminal: the coblock means, or None when no coblock episode was played."""
+    part = summary.get("coblock")
+    if not part:
+        return None
+    show = lambda value, form: "-" if value is None else format(value, form)  # noqa: E731
+    return (f"coblock: {part['episodes']} episodes, mean gamma {show(part['mean_gamma'], '.3f')} "
+            f"(over {part['episodes_with_gamma']}), mean timesteps {show(part['mean_timesteps'], '.1f')}, "
+            f"mean rounds {show(part['mean_rounds'], '.1f')} (over {part['episodes_in_rounds']})")
+
+
+def _blank_if_none(value):
+    """A result value for the CSV row: '' for None (not recorded), else the value."""
+    return "" if value is None else value
 
 
 def chart(summary: dict, path: Path) -> None:

@@ -13,9 +13,12 @@ Scoring (REFERENCE "Tasks"):
   read from the server (`human_inventories`, given by the episode) and added after the agents' inventories.
 - construction: matches / (matches + mismatches) over the blueprint's cells, skipping cells where the blueprint
   and the world both have air (Blueprint.compare). Blocks the reading bot has not loaded count as air.
+- coblock: the site box (mindpy.tasks.coblock_site) must hold exactly the structure G; the score is the fraction
+  of G built minus the extra blocks (CoblockChecker).
 
 `TaskMonitor` runs a checker on the agents' update tick and ends the episode once: on success, on timeout (the
-current score stands) or on error, calling every `on_end(score, reason)` callback.
+current score stands), at the round limit in round mode (`out_of_rounds`, likewise), on error, or when an agent
+ends the task (`end_by_agent`, CoBlock's end_task), calling every `on_end(score, reason)` callback.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .blueprint import Blueprint, GetBlock
+from .blueprint import Blueprint, GetBlock, block_base_name
+from .coblock_site import box_cells, site_box, structure_cells
 from .schema import Task, unplayable_reason
 
 Inventory = Mapping[str, int]
@@ -34,6 +38,8 @@ OnEnd = Callable[[float, str], Any]  # (score, end reason); what it returns is i
 HumanInventories = Callable[[], Sequence[Inventory]]  # the human players' inventories, last read
 
 SUCCESS, TIMEOUT, ERROR = "success", "timeout", "error"
+ENDED = "ended"  # an agent ended the task before it was complete (CoBlock's end_task)
+ROUND_LIMIT = "round_limit"  # round mode: the last round was played and the task is not complete
 CHECK_INTERVAL = 0.3  # seconds: the agents' update tick
 
 
@@ -124,15 +130,64 @@ class ConstructionChecker:
         return self.check_blocks(lambda x, y, z: blocks.get((x, y, z)))
 
 
-Checker = ItemChecker | HellsKitchenChecker | ConstructionChecker
+class CoblockChecker:
+    """CoBlock: done when the site box holds exactly the structure G: every cell of G has its block and no other
+    non-air block is in the box.
+
+    score = max(0, (correct - extra) / |G|), the paper's "fraction of G built, minus extra blocks", where
+    correct = cells of G holding their block, and extra = non-air blocks in the box that are not a correct block
+    of G. A wrong colour in a cell of G is therefore both not correct and an extra: it costs twice, as it must be
+    broken before the right block can go there. Cells no bot has loaded count as air, and while any cell of the
+    box is unseen the task is not done (an unseen extra block must not pass for success)."""
+
+    def __init__(self, task: Task):
+        self.structure = structure_cells(task)
+        box = box_cells(site_box(task))
+        inside = set(box)
+        self.positions = box + [cell for cell in self.structure if cell not in inside]  # G lies in the box
+
+    def check_blocks(self, get_block: GetBlock) -> CheckResult:
+        correct = extra = unseen = 0
+        for pos in self.positions:
+            name = get_block(*pos)
+            unseen += name is None
+            have, want = block_base_name(name), self.structure.get(pos)
+            if want is not None and have == want:
+                correct += 1
+            elif have != "air":
+                extra += 1
+        total = len(self.structure)
+        score = max(0.0, (correct - extra) / total) if total else 0.0
+        detail = f"{correct}/{total} blocks of the structure built, {extra} extra"
+        if unseen:
+            detail += f", {unseen} cells of the site not seen"
+        return CheckResult(score, bool(total) and correct == total and extra == 0 and not unseen, detail)
+
+    def check(self, bots: Sequence) -> CheckResult:
+        """Reads the whole site through the first bot in one bridge call; cells it has not loaded through the
+        others."""
+        from ..world.bulk import block_map
+
+        blocks = block_map(bots[0], self.positions)
+        for bot in bots[1:]:
+            unseen = [pos for pos, name in blocks.items() if name is None]
+            if not unseen:
+                break
+            blocks.update((pos, name) for pos, name in block_map(bot, unseen).items() if name is not None)
+        return self.check_blocks(lambda x, y, z: blocks.get((x, y, z)))
+
+
+Checker = ItemChecker | HellsKitchenChecker | ConstructionChecker | CoblockChecker
 
 
 def checker_for(task: Task, human_inventories: HumanInventories | None = None) -> Checker:
-    """The checker that scores this task: blueprint match, Hell's Kitchen targets, or items held (the human
-    players' too, when `human_inventories` reads them)."""
-    refusal = unplayable_reason(task)  # coblock: its checker comes later
+    """The checker that scores this task: the CoBlock structure, blueprint match, Hell's Kitchen targets, or items
+    held (the human players' too, when `human_inventories` reads them)."""
+    refusal = unplayable_reason(task)
     if refusal:
         raise ValueError(f"Task '{task.id}': {refusal}")
+    if task.type == "coblock":
+        return CoblockChecker(task)
     if task.type == "construction":
         if task.blueprint is None:
             raise ValueError(f"Construction task '{task.id}' has no blueprint")
@@ -159,6 +214,7 @@ class TaskMonitor:
         monitor = TaskMonitor(task, bots, on_end=[recorder.on_end])
         monitor.tick()            # from each agent's update loop; checks at most every `interval` seconds
         monitor.fail("crashed")   # an error ended the episode
+        monitor.end_by_agent("andy")  # an agent ended the task (CoBlock's end_task)
     """
 
     def __init__(self, task: Task, bots: Sequence, on_end: Sequence[OnEnd] = (), checker: Checker | None = None,
@@ -175,6 +231,7 @@ class TaskMonitor:
         self.ended = False
         self.reason: str | None = None
         self.error: str | None = None
+        self.ended_by: str | None = None  # the agent that ended the task, if one did
         self._lock = threading.Lock()
 
     @property
@@ -211,6 +268,30 @@ class TaskMonitor:
             if not self.ended:
                 self.error = message
                 self._end(ERROR)
+
+    def out_of_rounds(self) -> CheckResult:
+        """Round mode: the last round has been played. Check once more and end the episode, with SUCCESS when the
+        task is complete, else ROUND_LIMIT with the score of this check (as a time limit would)."""
+        with self._lock:
+            if self.ended:
+                return self.last_result
+            self.last_check_at = self.clock()
+            self.last_result = self.checker.check(self.bots)
+            self._end(SUCCESS if self.last_result.done else ROUND_LIMIT)
+            return self.last_result
+
+    def end_by_agent(self, name: str) -> CheckResult:
+        """Agent `name` ended the task: check once more and end the episode, with SUCCESS when the task is
+        complete, else ENDED with the score of this check. Once the episode has ended, nothing changes. An error
+        of the check itself reaches the caller and leaves the episode running."""
+        with self._lock:
+            if self.ended:
+                return self.last_result
+            self.last_check_at = self.clock()
+            self.last_result = self.checker.check(self.bots)
+            self.ended_by = name
+            self._end(SUCCESS if self.last_result.done else ENDED)
+            return self.last_result
 
     def _end(self, reason: str) -> None:
         self.ended = True

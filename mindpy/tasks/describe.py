@@ -64,7 +64,7 @@ def describe_task(task: Task) -> str:
     if facts:
         lines.append("  " + "; ".join(facts))
     if task.type == "coblock":
-        lines.append("  coblock: " + coblock_summary(task) + " (not playable yet)")
+        lines.append("  coblock: " + coblock_summary(task))
     if task.blueprint is not None:
         lines.append("  blueprint: " + blueprint_summary(task))
         materials = task.blueprint.materials or task.blueprint.required_items()

@@ -4,28 +4,49 @@
     recorder.record_command("alice", "!collectBlocks")   # from the agent loop, as things happen
     recorder.record_message("bob")
     recorder.record_tokens("alice", 1234)
+    recorder.record_failed_command("alice", "!placeBlock")  # a command that was refused or failed
+    recorder.record_round(3)                              # round mode: after each round
     recorder.on_history(lambda agent, line: ...)          # gets "Task ended with score : X" for each agent
     monitor = TaskMonitor(task, bots, on_end=[recorder.on_end])
 
 The file (`<task id>_<start time>.json`) holds: task_id, type, score, end_reason (success, timeout, error), error,
 started_at, duration_s, timeout_s, and per agent: commands (name -> count), commands_used, messages_sent, tokens.
+
+Coblock tasks add (other families' files are unchanged):
+- timesteps: the successful !placeBlock and !breakBlock actions of all agents (the paper's task completion
+  timesteps); refused_actions: those that failed; messages: the messages of all agents. A command's successes
+  are the times it was recorded minus the times it failed, per agent and command.
+- placed_by_agent and broken_by_agent: {agent: successful placements / breaks}; per agent, commands_failed.
+- gamma: the workload balance (mindpy.tasks.workload) of the successful placements of agents 0 and 1, against
+  the optimal split their initial inventories' colours allow for the structure; null when it is undefined, with
+  gamma_note saying why (else gamma_note is null). Breaks are left out: the optimal split counts placements.
+- rounds: the last round recorded (round mode), or null when the episode was not played in rounds.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from .checkers import ERROR, end_line
+from .coblock_site import structure_cells
 from .schema import Task
+from .workload import optimal_assignment, workload_balance
 
 HistoryCallback = Callable[[str, str], None]  # (agent name, line)
 NO_CAUSE = "the episode ended with an error whose cause was not recorded"
+PLACE, BREAK = "placeBlock", "breakBlock"  # a coblock episode's timesteps
+
+
+def command_key(name: str) -> str:
+    """'!placeBlock', 'placeBlock' or '!placeBlock("red_wool", 1, 2, 3)' -> 'placeBlock'."""
+    return name.split("(", 1)[0].strip().lstrip("!")
 
 
 class EpisodeRecorder:
@@ -40,6 +61,8 @@ class EpisodeRecorder:
         self.commands: dict[str, Counter] = {name: Counter() for name in self.agent_names}
         self.messages: Counter = Counter()
         self.tokens: Counter = Counter()
+        self.failed: dict[str, Counter] = {name: Counter() for name in self.agent_names}
+        self.rounds: int | None = None
         self.history_callbacks: list[HistoryCallback] = []
         self.error: str | None = None
         self.result: dict | None = None
@@ -50,6 +73,16 @@ class EpisodeRecorder:
     def record_command(self, agent: str, name: str) -> None:
         with self._lock:
             self.commands.setdefault(agent, Counter())[name] += 1
+
+    def record_failed_command(self, agent: str, name: str) -> None:
+        """A command of `agent` that was refused or failed (it was also recorded by `record_command`)."""
+        with self._lock:
+            self.failed.setdefault(agent, Counter())[command_key(name)] += 1
+
+    def record_round(self, n: int) -> None:
+        """Round `n` has been played (round mode); the result keeps the last one."""
+        with self._lock:
+            self.rounds = int(n)
 
     def record_message(self, agent: str) -> None:
         with self._lock:
@@ -89,7 +122,7 @@ class EpisodeRecorder:
             used = self.commands.get(name, Counter())
             agents[name] = {"commands": dict(sorted(used.items())), "commands_used": sum(used.values()),
                             "messages_sent": self.messages[name], "tokens": self.tokens[name]}
-        return {
+        result = {
             "task_id": self.task.id,
             "type": self.task.type,
             "score": score,
@@ -100,6 +133,41 @@ class EpisodeRecorder:
             "timeout_s": self.task.timeout,
             "agents": agents,
         }
+        if self.rounds is not None:  # played in round mode (any family; coblock results always say)
+            result["rounds"] = self.rounds
+        if self.task.type == "coblock":
+            for name, entry in agents.items():
+                entry["commands_failed"] = dict(sorted(self.failed.get(name, Counter()).items()))
+            result.update(self._coblock_metrics())
+        return result
+
+    def _succeeded(self, agent: str) -> Counter:
+        """Command (without '!') -> how many times it succeeded for `agent`: recorded minus failed."""
+        recorded: Counter = Counter()
+        for name, n in self.commands.get(agent, Counter()).items():
+            recorded[command_key(name)] += n
+        return recorded - self.failed.get(agent, Counter())  # Counter subtraction drops what falls to 0 or below
+
+    def _coblock_metrics(self) -> dict:
+        names = sorted(set(self.agent_names) | set(self.commands) | set(self.failed), key=self._order)
+        done = {name: self._succeeded(name) for name in names}
+        placed = {name: done[name][PLACE] for name in names}
+        broken = {name: done[name][BREAK] for name in names}
+        gamma, note = coblock_gamma(self.task, [placed.get(name, 0) for name in self.agent_names])
+        return {
+            "timesteps": sum(placed.values()) + sum(broken.values()),
+            "refused_actions": sum(self.failed.get(name, Counter())[kind] for name in names for kind in (PLACE, BREAK)),
+            "messages": sum(self.messages.values()),
+            "placed_by_agent": placed,
+            "broken_by_agent": broken,
+            "gamma": gamma,
+            "gamma_note": note,
+            "rounds": self.rounds,
+        }
+
+    def _order(self, name: str) -> tuple[int, str]:
+        """The task's agents in task order, then anyone else by name."""
+        return (self.agent_names.index(name), "") if name in self.agent_names else (len(self.agent_names), name)
 
     def write(self, results_dir: str | Path) -> Path:
         """Write the result as JSON into `results_dir`; returns the file's path."""
@@ -115,6 +183,27 @@ class EpisodeRecorder:
             path = folder / f"{safe_id}_{stamp}_{n}.json"
         path.write_text(json.dumps(self.result, indent=2) + "\n")
         return path
+
+
+def coblock_gamma(task: Task, placed: Sequence[int]) -> tuple[float | None, str | None]:
+    """(γ, None), or (None, why γ is undefined), for the successful placements of the task's agents in task order.
+    The optimal split comes from the colours each agent holds at the start (mindpy.tasks.workload)."""
+    if task.agent_count != 2 or task.human_count:
+        return None, (f"γ compares two agents' placements; this task has {task.agent_count} agent(s) and "
+                      f"{task.human_count} human player(s), whose placements are not recorded")
+    colours = [_colours(task.inventory_for(i)) for i in (0, 1)]
+    best = optimal_assignment(colours[0], colours[1], list(structure_cells(task).values()))
+    n_a, n_b = (int(n) for n in (list(placed) + [0, 0])[:2])
+    gamma = workload_balance(n_a, n_b, best)
+    if math.isnan(gamma):
+        return None, "N_a* = 0: agent 0 holds none of the structure's colours, so its optimal share is empty"
+    if n_a == n_b == 0:
+        return gamma, "nobody placed a block"
+    return gamma, None
+
+
+def _colours(inventory: Mapping[str, int]) -> set[str]:
+    return {item for item, n in inventory.items() if n > 0}
 
 
 def load_result(path: str | Path) -> dict:

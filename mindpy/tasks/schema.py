@@ -27,7 +27,7 @@ from .blueprint import MAX_ITEM_COUNT, Blueprint, block_base_name
 from .generators.coblock import TASK_TYPES as COBLOCK_TYPES
 
 TASK_TYPES = ("techtree", "cooking", "construction", "coblock")
-PLAYABLE_TYPES = ("techtree", "cooking", "construction")  # coblock episodes are not playable yet
+PLAYABLE_TYPES = ("techtree", "cooking", "construction", "coblock")
 INFERRED_TYPES = ("techtree", "cooking", "construction")   # what a task without a type can be read as
 DEFAULT_TIMEOUT = 300
 
@@ -237,11 +237,10 @@ class _Notes:
 
 def unplayable_reason(task: Task) -> str | None:
     """None when episodes of the task can be played; otherwise one line saying why not."""
+    if task.type == "coblock" and task.blueprint is None and not task.private_goals:
+        return "a coblock task needs its structure (a blueprint or private goals): there is nothing to build"
     if task.type in PLAYABLE_TYPES:
         return None
-    if task.type == "coblock":
-        return ("coblock tasks cannot be played yet (their commands, rounds, checker and oracle come later); "
-                "only `mindpy tasks show`, `validate` and `generate` handle them")
     return f"{task.type} tasks cannot be played"
 
 

@@ -9,8 +9,7 @@ hashes are checked by the tests. Train and test use different seeds, and
 - cooking dishes follow seed 004's item division (section 14.2);
 - crafting targets are divided by item family (generators/crafting.py), so no target is in both;
 - construction blueprints of the train split exclude every blueprint of the test split;
-- coblock structures of the train split exclude every structure of the test split (coblock tasks cannot be played
-  yet: mindpy.tasks.schema.unplayable_reason).
+- coblock structures of the train split exclude every structure of the test split.
 """
 
 from __future__ import annotations

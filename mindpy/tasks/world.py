@@ -13,7 +13,8 @@ What a set-up does (MINDcraft's reset, see REFERENCE "Tasks"):
 - cooking: around agent 0 a grass floor, ripe crops, sugar cane, mushrooms, an enclosure with a crafting table, a
   furnace and a smoker fuelled with coal and a bed, and animals;
 - construction: every blueprint cell set to air and the agents teleported next to level 0;
-- coblock: not playable yet (`plan_setup` raises WorldSetupError; schema.unplayable_reason says why).
+- coblock: the site box (mindpy.tasks.coblock_site) and the strip south of it emptied over a restored floor, and
+  the agents standing side by side COBLOCK_GAP blocks south of the box, facing it (north); `origin` is not used.
 
 `origin` is the block position agent 0's feet are at (its floor is one below). Structures stay at x >= origin+7 so
 the agents' random spots (within 5 blocks) never land inside one.
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 
 from ..errors import MindpyError
 from .blueprint import block_base_name
+from .coblock_site import Box, site_box, structure_cells
 from .schema import Task, unplayable_reason
 
 Issue = Callable[[str], None]
@@ -39,6 +41,9 @@ COOKING_ANIMALS = ("chicken", "cow", "pig", "rabbit", "sheep")
 ANIMALS_PER_KIND = 2
 ANIMAL_RANGE = 8  # animals wander up to about 6 blocks from where they were summoned
 FURNACE_FUEL = '{Items:[{Slot:1b,id:"minecraft:coal",count:64}]}'  # slot 1 is a furnace's fuel slot
+FILL_LIMIT = 32768  # blocks one /fill may change (vanilla's and Paper's limit)
+COBLOCK_GAP = 2     # coblock agents stand this many blocks south of the site box
+FACING_NORTH = 180  # yaw, in degrees, of a player looking towards -z
 
 
 class WorldSetupError(MindpyError):
@@ -59,6 +64,7 @@ class TaskSetup:
     expected_blocks: dict[Position, str] = field(default_factory=dict)  # a sample the set-up check reads back
     stations: dict[str, Position] = field(default_factory=dict)  # cooking: crafting_table, furnace, smoker, bed
     animals: list[tuple[str, Position]] = field(default_factory=list)
+    site: Box | None = None  # coblock: the construction site box (min x, y, z, max x, y, z)
 
     @property
     def timeout(self) -> float:
@@ -88,7 +94,7 @@ def issue_via_bot(bot) -> Issue:
 def plan_setup(task: Task, agent_names: Sequence[str], origin: Position | None = None, seed: int = 0) -> TaskSetup:
     """Every command of the task's set-up, and the state to expect after it. Pure: talks to no server."""
     names = list(agent_names)
-    refusal = unplayable_reason(task)  # coblock episodes are not playable yet: no world to set up for them
+    refusal = unplayable_reason(task)
     if refusal:
         raise WorldSetupError(f"Task '{task.id}': {refusal}")
     if len(names) < task.agent_count:
@@ -98,6 +104,11 @@ def plan_setup(task: Task, agent_names: Sequence[str], origin: Position | None =
         setup.goals[name] = task.goal_for(i)
         setup.blocked_actions[name] = task.blocked_actions_for(i)
 
+    if task.type == "coblock":
+        spots = _plan_coblock_site(setup, len(names))
+        for i, (name, spot) in enumerate(zip(names, spots, strict=True)):
+            _plan_agent(setup, i, name, spot, yaw=FACING_NORTH)
+        return setup
     if task.type == "construction":
         if task.blueprint is None:
             raise WorldSetupError(f"Construction task '{task.id}' has no blueprint")
@@ -128,19 +139,32 @@ def _agent_spots(origin: Position, count: int, seed: int) -> list[Position]:
     return spots
 
 
-def _plan_agent(setup: TaskSetup, index: int, name: str, spot: Position) -> None:
+def _plan_agent(setup: TaskSetup, index: int, name: str, spot: Position, yaw: float | None = None) -> None:
+    """Survival, the task's items only, and a teleport to `spot` (looking towards `yaw` when given; the embedded
+    server keeps the player's own rotation, vanilla and Paper turn it)."""
     inventory = {item: count for item, count in setup.task.inventory_for(index).items() if count > 0}
     setup.commands.append(f"gamemode survival {name}")
     setup.commands.append(f"clear {name}")
     setup.commands += [f"give {name} {item} {count}" for item, count in inventory.items()]
     x, y, z = spot
-    setup.commands.append(f"tp {name} {x} {y} {z}")  # whole x/z: the server centres them on the block
+    turn = f" {yaw:g} 0" if yaw is not None else ""
+    setup.commands.append(f"tp {name} {x} {y} {z}{turn}")  # whole x/z: the server centres them on the block
     setup.positions[name] = (x + 0.5, float(y), z + 0.5)
     setup.inventories[name] = inventory
 
 
 def _fill(a: Position, b: Position, block: str, mode: str = "") -> str:
     return f"fill {a[0]} {a[1]} {a[2]} {b[0]} {b[1]} {b[2]} {block}" + (f" {mode}" if mode else "")
+
+
+def _fill_chunked(a: Position, b: Position, block: str) -> list[str]:
+    """/fill commands for the box a..b, split into slabs of at most FILL_LIMIT blocks (layers, then rows)."""
+    (x0, y0, z0), (x1, y1, z1) = (tuple(map(min, a, b)), tuple(map(max, a, b)))
+    width, depth = x1 - x0 + 1, z1 - z0 + 1
+    rows = max(1, min(depth, FILL_LIMIT // width))        # rows of one layer per command
+    layers = max(1, FILL_LIMIT // (width * rows)) if rows == depth else 1
+    return [_fill((x0, y, z), (x1, min(y + layers - 1, y1), min(z + rows - 1, z1)), block)
+            for y in range(y0, y1 + 1, layers) for z in range(z0, z1 + 1, rows)]
 
 
 def _setblock(setup: TaskSetup, pos: Position, block: str, check: bool = True) -> None:
@@ -267,6 +291,25 @@ def _plan_construction_site(setup: TaskSetup) -> None:
         setup.expected_blocks[(cell.x, cell.y, cell.z)] = "air"
 
 
+# ----- coblock: an empty site, the agents south of it -----
+def _plan_coblock_site(setup: TaskSetup, count: int) -> list[Position]:
+    """Empty the site box and the strip where the agents stand (over a restored floor, so leftovers of an earlier
+    episode go and nothing is missing underfoot); returns the agents' spots: COBLOCK_GAP blocks south of the box,
+    spread evenly along x."""
+    x0, y0, z0, x1, y1, z1 = setup.site = site_box(setup.task)
+    south = z1 + COBLOCK_GAP
+    setup.commands += _fill_chunked((x0, y0, z0), (x1, y1, south + 1), "air")
+    setup.commands += _fill_chunked((x0, y0 - 1, z0), (x1, y0 - 1, south + 1), "grass_block")
+    for cell in structure_cells(setup.task):
+        setup.expected_blocks[cell] = "air"
+    for corner in ((x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)):
+        setup.expected_blocks[corner] = "air"
+    spots = [(x0 + round((i + 1) * (x1 - x0) / (count + 1)), y0, south) for i in range(count)]
+    for x, y, z in spots:
+        setup.expected_blocks[(x, y - 1, z)] = "grass_block"
+    return spots
+
+
 # ----- applying and checking -----
 def apply_setup(setup: TaskSetup, issue: Issue) -> None:
     """Send every command, in order (servers run one sender's commands one after another)."""
@@ -332,7 +375,7 @@ def set_up_task(task: Task, bots: Sequence, issue: Issue, origin: Position | Non
                 timeout: float = 30.0) -> TaskSetup:
     """Plan, send and wait for a task's set-up. `bots` are the agents in task order; without `origin`, agent 0's
     current block position is used."""
-    if origin is None and task.type != "construction":
+    if origin is None and task.type not in ("construction", "coblock"):  # both build at their blueprint
         x, y, z = bots[0].position
         origin = (int(x // 1), int(round(y)), int(z // 1))
     setup = plan_setup(task, [bot.name for bot in bots], origin, seed)

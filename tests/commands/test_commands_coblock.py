@@ -89,7 +89,7 @@ def test_refusals_say_why_and_place_nothing(layer, make_bot):
     assert not out.ok and "would float" in out and "ground" in out, out
 
     out = run(layer, ctx, f'!placeBlock("red_wool", {bx + 5000}, {Y}, {bz})')
-    assert not out.ok and "cannot see" in out, out
+    assert not out.ok and "outside the construction site" in out, out
 
     # nothing was placed and no wool left the inventory (refusals happen before anything is done)
     assert block(bot, bx, Y, bz) == "air" and block(bot, bx, Y + 3, bz) == "air"

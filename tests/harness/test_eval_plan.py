@@ -70,14 +70,11 @@ def test_a_task_that_cannot_be_solved_is_skipped_not_failed(tmp_path):
     assert "needs 8 more gold_ingot" in evaluation.skipped[0].problems[0]
 
 
-def test_coblock_tasks_are_skipped_as_not_playable_yet(tmp_path):
+def test_coblock_tasks_are_planned_beside_the_others(tmp_path):
     coblock = json.loads((REPO_ROOT / "tasks" / "coblock_test.json").read_text())["coblock_goal_dependent_3"]
     evaluation = planned(tmp_path, {"ladder": LADDER, "coblock_goal_dependent_3": coblock})
-    assert [ep.task_id for ep in evaluation.episodes] == ["ladder"]
-    assert [(s.task_id, s.reason) for s in evaluation.skipped] == [("coblock_goal_dependent_3", "not playable")]
-    assert "coblock tasks cannot be played yet" in evaluation.skipped[0].problems[0]
-    summary = summarize([], skipped=evaluation.skipped)
-    assert summary["skipped"] == {"invalid": 0, "not playable": 1}
+    assert [ep.task_id for ep in evaluation.episodes] == ["ladder", "coblock_goal_dependent_3"]
+    assert evaluation.skipped == []
 
 
 def test_files_named_twice_globs_ids_and_limits(suite, tmp_path):

@@ -1,6 +1,6 @@
 """CoBlock tasks (type coblock): the committed test split keeps each type's promise when read back from the file,
 the private goals together are the structure G, the task format is validated task by task, solvability, `tasks
-show`, and the clear refusal to play coblock episodes (commands, rounds, checker and oracle come later)."""
+show`, and which coblock tasks can be played (playing them: test_coblock_play.py and test_tasks_world.py)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_the_test_split_has_eight_tasks_of_each_type(split):
     for task in split.values():
         assert task.type == "coblock" and task.agent_count == 2 and task.timeout == 600
         assert re.fullmatch(rf"coblock_{task.coblock_type}_\d+", task.id)
-        assert unplayable_reason(task) is not None
+        assert unplayable_reason(task) is None
 
 
 def test_skill_dependent_tasks_lack_a_colour_their_own_goal_needs(split):
@@ -308,7 +308,7 @@ def test_show_gives_type_complexity_goal_sizes_and_inventories(split, capsys):
     text = capsys.readouterr().out
     sizes = [len(task.private_goals[str(i)]) for i in (0, 1)]
     assert (f"coblock: skill_dependent; complexity {task.complexity:g}; private goals of {sizes[0]} + {sizes[1]} = "
-            f"{sum(sizes)} blocks (not playable yet)") in text
+            f"{sum(sizes)} blocks\n") in text
     for i in (0, 1):
         items = ", ".join(f"{name} x{n}" for name, n in task.inventory_for(i).items())
         assert f"  agent {i}:\n    inventory: {items}\n    private goal: {sizes[i]} blocks (" in text
@@ -319,31 +319,28 @@ def test_show_gives_type_complexity_goal_sizes_and_inventories(split, capsys):
                      listing)
 
 
-# ----- not playable yet -----
-def test_run_refuses_a_coblock_task_with_one_clear_line(tmp_path, capsys, monkeypatch):
-    import mindpy.harness.episode as episode
+# ----- playable -----
+def test_world_and_checker_take_the_committed_tasks(split):
+    from mindpy.tasks.checkers import CoblockChecker
+    from mindpy.tasks.coblock_site import structure_cells
 
-    monkeypatch.setattr(episode, "run_episode", lambda *a, **k: pytest.fail("an episode was started"))
-    run_dir = tmp_path / "run"
-    code = main(["run", "--task", str(COBLOCK_FILE), "--task-id", "coblock_goal_dependent_3",
-                 "--run-dir", str(run_dir)])
-    err = capsys.readouterr().err.strip().splitlines()
-    assert code == 2
-    assert err == [f"mindpy: error: {COBLOCK_FILE}: task 'coblock_goal_dependent_3': coblock tasks cannot be played "
-                   f"yet (their commands, rounds, checker and oracle come later); only `mindpy tasks show`, "
-                   f"`validate` and `generate` handle them"]
-    assert not run_dir.exists()
+    for task in split.values():
+        setup = plan_setup(task, ["andy", "jill"], (0, -60, 0))
+        assert all(setup.expected_blocks[cell] == "air" for cell in structure_cells(task)), task.id
+        assert set(setup.inventories) == {"andy", "jill"} and isinstance(checker_for(task), CoblockChecker)
 
 
-def test_episode_world_and_checker_refuse_coblock_tasks(split, tmp_path):
+def test_a_coblock_task_without_a_structure_is_refused_with_one_line(tmp_path):
     from mindpy.errors import ConfigError
     from mindpy.harness.episode import run_episode
 
-    task = split["coblock_independent_0"]
-    with pytest.raises(ConfigError, match="coblock tasks cannot be played yet"):
+    task = Task(id="empty", type="coblock", agent_count=2, goal="Build.", coblock_type="independent")
+    reason = "a coblock task needs its structure (a blueprint or private goals): there is nothing to build"
+    assert unplayable_reason(task) == reason
+    with pytest.raises(ConfigError, match=re.escape(f"task 'empty': {reason}")):
         run_episode(task, tmp_path / "run")
     assert not (tmp_path / "run").exists()
-    with pytest.raises(WorldSetupError, match="coblock tasks cannot be played yet"):
+    with pytest.raises(WorldSetupError, match="there is nothing to build"):
         plan_setup(task, ["andy", "jill"], (0, -60, 0))
-    with pytest.raises(ValueError, match="coblock tasks cannot be played yet"):
+    with pytest.raises(ValueError, match="there is nothing to build"):
         checker_for(task)

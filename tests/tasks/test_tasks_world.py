@@ -1,5 +1,6 @@
 """Task world set-up on the embedded server, with real bots: inventories, positions, the forest, the cooking world's
-stations and animals, the emptied construction site; and a MINDcraft-format task file written by hand."""
+stations and animals, the emptied construction site, the emptied CoBlock site with the agents south of it; and a
+MINDcraft-format task file written by hand."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from conftest import REPO_ROOT, isolate, wait_until
 from mindpy.tasks import load_tasks
+from mindpy.tasks.coblock_site import box_cells, site_box, structure_cells
 from mindpy.tasks.world import (
     COOKING_ANIMALS,
     WorldSetupError,
@@ -18,7 +20,7 @@ from mindpy.tasks.world import (
     set_up_task,
     wait_for_setup,
 )
-from mindpy.world.bulk import entity_counts
+from mindpy.world.bulk import block_map, entity_counts
 from mindpy.world.queries import block_at
 
 TASKS = REPO_ROOT / "tasks"
@@ -126,6 +128,38 @@ def test_a_construction_site_is_emptied_and_the_builders_stand_at_level_0(server
     bx, by, bz = bots[0].position
     assert (bx, by, bz) == pytest.approx((x0 - 1.5, y0, z0 - 1.5))
     assert setup.expected_blocks  # the check read the site back
+
+
+def test_a_coblock_site_is_emptied_and_each_agent_holds_its_own_colours(server, make_bot):
+    task = load_tasks(TASKS / "coblock_test.json")["coblock_skill_dependent_2"]
+    x0, y0, z0, x1, y1, z1 = site_box(task)
+    assert (x0, y0, z0, x1, z1) == (98, -60, -102, 111, -89)  # the 10x10 grid at (100, -60, -100), 2 blocks more
+    assert y1 == max(y for _, y, _ in structure_cells(task)) + 2
+    bots = [make_bot("coblock"), make_bot("coblock")]
+    gx, gy, gz = next(iter(structure_cells(task)))
+    bots[0].chat(f"/tp {bots[0].name} {x0 + 3} {y0} {z1 + 2}")
+    leftovers = {(gx, gy, gz): "stone", (x1, y1, z0): "red_wool", (x0, y0, z1): "blue_wool"}  # G cell, corners
+    for (x, y, z), name in leftovers.items():
+        bots[0].chat(f"/setblock {x} {y} {z} {name}")
+    bots[0].chat(f"/setblock {x0 + 5} {y0 - 1} {z1 + 2} air")  # a hole where an agent will stand
+    wait_until(lambda: all(block_name(bots[0], pos) == name for pos, name in leftovers.items()), timeout=15,
+               message="the leftovers of an earlier episode")
+    bots[1].chat(f"/give {bots[1].name} red_wool 3")  # a colour it must not keep
+    wait_until(lambda: bots[1].inventory().get("red_wool"), message="the leftover wool")
+
+    setup = set_up_task(task, bots, issue_via_server(server), origin=(0, -60, 0), seed=4)  # origin is not used
+
+    assert setup.site == (x0, y0, z0, x1, y1, z1)
+    seen = block_map(bots[0], box_cells(setup.site))
+    assert set(seen.values()) == {"air"}, {pos: name for pos, name in seen.items() if name != "air"}
+    for i, bot in enumerate(bots):
+        assert bot.inventory() == task.inventory_for(i), bot.name  # read back from the bot
+        x, y, z = bot.position
+        assert z == pytest.approx(z1 + 2.5) and y == pytest.approx(y0) and x0 < x < x1 + 1, bot.name
+        assert block_name(bot, (int(x // 1), y0 - 1, int(z // 1))) == "grass_block"
+    assert abs(bots[0].position[0] - bots[1].position[0]) >= 2
+    assert setup.goals == {bot.name: task.goal_for(i) for i, bot in enumerate(bots)}
+    assert all(line.endswith(" 180 0") for line in setup.commands if line.startswith("tp "))  # facing north
 
 
 def test_a_set_up_that_cannot_take_effect_fails_with_the_reason(server, make_bot):
