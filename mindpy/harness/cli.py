@@ -31,13 +31,40 @@ def run_task_command(args) -> int:
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / folder_name(task.id)
     try:
         result = run_episode(task, run_dir, model=args.model, server=args.server, seed=getattr(args, "seed", 0),
-                             progress=lambda text: print(text, flush=True))
+                             progress=lambda text: print(text, flush=True), rounds=round_options(args))
     except EpisodeInfraError as exc:
         print(f"infrastructure error (not scored): {exc}", file=sys.stderr, flush=True)
         return EXIT_INFRA
     print(f"Results in {run_dir}", flush=True)
     print(f"score: {result['score']}", flush=True)
     return 0
+
+
+def add_round_options(parser) -> None:
+    """--rounds N and --free-messages, for the commands that play tasks."""
+    parser.add_argument("--rounds", type=_positive_int, default=None, metavar="N",
+                        help="play in lockstep rounds, one turn per agent per round, at most N rounds (default: "
+                             "agents act when they like)")
+    parser.add_argument("--free-messages", action="store_true",
+                        help="with --rounds: a message does not use up the turn (by default it is the turn's action)")
+
+
+def round_options(args):
+    """The RoundOptions the arguments ask for, or None (no --rounds)."""
+    from .rounds import RoundOptions
+
+    if getattr(args, "rounds", None) is None:
+        if getattr(args, "free_messages", False):
+            raise ConfigError("--free-messages needs --rounds N")
+        return None
+    return RoundOptions(limit=args.rounds, message_is_action=not args.free_messages)
+
+
+def round_arguments(options) -> list[str]:
+    """The command-line arguments that give a child process the same RoundOptions (none for None)."""
+    if options is None:
+        return []
+    return ["--rounds", str(options.limit)] + ([] if options.message_is_action else ["--free-messages"])
 
 
 def check_model_option(model: str | None) -> None:
@@ -65,7 +92,7 @@ def _cmd_eval(args) -> int:
     evaluation = Evaluation(args.files, out=args.out, model=args.model, parallel=args.parallel,
                             servers=args.servers.split(",") if args.servers else None,
                             ids=args.task_id or None, limit=args.limit, usd_per_mtok=args.usd_per_mtok,
-                            trials=args.trials)
+                            trials=args.trials, rounds=round_options(args))
     try:
         summary = evaluation.run()
     except KeyboardInterrupt:
@@ -122,6 +149,7 @@ def register(sub) -> None:
     ev.add_argument("--limit", type=_positive_int, default=None, help="only the first N valid tasks of each file")
     ev.add_argument("--trials", type=_positive_int, default=1, help="episodes per task (default 1)")
     ev.add_argument("--usd-per-mtok", type=float, default=0.0, help="price per million tokens, for the cost column")
+    add_round_options(ev)
     ev.set_defaults(func=_cmd_eval)
 
     sft = sub.add_parser("sft", help="fine-tuning data from successful runs")

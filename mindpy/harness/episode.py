@@ -9,6 +9,10 @@ profiles the agents ran with), `bots/<name>/` (each agent's saved history and me
 `calls/<name>.jsonl` (every model call with its reply; SFT export reads these), `console.log` and, with the
 embedded server, `server/server.log`.
 
+With `rounds` (RoundOptions) the agents play in lockstep (mindpy.harness.rounds): one turn each per round, up to
+the round limit, which then ends the episode like its time limit (the score stands); the result adds `rounds`
+and `round_tally` (per agent: turns used on an action, messages, turns passed).
+
 An episode whose infrastructure failed (a server that does not start or dies, a bot that cannot join or is kicked,
 a world that does not set up) raises `EpisodeInfraError`: it is not the model's failure and is never scored.
 """
@@ -35,11 +39,13 @@ from ..tasks.world import WorldSetupError, issue_via_bot, issue_via_server, set_
 from ..userfiles import one_line
 from .calls import CallLog
 from .humans import HumanSlots
+from .rounds import RoundOptions, RoundScheduler
 
 log = logging.getLogger(__name__)
 
 AGENT_NAMES = ("andy", "jill", "bob", "sally", "mike", "kate", "leo", "nina")
 TASK_ORIGIN = (200, -60, 200)  # where agent 0 stands in crafting and cooking tasks (construction: the blueprint)
+BLUEPRINT_COMMANDS = ("getBlueprint", "getBlueprintLevel", "checkBlueprint", "checkBlueprintLevel")
 GRACE_S = 30.0                 # after the task's timeout, how long to wait for the checker before calling it an error
 
 
@@ -69,6 +75,8 @@ def blocked_commands(task: Task, index: int) -> list[str]:
     MINDcraft, !endGoal when it has a goal (it may not give up on it) and !endConversation when the task opens
     with a conversation (the team keeps talking)."""
     blocked = task.blocked_actions_for(index)
+    if task.type == "coblock":  # the structure is in each agent's own goal; there is no blueprint to read
+        blocked += list(BLUEPRINT_COMMANDS)
     if task.goal_for(index).strip():
         blocked.append("endGoal")
     if task.conversation:
@@ -84,13 +92,19 @@ def inventory_text(items: dict[str, int]) -> str:
     return f"At the start of the task you had: {listed}."
 
 
-def write_profiles(run_dir: Path, names: list[str], model: Any) -> list[Path]:
-    """The profile each agent plays with (the task base profile and the model), kept for the record."""
+def base_profile(task: Task) -> str:
+    """The base profile of a task's agents: `coblock` for CoBlock tasks (their prompt follows the paper's),
+    `task` for the others."""
+    return "coblock" if task.type == "coblock" else "task"
+
+
+def write_profiles(run_dir: Path, names: list[str], model: Any, base: str = "task") -> list[Path]:
+    """The profile each agent plays with (the base profile and the model), kept for the record."""
     folder = run_dir / "profiles"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for name in names:
-        data: dict[str, Any] = {"name": name, "base_profile": "task"}
+        data: dict[str, Any] = {"name": name, "base_profile": base}
         if model is not None:
             data["model"] = model
         path = folder / f"{name}.yaml"
@@ -100,7 +114,7 @@ def write_profiles(run_dir: Path, names: list[str], model: Any) -> list[Path]:
 
 
 def refuse_unplayable(task, source: str | Path = "") -> None:
-    """ConfigError (one line) when episodes of `task` cannot be played yet, such as coblock tasks."""
+    """ConfigError (one line) when episodes of `task` cannot be played (schema.unplayable_reason)."""
     from ..tasks.schema import unplayable_reason
 
     reason = unplayable_reason(task)
@@ -112,15 +126,16 @@ def refuse_unplayable(task, source: str | Path = "") -> None:
 def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
                 seed: int = 0, settings_overrides: dict | None = None,
                 progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None,
-                echo: bool = False) -> dict:
+                echo: bool = False, rounds: RoundOptions | None = None) -> dict:
     """Play `task` once. `model`: a model spec for every agent (None: the default), or `models` by agent name
     (ready model objects, for tests). `echo` also prints the console log (who said and did what) to stdout.
+    `rounds`: play in round mode with these rules (None: the agents act when they like).
     Returns the result (also written to RUN_DIR/result.json)."""
     from ..agent.runner import AgentRunner, ConsoleLog
     from ..profiles import load_profile
     from ..server.address import parse_server
     from ..settings import load_settings
-    refuse_unplayable(task)  # before anything starts (coblock tasks are not playable yet)
+    refuse_unplayable(task)  # before anything starts
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     say = progress or (lambda text: None)
@@ -128,7 +143,8 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     settings = load_settings(None, **{
         "bots_dir": str(run_dir / "bots"), "log_all_prompts": True, "allow_insecure_coding": True,
         "narrate_behavior": False, "chat_bot_messages": True, "load_memory": False,
-        "profiles": [str(p) for p in write_profiles(run_dir, names, model)], **(settings_overrides or {})})
+        "profiles": [str(p) for p in write_profiles(run_dir, names, model, base_profile(task))],
+        **(settings_overrides or {})})
     profiles = [load_profile(p, settings=settings) for p in settings.profiles]
     address = parse_server(server)
     console_file = (run_dir / "console.log").open("a", encoding="utf-8")
@@ -154,7 +170,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         stack.callback(hooks.close)
         runner = AgentRunner(settings, profiles, host, port, models=models, console=console, task=task,
                              blocked={n: blocked_commands(task, i) for i, n in enumerate(names)},
-                             wrap_model=hooks.wrap_model, event_hooks=hooks.event_hooks)
+                             wrap_model=hooks.wrap_model, event_hooks=hooks.event_hooks, rounds=rounds is not None)
         stack.enter_context(runner)
         try:
             agents = runner.start()
@@ -167,7 +183,8 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
             setup = set_up_task(task, bots, issue, origin=TASK_ORIGIN, seed=seed, timeout=60)
         except WorldSetupError as exc:
             raise EpisodeInfraError(str(exc)) from exc
-        say(f"{task.id}: world set up; playing (time limit {task.timeout:.0f} s)")
+        say(f"{task.id}: world set up; playing (time limit {task.timeout:.0f} s"
+            + (f", {rounds.limit} rounds)" if rounds else ")"))
 
         recorder = EpisodeRecorder(task, names)
         recorder.on_history(lambda name, line: runner.agents[name].history.add("system", line))
@@ -188,9 +205,16 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
             if task.extra.get("restrict_to_inventory"):
                 agent.skills.runner.restrict_to_inventory(True)
         _open(task, names, agents)
+        scheduler = None
+        if rounds is not None:
+            scheduler = _start_rounds(rounds, runner, names, monitor, finished, recorder)
 
-        _watch(monitor, finished, task, embedded, bots, humans)
+        _watch(monitor, finished, task, embedded, bots, humans, runner)
         result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
+        if scheduler is not None:
+            result = {**result, "round_rules": {"limit": scheduler.options.limit,
+                                                "message_is_action": scheduler.options.message_is_action},
+                      "round_tally": scheduler.tally.as_dict()}
         (run_dir / "result.json").write_text(json.dumps({**result, "run_dir": str(run_dir),
                                                          "agent_names": names}, indent=2) + "\n")
         say(f"{task.id}: {result['end_reason']} with score {result['score']} after {result['duration_s']:.0f} s")
@@ -242,6 +266,8 @@ class _EpisodeHooks:
             return
         if kind == "command":
             recorder.record_command(name, text.split("(", 1)[0])
+        elif kind == "command failed":
+            recorder.record_failed_command(name, text.split("(", 1)[0])
         elif kind == "to bot" or (kind == "said" and not text.startswith("(To ")):  # not the echo
             recorder.record_message(name)
 
@@ -266,15 +292,48 @@ def _open(task: Task, names: list[str], agents: dict) -> None:
         agents[name].self_prompter.start(task_goal_text(task, i, names))
 
 
-def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, embedded, bots, humans: HumanSlots) -> None:
-    """Wait for the episode to end, serving the task's human players; a dead server or a lost bot ends it as an
-    error."""
+def _start_rounds(rounds: RoundOptions, runner, names: list[str], monitor: TaskMonitor,
+                  finished: threading.Event, recorder: EpisodeRecorder) -> RoundScheduler:
+    """Play the rounds on a thread of their own; after each round the task is checked (and an agent's end of the
+    task honoured); at the round limit the episode ends as at its time limit."""
+    def after_round(number: int, reports: dict) -> None:
+        recorder.record_round(number)
+        _honour_end_task(monitor, runner)
+        _check(monitor)
+
+    scheduler = RoundScheduler([runner.agents[n] for n in names], rounds, bus=runner.bus,
+                               should_stop=lambda: finished.is_set() or monitor.ended, after_round=[after_round])
+
+    def play() -> None:
+        scheduler.run()
+        if not monitor.ended:
+            monitor.out_of_rounds()
+
+    threading.Thread(target=play, name="rounds", daemon=True).start()
+    return scheduler
+
+
+def _honour_end_task(monitor: TaskMonitor, runner) -> None:
+    """An agent that ran !endTask ends the episode (CoBlock: the task ends when either agent ends it)."""
+    for name, agent in list(runner.agents.items()):
+        if agent.context.task_finished.is_set() and not monitor.ended:
+            try:
+                monitor.end_by_agent(name)
+            except MindpyError as exc:  # the check could not read the world: try again on the next watch
+                log.warning("ending the task for %s: %s", name, exc)
+
+
+def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, embedded, bots, humans: HumanSlots,
+           runner) -> None:
+    """Wait for the episode to end, serving the task's human players and honouring an agent's end of the task; a
+    dead server or a lost bot ends it as an error."""
     deadline = time.monotonic() + task.timeout + GRACE_S
     while not finished.wait(1.0):
         try:
             humans.poll()
         except MindpyError as exc:  # a slow answer: the next poll tries again; the bots' state decides the rest
             log.warning("reading the human players: %s", exc)
+        _honour_end_task(monitor, runner)
         _check(monitor)
         if embedded is not None and not embedded.is_running():
             monitor.fail("the embedded server stopped during the episode")
