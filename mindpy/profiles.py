@@ -1,10 +1,14 @@
 """Agent profiles: who a bot is, which model it uses, its prompts, examples and modes.
 
 Profiles are YAML (MINDcraft's JSON profiles load unchanged) and merge in order:
-    built-in defaults  ->  base profile (survival, creative, god_mode, task, or a path)  ->  the bot's own file
+    built-in defaults  ->  base profile (survival, creative, god_mode, task, coblock, or a path)  ->  the bot's own file
 Mappings (prompts, modes) merge key by key; everything else is replaced. Example lists may be given inline or
 as a file name, looked up next to the profile, then in the profiles folder.
 Errors name the file and the field.
+
+Two options turn on the CoBlock agent method (paper seed 000, steps 2 and 3), both off by default:
+`partner_modelling` asks the model to write its model of the partner and of itself before each action, and
+`reflection` tells it that a review of the structure comes after each round and asks it to reflect on it.
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ from .userfiles import one_line, quote, read_user_file
 log = logging.getLogger(__name__)
 
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
-BASE_PROFILES = ("survival", "creative", "god_mode", "task")
+BASE_PROFILES = ("survival", "creative", "god_mode", "task", "coblock")
 PROMPT_FIELDS = ("conversing", "coding", "saving_memory", "bot_responder")
 LOCAL_EMBEDDINGS = (None, "", "local", "minilm", "all-minilm-l6-v2", "sentence-transformers")
 NO_EMBEDDINGS = ("none", "off", "word_overlap", "words")
+METHOD_OPTIONS = ("partner_modelling", "reflection")  # true/false switches of the prompt's method
 # Fields MINDcraft profiles may carry that mindpy does not use (speech, vision...): accepted and kept.
 _IGNORED_FIELDS = ("speak", "speak_model", "vision_model", "image_analysis", "max_tokens", "task_goal")
 
@@ -41,9 +46,11 @@ DEFAULTS: dict[str, Any] = {
               "hunting": True, "item_collecting": True, "torch_placing": True, "elbow_room": True,
               "idle_staring": True, "cheat": False},
     "blocked_actions": [],
+    "partner_modelling": False,
+    "reflection": False,
 }
 _FIELDS = {"name", "model", "code_model", "embedding", "cooldown", "prompts", "conversation_examples",
-           "coding_examples", "modes", "blocked_actions", "base_profile", *PROMPT_FIELDS}
+           "coding_examples", "modes", "blocked_actions", "base_profile", *METHOD_OPTIONS, *PROMPT_FIELDS}
 _NAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")
 MAX_COOLDOWN_S = 60.0  # larger numbers are MINDcraft's milliseconds
 
@@ -65,6 +72,8 @@ class Profile:
     coding_examples: list[list[dict]] = field(default_factory=list)
     modes: dict[str, bool] = field(default_factory=dict)
     blocked_actions: list[str] = field(default_factory=list)
+    partner_modelling: bool = False  # write partner and self modelling sections before each action
+    reflection: bool = False         # reflect on the review of the structure that follows each round
     sources: list[str] = field(default_factory=list)  # the files merged, in order
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -105,7 +114,7 @@ def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 
 def resolve_base(base: str | Path, profiles_dir: Path = PROFILES_DIR) -> Path:
-    """A base profile name (survival, creative, god_mode, task) or a path to a profile file."""
+    """A base profile name (survival, creative, god_mode, task, coblock) or a path to a profile file."""
     text = str(base)
     candidates = [Path(text)]
     if "/" not in text and not text.endswith((".yaml", ".yml", ".json")):
@@ -229,6 +238,9 @@ def _check_field(key: str, value: Any, where: str) -> Any:
                 validate_examples(value, where)
             except ValueError as exc:
                 raise ProfileError(one_line(str(exc), 300)) from None
+    elif key in METHOD_OPTIONS:
+        if not isinstance(value, bool):
+            raise ProfileError(f"{where}: must be true or false, got {quote(value)}")
     elif key == "embedding":
         if value is not None and not isinstance(value, (str, dict)):
             raise ProfileError(f"{where}: must be 'local', 'none', or a model spec")
@@ -312,6 +324,8 @@ def _build(merged: dict[str, Any], path: Path, sources: list[str], example_dirs:
                                   example_dirs.get("coding_examples"), profiles_dir, where),
         modes=dict(merged.get("modes", {})),
         blocked_actions=list(merged.get("blocked_actions", [])),
+        partner_modelling=bool(merged.get("partner_modelling", False)),
+        reflection=bool(merged.get("reflection", False)),
         sources=sources,
         extra=dict(merged.get("extra", {})),
     )

@@ -33,6 +33,21 @@ def test_shipped_profiles_load_over_every_base():
     assert "$TASK_GOAL" in task.prompts["conversing"]["system"]
 
 
+def test_coblock_base_and_the_method_options(tmp_path):
+    p = load_profile(PROFILES / "andy.yaml", base="coblock")
+    assert (p.partner_modelling, p.reflection) == (False, False)  # off unless a profile turns them on
+    assert len(p.conversation_examples) == 8 and "$STRUCTURE" in p.prompts["conversing"]["state"]
+    assert "!getBlueprint" in p.blocked_actions and "!placeBlock" not in p.blocked_actions
+    assert p.modes["cheat"] is False and set(p.modes) == set(MODE_NAMES)
+    own = write(tmp_path / "ann.yaml", "name: ann\nbase_profile: coblock\npartner_modelling: true\n")
+    p = load_profile(own)
+    assert (p.partner_modelling, p.reflection) == (True, False)
+    assert load_profile(write(tmp_path / "bob.yaml", "name: bob\nreflection: true\n")).reflection is True
+    with pytest.raises(ProfileError) as err:
+        load_profile(write(tmp_path / "cyd.yaml", "name: cyd\nreflection: sometimes\n"))
+    assert str(err.value) == f"{tmp_path / 'cyd.yaml'}: field 'reflection': must be true or false, got \"sometimes\""
+
+
 def test_merge_order_defaults_base_own(tmp_path):
     base = write(tmp_path / "base.yaml", "cooldown: 5\nmodes: {hunting: false, cheat: true}\n"
                                          "coding: 'base coding prompt'\n")
@@ -93,6 +108,8 @@ def test_mindcraft_json_profile_loads_unchanged(tmp_path):
     ("name: bob\nconversing: {system: 1}\n", "conversing"),
     ("name: bob\nprompts: {chatting: hi}\n", "prompts.chatting"),
     ("model: gpt-4o\n", "name"),
+    ("name: bob\npartner_modelling: 'true'\n", "partner_modelling"),
+    ("name: bob\nreflection: 1\n", "reflection"),
 ])
 def test_errors_name_file_and_field(tmp_path, text, field):
     path = write(tmp_path / "bad.yaml", text)

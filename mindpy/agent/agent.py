@@ -41,6 +41,7 @@ from ..skills import Skills
 from .actions import ActionManager, cut_output
 from .bus import MessageBus
 from .conversation import BOT_TAG, ConversationManager
+from .modelling import ModellingNotes
 from .modes import ModeController
 from .self_prompt import SelfPrompter
 from .turns import ACT_NOW, DEFAULT_RULES, MESSAGE_COMMANDS, WORDS_NOT_SENT, TurnReport, TurnRules
@@ -207,6 +208,7 @@ class Agent:
         self._tick_thread: threading.Thread | None = None
         self._self_prompt_thread: threading.Thread | None = None
         self.events: list[tuple[float, str, str]] = []  # (time, kind, text): a readable trace of the run
+        self.modelling = ModellingNotes()  # partner_modelling: the latest sections, shown in the next prompt
         self.turn_driven = False  # round mode: the agent acts only in the turns it is given (take_turn)
         self._held: list[tuple[str, str]] = []  # round mode: (sender, message) heard since the last turn
         self._held_lock = threading.Lock()
@@ -392,6 +394,8 @@ class Agent:
                     return None
                 self.usage.append(getattr(reply, "usage", None))
                 text = strip_thinking(getattr(reply, "text", reply) or "")
+                if getattr(self.prompter, "partner_modelling", False):
+                    text = self.modelling.observe(text)  # the sections are kept, never said nor parsed
                 if serial != self._serial:
                     self._trace("stale", "dropped a reply: a newer message arrived while generating")
                     return None
@@ -455,6 +459,11 @@ class Agent:
                 return
         if not self.shut_up:
             self.chat(text)
+
+    @property
+    def modelling_notes(self) -> str:
+        """The agent's latest partner and self modelling sections ($MODELLING in its prompt)."""
+        return self.modelling.text
 
     # ---- round mode ----------------------------------------------------------------------------------
     def drive_by_turns(self) -> None:
@@ -650,13 +659,18 @@ class Agent:
     # ---- saved state -------------------------------------------------------------------------------------
     def saved_state(self) -> dict:
         """What the state file keeps besides memory and turns."""
-        return {"self_prompt": self.self_prompter.to_dict(), "last_sender": self.last_sender,
-                "task_start": self.task_start}
+        state = {"self_prompt": self.self_prompter.to_dict(), "last_sender": self.last_sender,
+                 "task_start": self.task_start}
+        if self.modelling.text:  # partner_modelling: the agent's model of its partner survives a restart
+            state["modelling"] = self.modelling.text
+        return state
 
     def restore_state(self, saved: dict) -> None:
         if isinstance(saved.get("self_prompt"), dict):
             self.self_prompter.load(saved["self_prompt"])
         self.last_sender = saved.get("last_sender") or self.last_sender
+        if isinstance(saved.get("modelling"), str):
+            self.modelling.update(saved["modelling"])
 
     def _narrate(self, message: str) -> None:
         if self.settings.narrate_behavior and not self.shut_up:

@@ -8,6 +8,10 @@ that providers' prompt caches reuse. MINDcraft-style single-string prompts are s
 
 Placeholder values come from, in order: `extra` values given to a call, the `providers` given to the Prompter
 (values, or callables taking the agent or nothing), then what the agent object itself offers.
+
+The profile options `partner_modelling` and `reflection` (the CoBlock method, mindpy.prompts.coblock) add their
+rules to the conversing prompt's stable part ($METHOD, appended when the template does not place it) and, for
+partner modelling, the agent's last notes to its state ($MODELLING). With both off the prompts are unchanged.
 """
 
 from __future__ import annotations
@@ -25,14 +29,16 @@ from pathlib import Path
 from typing import Any
 
 from ..models.tokens import MESSAGE_OVERHEAD, common_prefix_tokens, count_tokens, encode
+from .coblock import method_text, modelling_text, structure_text
 
 log = logging.getLogger(__name__)
 
 PLACEHOLDERS = ("NAME", "STATS", "INVENTORY", "ACTION", "COMMAND_DOCS", "CODE_DOCS", "EXAMPLES", "MEMORY",
-                "TO_SUMMARIZE", "CONVO", "SELF_PROMPT", "LAST_GOALS", "BLUEPRINTS", "TASK_GOAL", "TASK_INVENTORY")
+                "TO_SUMMARIZE", "CONVO", "SELF_PROMPT", "LAST_GOALS", "BLUEPRINTS", "TASK_GOAL", "TASK_INVENTORY",
+                "METHOD", "MODELLING", "STRUCTURE")
 # Values that change from call to call; lines holding them belong after the conversation.
 VOLATILE = frozenset({"STATS", "INVENTORY", "ACTION", "MEMORY", "TO_SUMMARIZE", "CONVO", "SELF_PROMPT",
-                      "LAST_GOALS"})
+                      "LAST_GOALS", "MODELLING", "STRUCTURE"})
 PROMPT_KINDS = ("conversing", "coding", "saving_memory", "bot_responder")
 _TOKEN = re.compile(r"\$([A-Z][A-Z_]*)")
 MEMORY_LIMIT = 500
@@ -126,12 +132,16 @@ class Prompter:
     providers: placeholder name (e.g. "STATS") -> value or callable(agent) / callable(); or an object whose
                attributes are named after the placeholders in lower case (`ctx.stats`, `ctx.command_docs`)
     examples, coding_examples: objects with `render(turns, k, name) -> str` (mindpy.rag.ExampleSelector)
+    partner_modelling, reflection: the CoBlock method's options (see the module's docstring)
     """
 
     def __init__(self, name: str = "", prompts: Mapping[str, Any] | None = None,
                  providers: Mapping[str, Any] | None = None, examples=None, coding_examples=None,
-                 num_examples: int = 2, model=None, prompt_log: str | Path | None = None):
+                 num_examples: int = 2, model=None, prompt_log: str | Path | None = None,
+                 partner_modelling: bool = False, reflection: bool = False):
         self.name = name
+        self.partner_modelling = partner_modelling
+        self.reflection = reflection
         self.prompts = {**default_prompts(), **{k: v for k, v in (prompts or {}).items() if v}}
         if providers is None or isinstance(providers, Mapping):
             self.providers: dict[str, Any] = dict(providers or {})
@@ -156,7 +166,9 @@ class Prompter:
             log_path = Path(settings.bots_dir) / profile.name / "logs" / "prompts.jsonl"
         return cls(name=profile.name, prompts=profile.prompts, providers=providers, examples=examples,
                    coding_examples=coding_examples, model=model, prompt_log=log_path,
-                   num_examples=settings.num_examples if settings is not None else 2)
+                   num_examples=settings.num_examples if settings is not None else 2,
+                   partner_modelling=bool(getattr(profile, "partner_modelling", False)),
+                   reflection=bool(getattr(profile, "reflection", False)))
 
     # ---- values ---------------------------------------------------------------------------------------
     def _value(self, key: str, agent: Any, turns: list[dict], kind: str) -> str:
@@ -175,6 +187,8 @@ class Prompter:
         name = getattr(agent, "name", None) or self.name
         if key == "NAME":
             return name
+        if key == "METHOD":
+            return method_text(self.partner_modelling, self.reflection)
         if key == "EXAMPLES":
             selector = self.coding_examples if kind == "coding" else self.examples
             if selector is None or self.num_examples <= 0:
@@ -209,6 +223,10 @@ class Prompter:
             return getattr(agent, "task_goal", "") or ""
         if key == "TASK_INVENTORY":
             return getattr(agent, "task_inventory", "") or ""
+        if key == "MODELLING":
+            return modelling_text(getattr(agent, "modelling_notes", "")) if self.partner_modelling else ""
+        if key == "STRUCTURE":
+            return structure_text(agent)
         return ""
 
     # ---- building ---------------------------------------------------------------------------------------
@@ -219,7 +237,7 @@ class Prompter:
             raise KeyError(f"no prompt named '{kind}' (have: {', '.join(self.prompts)})")
         if turns is None:
             turns = list(getattr(getattr(agent, "history", None), "turns", []) or [])
-        stable_t, state_t = split_template(self.prompts[kind])
+        stable_t, state_t = self._with_method(kind, *split_template(self.prompts[kind]))
         extra = dict(extra or {})
         values = {}
         for key in _placeholders(stable_t, state_t):
@@ -230,6 +248,19 @@ class Prompter:
         if state:
             messages.append({"role": "system" if messages else "user", "content": state})
         return self._account(kind, system, messages, n_stable_messages=len(messages) - (1 if state else 0))
+
+    def _with_method(self, kind: str, stable: str, state: str) -> tuple[str, str]:
+        """The conversing template with the method's placeholders added where it does not place them itself:
+        $METHOD after the stable part, $MODELLING before the state's last line (its closing instruction)."""
+        if kind != "conversing" or not (self.partner_modelling or self.reflection):
+            return stable, state
+        if "$METHOD" not in stable and "$METHOD" not in state:
+            stable = f"{stable}\n\n$METHOD"
+        if self.partner_modelling and "$MODELLING" not in stable + state:
+            lines = state.split("\n") if state else []
+            lines.insert(max(len(lines) - 1, 0), "$MODELLING")
+            state = "\n".join(lines)
+        return stable, state
 
     def _account(self, kind: str, system: str, messages: list[dict], n_stable_messages: int) -> Prompt:
         sys_tokens = count_tokens(system) + MESSAGE_OVERHEAD

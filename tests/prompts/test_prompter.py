@@ -154,3 +154,13 @@ def test_prompt_log(tmp_path):
     prompter.conversing(None)
     record = json.loads((tmp_path / "prompts.jsonl").read_text().splitlines()[0])
     assert record["kind"] == "conversing" and record["stable_prefix_tokens"] > 0
+
+
+def test_method_placeholders_change_per_call_and_are_empty_outside_their_use():
+    stable, state = split_template("You are $NAME.\n$METHOD\nBuilt:\n$STRUCTURE\n$MODELLING\n$COMMAND_DOCS")
+    assert stable == "You are $NAME.\n$METHOD\nBuilt:\n$COMMAND_DOCS" and state == "$STRUCTURE\n$MODELLING"
+    template = {"system": "You are $NAME.\n$METHOD", "state": "Built: $STRUCTURE\n$MODELLING\nGo."}
+    agent = make_agent()
+    agent.modelling_notes, agent.task, agent.bot = "# Partner Modelling", None, None  # no task, options off
+    system, messages = Prompter(prompts={"conversing": template}).conversing(agent)
+    assert system == "You are andy." and messages[-1]["content"] == "Built:\n\nGo."

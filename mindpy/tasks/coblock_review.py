@@ -1,0 +1,158 @@
+"""The reflection program of a CoBlock task (paper seed 000, step 3): after each round, compare the structure built
+so far with one agent's private goal and with the rules of the target structure G, and word the errors for it.
+
+    lines = review(task, 0, built_blocks(bot, task))    # ["block at (101, -59, -98) is red_wool, your goal ...", ...]
+    text = review_text(lines)                           # the message for agent 0, with the reflection question
+
+What is reported, in this order:
+- wrong colour in one of my goal's cells ("block at (3, -59, 0) is red_wool, your goal says blue_wool");
+- a block where G has another block, in a cell of the partner's goal: reported without naming G's block there,
+  since the goals are private (the partner knows it);
+- a block in a cell G leaves empty (an extra);
+- a floating block: one not joined, face to face through built blocks, to the ground layer (it can happen after a
+  break; the paper's gravity rule forbids it);
+- a missing block of my goal that can be placed now (it is on the ground layer or beside a built block), with a
+  hint to ask the partner when my inventory never had its colour.
+Nothing here reads the world except `built_blocks`; `review` takes the blocks, so tests and saved worlds work too.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..errors import MindpyError
+from ..world import bulk
+from .blueprint import block_base_name
+from .coblock_site import NoStructureError, box_cells, site_box, structure_cells
+
+Cell = tuple[int, int, int]
+MOST_REVIEW_LINES = 12   # review_text lists at most this many problems; the rest are counted
+_FACES = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+
+REFLECTION = ("Before your next action, reflect: your role (take the lead and give your partner tasks, or follow "
+              "their plan), helping (work on your own goal, or on what your partner needs from you), and asking "
+              "(tell your partner exactly what you need, and ask more firmly if they did not help).")
+
+
+class ReviewError(MindpyError, ValueError):
+    """The task or agent cannot be reviewed (not a coblock task, or no private goal for that agent)."""
+
+
+def _at(cell: Cell) -> str:
+    return f"({cell[0]}, {cell[1]}, {cell[2]})"
+
+
+def goal_cells(task: Any, agent_index: int) -> dict[Cell, str]:
+    """Agent `agent_index`'s private goal as {(x, y, z): block}."""
+    goals = getattr(task, "private_goals", None) or {}
+    if str(agent_index) not in goals:
+        known = ", ".join(sorted(goals)) or "none"
+        raise ReviewError(f"task {getattr(task, 'id', '?')} has no private goal for agent {agent_index} "
+                          f"(goals for agents: {known})")
+    return {(int(x), int(y), int(z)): block_base_name(str(b)) for x, y, z, b in goals[str(agent_index)]}
+
+
+def _site(task: Any):
+    try:
+        return site_box(task)
+    except NoStructureError as exc:
+        raise ReviewError(str(exc)) from None
+
+
+def ground_y(task: Any) -> int:
+    """The structure's lowest layer: the bottom of its site."""
+    return _site(task)[1]
+
+
+def site_cells(task: Any) -> list[Cell]:
+    """Every cell of the construction site, bottom up."""
+    return box_cells(_site(task))
+
+
+def built_blocks(bot: Any, task: Any) -> dict[Cell, str]:
+    """The non-air blocks in the site as `bot` sees them (cells in chunks it has not loaded are left out)."""
+    cells = site_cells(task)
+    names = bulk.block_names(bot, cells)
+    built = {}
+    for cell, name in zip(cells, names, strict=True):
+        if name is not None and block_base_name(name) != "air":
+            built[cell] = block_base_name(name)
+    return built
+
+
+def _clean(blocks: Mapping[Cell, str | None]) -> dict[Cell, str]:
+    return {(int(x), int(y), int(z)): block_base_name(name) for (x, y, z), name in blocks.items()
+            if name is not None and block_base_name(name) != "air"}
+
+
+def _grounded(built: Iterable[Cell], ground: int) -> set[Cell]:
+    """The built cells joined face to face, through built cells, to one on the ground layer."""
+    todo = set(built)
+    reached = {c for c in todo if c[1] == ground}
+    queue = deque(reached)
+    while queue:
+        x, y, z = queue.popleft()
+        for dx, dy, dz in _FACES:
+            n = (x + dx, y + dy, z + dz)
+            if n in todo and n not in reached:
+                reached.add(n)
+                queue.append(n)
+    return reached
+
+
+def _supported(cell: Cell, built: Mapping[Cell, str], ground: int) -> bool:
+    x, y, z = cell
+    return y == ground or any((x + dx, y + dy, z + dz) in built for dx, dy, dz in _FACES)
+
+
+def review(task: Any, agent_index: int, blocks: Mapping[Cell, str | None]) -> list[str]:
+    """The problems of the built structure from agent `agent_index`'s side, one sentence each ([] when none).
+    `blocks`: {(x, y, z): block name} of the site; air and None (not seen) count as empty."""
+    mine = goal_cells(task, agent_index)
+    target = structure_cells(task)
+    ground = ground_y(task)
+    built = _clean(blocks)
+    order = sorted(built, key=lambda c: (c[1], c[0], c[2]))
+    wrong, foreign, extra = [], [], []
+    for cell in order:
+        name = built[cell]
+        if cell in mine:
+            if name != mine[cell]:
+                wrong.append(f"block at {_at(cell)} is {name}, your goal says {mine[cell]}: break it and place "
+                             f"{mine[cell]}.")
+        elif cell not in target:
+            extra.append(f"block at {_at(cell)} is {name}, but the structure has no block there: break it.")
+        elif name != target[cell]:
+            foreign.append(f"block at {_at(cell)} is {name}, but the structure needs another block there (a cell "
+                           f"of your partner's part): tell your partner.")
+    grounded = _grounded(built, ground)
+    floating = [f"block at {_at(cell)} ({built[cell]}) floats: nothing joins it to the ground." for cell in order
+                if cell not in grounded]
+    held = set(task.inventory_for(agent_index)) if hasattr(task, "inventory_for") else set()
+    missing = []
+    for cell in sorted(mine, key=lambda c: (c[1], c[0], c[2])):
+        if cell in built or not _supported(cell, built, ground):
+            continue
+        block = mine[cell]
+        hint = "" if block in held else f" You were given no {block}: ask your partner to place it."
+        missing.append(f"missing {block} at {_at(cell)} of your goal: it can be placed now.{hint}")
+    return wrong + foreign + extra + floating + missing
+
+
+def review_text(lines: list[str], limit: int = MOST_REVIEW_LINES) -> str:
+    """The review as the message the agent gets after a round: the problems (at most `limit`, the rest
+    counted), or that nothing is wrong; then the reflection question on roles, helping and asking."""
+    if not lines:
+        return ("Review of the structure after this round: nothing wrong. Every block built so far fits the "
+                "structure, and no block of your goal can be placed right now.\n" + REFLECTION)
+    shown = [f"- {line}" for line in lines[:limit]]
+    if len(lines) > limit:
+        shown.append(f"- ...and {len(lines) - limit} more.")
+    return ("Review of the structure after this round (a program compared it with your goal and the structure):\n"
+            + "\n".join(shown) + "\n" + REFLECTION)
+
+
+__all__ = ["REFLECTION", "ReviewError", "built_blocks", "goal_cells", "review", "review_text", "site_cells",
+           "structure_cells"]
