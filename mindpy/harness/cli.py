@@ -31,7 +31,8 @@ def run_task_command(args) -> int:
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / folder_name(task.id)
     try:
         result = run_episode(task, run_dir, model=args.model, server=args.server, seed=getattr(args, "seed", 0),
-                             progress=lambda text: print(text, flush=True), rounds=round_options(args))
+                             progress=lambda text: print(text, flush=True), rounds=round_options(args),
+                             profile_options=method_options(args))
     except EpisodeInfraError as exc:
         print(f"infrastructure error (not scored): {exc}", file=sys.stderr, flush=True)
         return EXIT_INFRA
@@ -47,6 +48,24 @@ def add_round_options(parser) -> None:
                              "agents act when they like)")
     parser.add_argument("--free-messages", action="store_true",
                         help="with --rounds: a message does not use up the turn (by default it is the turn's action)")
+
+
+def add_method_options(parser) -> None:
+    """--partner-modelling and --reflection: the CoBlock agent method, for the commands that play tasks."""
+    parser.add_argument("--partner-modelling", action="store_true",
+                        help="agents write partner and self modelling sections before acting (profile option)")
+    parser.add_argument("--reflection", action="store_true",
+                        help="agents get a review of the structure after each round and reflect on it (coblock)")
+
+
+def method_options(args) -> dict:
+    """The profile options the arguments turn on ({} for none)."""
+    return {name: True for name in ("partner_modelling", "reflection") if getattr(args, name, False)}
+
+
+def method_arguments(options: dict) -> list[str]:
+    """The command-line arguments that give a child process the same profile options."""
+    return [f"--{name.replace('_', '-')}" for name in ("partner_modelling", "reflection") if options.get(name)]
 
 
 def round_options(args):
@@ -92,7 +111,7 @@ def _cmd_eval(args) -> int:
     evaluation = Evaluation(args.files, out=args.out, model=args.model, parallel=args.parallel,
                             servers=args.servers.split(",") if args.servers else None,
                             ids=args.task_id or None, limit=args.limit, usd_per_mtok=args.usd_per_mtok,
-                            trials=args.trials, rounds=round_options(args))
+                            trials=args.trials, rounds=round_options(args), profile_options=method_options(args))
     try:
         summary = evaluation.run()
     except KeyboardInterrupt:
@@ -150,6 +169,7 @@ def register(sub) -> None:
     ev.add_argument("--trials", type=_positive_int, default=1, help="episodes per task (default 1)")
     ev.add_argument("--usd-per-mtok", type=float, default=0.0, help="price per million tokens, for the cost column")
     add_round_options(ev)
+    add_method_options(ev)
     ev.set_defaults(func=_cmd_eval)
 
     sft = sub.add_parser("sft", help="fine-tuning data from successful runs")

@@ -13,6 +13,10 @@ With `rounds` (RoundOptions) the agents play in lockstep (mindpy.harness.rounds)
 the round limit, which then ends the episode like its time limit (the score stands); the result adds `rounds`
 and `round_tally` (per agent: turns used on an action, messages, turns passed).
 
+`profile_options` are written into every agent's profile: the CoBlock method's `partner_modelling` and `reflection`
+(mindpy.profiles). An agent with `reflection` on gets the review of the structure (mindpy.tasks.coblock_review)
+after each round, or, playing without rounds, after each of its own !placeBlock and !breakBlock.
+
 An episode whose infrastructure failed (a server that does not start or dies, a bot that cannot join or is kicked,
 a world that does not set up) raises `EpisodeInfraError`: it is not the model's failure and is never scored.
 """
@@ -33,6 +37,7 @@ import yaml
 
 from ..errors import BridgeTimeout, ConfigError, MindpyError
 from ..tasks.checkers import SUCCESS, TaskMonitor, checker_for
+from ..tasks.coblock_review import built_blocks, review, review_text
 from ..tasks.results import EpisodeRecorder
 from ..tasks.schema import Task
 from ..tasks.world import WorldSetupError, issue_via_bot, issue_via_server, set_up_task
@@ -98,13 +103,14 @@ def base_profile(task: Task) -> str:
     return "coblock" if task.type == "coblock" else "task"
 
 
-def write_profiles(run_dir: Path, names: list[str], model: Any, base: str = "task") -> list[Path]:
-    """The profile each agent plays with (the base profile and the model), kept for the record."""
+def write_profiles(run_dir: Path, names: list[str], model: Any, base: str = "task",
+                   options: dict[str, Any] | None = None) -> list[Path]:
+    """The profile each agent plays with (the base profile, the model and `options`), kept for the record."""
     folder = run_dir / "profiles"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for name in names:
-        data: dict[str, Any] = {"name": name, "base_profile": base}
+        data: dict[str, Any] = {"name": name, "base_profile": base, **(options or {})}
         if model is not None:
             data["model"] = model
         path = folder / f"{name}.yaml"
@@ -126,10 +132,12 @@ def refuse_unplayable(task, source: str | Path = "") -> None:
 def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
                 seed: int = 0, settings_overrides: dict | None = None,
                 progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None,
-                echo: bool = False, rounds: RoundOptions | None = None) -> dict:
+                echo: bool = False, rounds: RoundOptions | None = None,
+                profile_options: dict[str, Any] | None = None) -> dict:
     """Play `task` once. `model`: a model spec for every agent (None: the default), or `models` by agent name
     (ready model objects, for tests). `echo` also prints the console log (who said and did what) to stdout.
-    `rounds`: play in round mode with these rules (None: the agents act when they like).
+    `rounds`: play in round mode with these rules (None: the agents act when they like); `profile_options`: fields
+    added to every agent's profile (partner_modelling, reflection).
     Returns the result (also written to RUN_DIR/result.json)."""
     from ..agent.runner import AgentRunner, ConsoleLog
     from ..profiles import load_profile
@@ -143,7 +151,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     settings = load_settings(None, **{
         "bots_dir": str(run_dir / "bots"), "log_all_prompts": True, "allow_insecure_coding": True,
         "narrate_behavior": False, "chat_bot_messages": True, "load_memory": False,
-        "profiles": [str(p) for p in write_profiles(run_dir, names, model, base_profile(task))],
+        "profiles": [str(p) for p in write_profiles(run_dir, names, model, base_profile(task), profile_options)],
         **(settings_overrides or {})})
     profiles = [load_profile(p, settings=settings) for p in settings.profiles]
     address = parse_server(server)
@@ -167,6 +175,9 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         say(f"{task.id}: {len(names)} agents ({', '.join(names)}) joining {host}:{port}")
 
         hooks = _EpisodeHooks(run_dir)
+        reviewer = _Reviewer(task, names, lambda: runner.agents)
+        if rounds is None:
+            hooks.after_build = reviewer.review_one  # reflection after each of an agent's own place and break
         stack.callback(hooks.close)
         runner = AgentRunner(settings, profiles, host, port, models=models, console=console, task=task,
                              blocked={n: blocked_commands(task, i) for i, n in enumerate(names)},
@@ -207,7 +218,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         _open(task, names, agents)
         scheduler = None
         if rounds is not None:
-            scheduler = _start_rounds(rounds, runner, names, monitor, finished, recorder)
+            scheduler = _start_rounds(rounds, runner, names, monitor, finished, recorder, reviewer)
 
         _watch(monitor, finished, task, embedded, bots, humans, runner)
         result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
@@ -247,6 +258,8 @@ class _EpisodeHooks:
         self.run_dir = run_dir
         self.logs: dict[str, CallLog] = {}
         self.recorder: EpisodeRecorder | None = None
+        self.after_build: Callable[[str], None] | None = None  # (agent) after its !placeBlock or !breakBlock ran
+        self._last_command: dict[str, str] = {}
 
     def wrap_model(self, name: str, model: Any) -> CallLog:
         previous = self.logs.get(name)
@@ -261,6 +274,11 @@ class _EpisodeHooks:
     def _on_event(self, name: str, kind: str, text: str) -> None:
         if name in self.logs:
             self.logs[name].on_agent_event(kind, text)
+        if kind == "command":
+            self._last_command[name] = text.split("(", 1)[0]
+        elif kind == "output" and self.after_build is not None and \
+                self._last_command.get(name) in ("!placeBlock", "!breakBlock"):
+            self.after_build(name)
         recorder = self.recorder
         if recorder is None:
             return
@@ -292,14 +310,42 @@ def _open(task: Task, names: list[str], agents: dict) -> None:
         agents[name].self_prompter.start(task_goal_text(task, i, names))
 
 
+class _Reviewer:
+    """The reflection program's review of the structure, for the agents whose profile has `reflection` on (CoBlock
+    tasks only): added to the agent's history, so its next prompt has it."""
+
+    def __init__(self, task: Task, names: list[str], agents: Callable[[], dict]):
+        self.task = task
+        self.names = names
+        self.agents = agents  # the runner's agents now (a restarted agent is a new object)
+
+    def review_one(self, name: str) -> None:
+        agent = self.agents().get(name)
+        if self.task.type != "coblock" or agent is None or not getattr(agent.prompter, "reflection", False):
+            return
+        try:
+            lines = review(self.task, self.names.index(name), built_blocks(agent.bot, self.task))
+        except MindpyError as exc:  # the world could not be read: no review this time
+            log.warning("reviewing the structure for %s: %s", name, exc)
+            return
+        agent.history.add("system", review_text(lines))
+
+    def review_all(self) -> None:
+        for name in self.names:
+            self.review_one(name)
+
+
 def _start_rounds(rounds: RoundOptions, runner, names: list[str], monitor: TaskMonitor,
-                  finished: threading.Event, recorder: EpisodeRecorder) -> RoundScheduler:
+                  finished: threading.Event, recorder: EpisodeRecorder, reviewer: _Reviewer) -> RoundScheduler:
     """Play the rounds on a thread of their own; after each round the task is checked (and an agent's end of the
-    task honoured); at the round limit the episode ends as at its time limit."""
+    task honoured) and the agents that reflect get their review; at the round limit the episode ends as at its
+    time limit."""
     def after_round(number: int, reports: dict) -> None:
         recorder.record_round(number)
         _honour_end_task(monitor, runner)
         _check(monitor)
+        if not monitor.ended:
+            reviewer.review_all()
 
     scheduler = RoundScheduler([runner.agents[n] for n in names], rounds, bus=runner.bus,
                                should_stop=lambda: finished.is_set() or monitor.ended, after_round=[after_round])

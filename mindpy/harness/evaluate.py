@@ -110,8 +110,10 @@ class Evaluation:
     """Plays a task suite, each episode in a child process (resuming finished ones), and writes the results."""
     def __init__(self, files: list[str], out: str | Path = "runs/eval", model: str | None = None, parallel: int = 1,
                  servers: list[str] | None = None, ids: list[str] | None = None, limit: int | None = None,
-                 usd_per_mtok: float = 0.0, progress=None, trials: int = 1, rounds=None):
-        """`rounds`: RoundOptions to play every episode in round mode (None: asynchronous play)."""
+                 usd_per_mtok: float = 0.0, progress=None, trials: int = 1, rounds=None,
+                 profile_options: dict | None = None):
+        """`rounds`: RoundOptions to play every episode in round mode (None: asynchronous play);
+        `profile_options`: the agent method's switches for every agent (partner_modelling, reflection)."""
         from .cli import check_model_option
 
         self.out = Path(out)
@@ -120,6 +122,7 @@ class Evaluation:
         self.servers = servers
         self.usd_per_mtok = usd_per_mtok
         self.rounds = rounds
+        self.profile_options = dict(profile_options or {})
         self.progress = progress or _stderr
         check_model_option(model)  # first: a typo costs nothing, not even the planning
         self.episodes: list[Episode] = []
@@ -249,9 +252,9 @@ class Evaluation:
                    "--run-dir", str(ep.run_dir), "--server", server or "embedded", "--seed", str(ep.trial - 1)]
         if self.model:
             command += ["--model", self.model]
-        from .cli import round_arguments
+        from .cli import method_arguments, round_arguments
 
-        command += round_arguments(self.rounds)
+        command += round_arguments(self.rounds) + method_arguments(self.profile_options)
         try:
             with (ep.run_dir / "process.log").open("w") as log:
                 proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=_child_env())

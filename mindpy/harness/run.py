@@ -50,7 +50,7 @@ def _cmd_run(args) -> int:
 
 def register(sub) -> None:
     """Add the `run` command to the CLI's subparsers."""
-    from .cli import add_round_options
+    from .cli import add_method_options, add_round_options
     run = sub.add_parser("run", help="start bots from profiles (or play one task) and keep them playing")
     run.add_argument("--profile", action="append", default=[], metavar="FILE",
                      help="a bot's profile (YAML, or a MINDcraft JSON profile); repeat for several bots")
@@ -63,4 +63,5 @@ def register(sub) -> None:
     run.add_argument("--model", default=None, help="model for every bot of a task (default: the oracle)")
     run.add_argument("--seed", type=int, default=0, help="seed of a task's set-up (where the agents stand)")
     add_round_options(run)
+    add_method_options(run)
     run.set_defaults(func=_cmd_run)
