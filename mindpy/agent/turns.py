@@ -44,7 +44,7 @@ class TurnReport:
         return self.action is None and self.messages == 0
 
 
-def turn_prompt(round_no: int, limit: int | None, rules: TurnRules, goal: str = "") -> str:
+def turn_prompt(round_no: int, limit: int | None, rules: TurnRules) -> str:
     """The system message that opens an agent's turn."""
     of = f" of {limit}" if limit else ""
     if rules.message_is_action:
@@ -53,8 +53,7 @@ def turn_prompt(round_no: int, limit: int | None, rules: TurnRules, goal: str = 
     else:
         rule = ("Run one command that acts now (or !wait); you may also send a message, which is free, and so are "
                 "commands that only look (like !inventory).")
-    text = f"Round {round_no}{of}. Your turn. {rule}"
-    return f"{text} Your goal: '{goal}'" if goal else text
+    return f"Round {round_no}{of}. Your turn. {rule}"
 
 
 WORDS_NOT_SENT = ("(Your words beside the command were not sent: a message is an action of its own this game, so "

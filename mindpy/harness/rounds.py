@@ -84,16 +84,14 @@ class RoundScheduler:
     """Plays rounds until the limit or until told to stop (see the module's docstring)."""
 
     def __init__(self, agents: Sequence[TurnTaker], options: RoundOptions, *, bus: Any = None,
-                 should_stop: Callable[[], bool] = lambda: False, after_round: Sequence[AfterRound] = (),
-                 goal_of: Callable[[TurnTaker], str] | None = None):
-        """`bus`: the agents' message bus (its `wait_settled` ends a round); `goal_of(agent)`: the goal repeated
-        in each turn's prompt (by default the agent's self-prompt goal)."""
+                 should_stop: Callable[[], bool] = lambda: False, after_round: Sequence[AfterRound] = ()):
+        """`bus`: the agents' message bus (its `wait_settled` ends a round). The turn's prompt does not repeat the
+        agent's goal: its prompt's state shows it already ($SELF_PROMPT)."""
         self.agents = list(agents)
         self.options = options
         self.bus = bus
         self.should_stop = should_stop
         self.after_round = list(after_round)
-        self.goal_of = goal_of or (lambda agent: getattr(getattr(agent, "self_prompter", None), "goal", "") or "")
         self.tally = RoundTally()
 
     def run(self) -> RoundTally:
@@ -129,7 +127,7 @@ class RoundScheduler:
         return reports
 
     def _turn(self, agent: TurnTaker, number: int, reports: dict[str, TurnReport]) -> None:
-        prompt = turn_prompt(number, self.options.limit, self.options.turn_rules, self.goal_of(agent))
+        prompt = turn_prompt(number, self.options.limit, self.options.turn_rules)
         try:
             reports[agent.name] = agent.take_turn(prompt, self.options.turn_rules)
         except Exception:  # one agent's broken turn is a lost turn, not a lost game
