@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from coblock_helpers import moved
 from conftest import REPO_ROOT, isolate, wait_until
 from mindpy.agent.modelling import ModellingNotes
 from mindpy.commands import AgentCommands, default_registry
@@ -19,7 +20,6 @@ from mindpy.prompts.coblock import MODELLING_RULES, MOST_STRUCTURE_LINES, REFLEC
 from mindpy.prompts.prompter import PLACEHOLDERS, _tidy, fill, split_template
 from mindpy.rag import CachedEmbedder, ExampleSelector, load_embedder
 from mindpy.tasks import load_tasks
-from mindpy.tasks.blueprint import Blueprint
 from mindpy.tasks.coblock_site import site_box
 from mindpy.world import bulk
 
@@ -213,16 +213,6 @@ def test_retrieval_picks_an_example_of_the_situation(selector, message, expected
 
 
 # ----- $STRUCTURE on a real world -----
-def moved(task, dx: int, dz: int):
-    """The task with its site moved by (dx, dz), so the test builds in an area of its own."""
-    goals = {k: [(x + dx, y, z + dz, b) for x, y, z, b in v] for k, v in task.private_goals.items()}
-    raw = task.blueprint.to_dict()
-    for level in raw["levels"]:
-        x, y, z = level["coordinates"]
-        level["coordinates"] = [x + dx, y, z + dz]
-    return dataclasses.replace(task, private_goals=goals, blueprint=Blueprint.from_dict(raw))
-
-
 def test_structure_lists_the_built_blocks_of_the_site(coblock, make_bot):
     bot = make_bot("looker")
     x, _, z = isolate(bot)

@@ -8,9 +8,9 @@ import dataclasses
 
 import pytest
 
+from coblock_helpers import moved
 from conftest import REPO_ROOT, isolate, wait_until
 from mindpy.tasks import load_tasks
-from mindpy.tasks.blueprint import Blueprint
 from mindpy.tasks.coblock_review import (
     MOST_REVIEW_LINES,
     REFLECTION,
@@ -135,16 +135,6 @@ def test_review_text_bounds_the_list_and_asks_to_reflect():
 
 
 # ----- on a real world -----
-def moved(task, dx: int, dz: int):
-    """The task with its site moved by (dx, dz), so the test builds in an area of its own."""
-    goals = {k: [(x + dx, y, z + dz, b) for x, y, z, b in v] for k, v in task.private_goals.items()}
-    raw = task.blueprint.to_dict()
-    for level in raw["levels"]:
-        x, y, z = level["coordinates"]
-        level["coordinates"] = [x + dx, y, z + dz]
-    return dataclasses.replace(task, private_goals=goals, blueprint=Blueprint.from_dict(raw))
-
-
 def test_the_site_read_from_the_world_is_reviewed(tasks, make_bot):
     bot = make_bot("reviewer")
     x, _, z = isolate(bot)
