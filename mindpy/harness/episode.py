@@ -38,6 +38,7 @@ import yaml
 from ..errors import BridgeTimeout, ConfigError, MindpyError
 from ..tasks.checkers import SUCCESS, TaskMonitor, checker_for
 from ..tasks.coblock_review import built_blocks, review, review_text
+from ..tasks.coblock_site import structure_cells
 from ..tasks.results import EpisodeRecorder
 from ..tasks.schema import Task
 from ..tasks.world import WorldSetupError, issue_via_bot, issue_via_server, set_up_task
@@ -215,6 +216,8 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
                 agent.modes.set_on("cheat", True)  # blocks are placed with commands: building is about the plan
             if task.extra.get("restrict_to_inventory"):
                 agent.skills.runner.restrict_to_inventory(True)
+            if task.type == "coblock":  # walking must not dig through the structure: its blocks are lost then
+                agent.skills.runner.protect_blocks(sorted(set(structure_cells(task).values())))
         _open(task, names, agents)
         scheduler = None
         if rounds is not None:

@@ -74,6 +74,10 @@ class SkillRunner:
     def set_cheat(self, on: bool) -> None:
         call_js(lambda: self.js.setCheat(self.bot.js, bool(on)), "setting cheat mode")
 
+    def protect_blocks(self, names: list[str]) -> None:
+        """Blocks the bot's walking must never break (the pathfinder digs through blocks in its way otherwise)."""
+        call_js(lambda: self.js.setProtectedBlocks(self.bot.js, json.dumps(sorted(names))), "protecting blocks")
+
     def restrict_to_inventory(self, on: bool) -> None:
         """With cheat mode on, place only blocks the bot holds (a task's `restrict_to_inventory`, as MINDcraft)."""
         call_js(lambda: self.js.setRestrictToInventory(self.bot.js, bool(on)), "restricting to the inventory")

@@ -108,3 +108,35 @@ def test_look_at_position_turns_the_bot(make_bot):
     yaw_east = bot.js.entity.yaw
     assert skills.look_at_position(x - 10, y + 1.6, z)
     assert abs(bot.js.entity.yaw - yaw_east) > 2.5  # roughly opposite directions (radians)
+
+
+def test_walking_never_breaks_protected_blocks(make_bot):
+    """A bot walled in by red wool: with the wool protected it cannot get out and the walls stay whole; with it
+    unprotected (a bot of its own), the pathfinder digs its way out."""
+    from conftest import wait_until
+    from mindpy.world import bulk
+
+    def walled_in(bot):
+        x, y, z = isolate(bot)
+        bot.command("clear")
+        bot.command(f"fill {x - 1} {y - 1} {z - 1} {x + 1} {y + 2} {z + 1} red_wool")  # walls, roof and floor
+        bot.command(f"setblock {x} {y} {z} air")
+        bot.command(f"setblock {x} {y + 1} {z} air")
+        wall = [(x + 1, y, z), (x + 1, y + 1, z)]
+        wait_until(lambda: bulk.block_names(bot, wall) == ["red_wool"] * 2, timeout=10, message="the walls")
+        return x, y, z, wall
+
+    kept = make_bot("kept")
+    x, y, z, wall = walled_in(kept)
+    skills = Skills(kept)
+    skills.runner.protect_blocks(["red_wool"])
+    assert not skills.go_to_position(x + 6, y, z, 1)
+    box = [(x + dx, y + dy, z + dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1, 2) for dz in (-1, 0, 1)
+           if (dx, dz) != (0, 0) or dy in (-1, 2)]
+    assert set(bulk.block_names(kept, box)) == {"red_wool"}, "a protected block was broken"
+
+    digger = make_bot("digger")
+    x, y, z, wall = walled_in(digger)
+    assert Skills(digger).go_to_position(x + 6, y, z, 1)  # the same walk, unprotected: it digs out
+    assert "air" in bulk.block_names(digger, [(x + dx, y + dy, z + dz) for dx in (-1, 1) for dy in (0, 1)
+                                              for dz in (-1, 0, 1)])

@@ -67,4 +67,11 @@ function setRestrictToInventory (bot, on) {
   return true
 }
 
-module.exports = { inject, run, interrupt, setCheat, setRestrictToInventory }
+// Blocks the bot's walking must never break (a CoBlock structure: each block is scarce and lost when broken); the
+// pathfinder would otherwise dig through them on its way.
+function setProtectedBlocks (bot, namesJson) {
+  c.state(bot).protectedBlocks = JSON.parse(namesJson)
+  return true
+}
+
+module.exports = { inject, run, interrupt, setCheat, setRestrictToInventory, setProtectedBlocks }

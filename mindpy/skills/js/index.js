@@ -25,5 +25,6 @@ module.exports = {
   interrupt: core.interrupt,
   setCheat: core.setCheat,
   setRestrictToInventory: core.setRestrictToInventory,
+  setProtectedBlocks: core.setProtectedBlocks,
   names: bot => JSON.stringify(bot.skills ? bot.skills.names() : [])
 }

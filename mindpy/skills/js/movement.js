@@ -17,6 +17,10 @@ function ensurePathfinder (bot) {
       .map(name => bot.registry.itemsByName[name]?.id).filter(id => id !== undefined)
     c.state(bot).movements = movements
   }
+  for (const name of c.state(bot).protectedBlocks || []) { // set by core.setProtectedBlocks, maybe after the start
+    const block = bot.registry.blocksByName[name]
+    if (block) c.state(bot).movements.blocksCantBreak.add(block.id)
+  }
   bot.pathfinder.setMovements(c.state(bot).movements)
 }
 
