@@ -95,3 +95,24 @@ def test_dig_down_then_go_to_surface(make_bot):
     assert skills.go_to_surface() or True  # flat world: the hole is open to the sky
     assert skills.go_to_position(x + 5, y, z, 1), skills.take_log()
     assert abs(bot.position[1] - y) < 0.1
+
+
+def test_place_block_climbs_to_reach_a_high_cell_without_breaking_anything(make_bot):
+    """The top of a 6-block tower is out of reach from the ground (eyes to the block: 4.9 > 4.5): the bot climbs
+    the steps beside it to place there, and breaks none of the protected blocks on its way (a CoBlock site)."""
+    from mindpy.world import bulk
+
+    bot = make_bot("climber")
+    x, y, z = isolate(bot)
+    bot.command("clear")
+    tower = [(x + 4, y + i, z) for i in range(6)]
+    steps = [(x + 2, y, z), (x + 3, y, z), (x + 3, y + 1, z)]  # a stair up to two blocks high, beside the tower
+    for bx, by, bz in tower + steps:
+        bot.command(f"setblock {bx} {by} {bz} red_wool")
+    wait_until(lambda: set(bulk.block_names(bot, tower + steps)) == {"red_wool"}, timeout=10, message="the tower")
+    give(bot, "blue_wool", 1)
+    skills = Skills(bot)
+    skills.runner.protect_blocks(["red_wool", "blue_wool"])
+    assert skills.place_block("blue_wool", x + 4, y + 6, z), skills.take_log()
+    assert bulk.block_names(bot, [(x + 4, y + 6, z)]) == ["blue_wool"]
+    assert set(bulk.block_names(bot, tower + steps)) == {"red_wool"}

@@ -170,6 +170,9 @@ function isEmpty (block) {
   return !block || ['air', 'cave_air', 'water', 'lava', 'short_grass', 'tall_grass', 'snow'].includes(block.name)
 }
 
+// How far from its eyes the bot places a block (mineflayer's and vanilla survival's block reach).
+const PLACE_REACH = 4.5
+
 async function placeBlock (bot, type, x, y, z) {
   const target = new c.Vec3(Math.floor(x), Math.floor(y), Math.floor(z))
   if (c.state(bot).cheat) {
@@ -204,8 +207,9 @@ async function placeBlock (bot, type, x, y, z) {
   if (feet.equals(target) || feet.offset(0, 1, 0).equals(target)) {
     await move.goto(bot, new move.goals.GoalInvert(new move.goals.GoalNear(target.x, target.y, target.z, 1.5)), 10000)
   }
-  if (bot.entity.position.distanceTo(target) > 4.5) {
-    await move.goto(bot, new move.goals.GoalNear(target.x, target.y, target.z, 3), 30000)
+  if (move.eyeDistance(bot, target) > PLACE_REACH) {
+    // a little nearer than the reach: the bot comes to rest off the middle of the block it walked to
+    await move.goto(bot, new move.GoalReach(target, PLACE_REACH - 0.4), 30000)
     const again = bot.entity.position.floored()
     if (again.equals(target) || again.offset(0, 1, 0).equals(target)) {
       await move.goto(bot, new move.goals.GoalInvert(new move.goals.GoalNear(target.x, target.y, target.z, 1.5)), 10000)

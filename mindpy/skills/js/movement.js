@@ -222,4 +222,37 @@ function inject (bot) {
   })
 }
 
-module.exports = { inject, ensurePathfinder, goto, goals }
+// Stand where the eyes are within `reach` of a block's middle, not inside that block: to place or break it. Unlike
+// GoalNear, which measures from the feet, this counts a spot on top of other blocks as near a high block, and a
+// spot at the foot of a tower as near its third block.
+const EYE_HEIGHT = 1.62
+class GoalReach extends goals.Goal {
+  constructor (target, reach) {
+    super()
+    this.target = target.floored()
+    this.reachSq = reach * reach
+  }
+
+  heuristic (node) {
+    const dx = this.target.x - node.x
+    const dy = this.target.y - node.y - 1
+    const dz = this.target.z - node.z
+    return Math.sqrt(dx * dx + dz * dz) + Math.abs(dy)
+  }
+
+  isEnd (node) {
+    const t = this.target
+    if (node.x === t.x && node.z === t.z && (node.y === t.y || node.y + 1 === t.y)) return false
+    const dx = t.x - node.x
+    const dy = t.y + 0.5 - (node.y + EYE_HEIGHT)
+    const dz = t.z - node.z
+    return dx * dx + dy * dy + dz * dz <= this.reachSq
+  }
+}
+
+// From the bot's eyes to the middle of the block at `target`.
+function eyeDistance (bot, target) {
+  return bot.entity.position.offset(0, EYE_HEIGHT, 0).distanceTo(target.floored().offset(0.5, 0.5, 0.5))
+}
+
+module.exports = { inject, ensurePathfinder, goto, goals, GoalReach, eyeDistance }
