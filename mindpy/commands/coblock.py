@@ -2,7 +2,9 @@
 structure, compare the world with one's own private goal, and declare the task finished.
 
 As in the paper, an agent places blocks from its inventory against the ground or another block's face, and a
-block it breaks is lost (nobody gets it back). Outside a coblock task every command answers that there is none;
+block it breaks is lost (nobody gets it back). As in the paper, there is no reach limit: the bot walks near the cell
+when it can, and where it cannot (a high cell with no way up) it places or breaks from where it stands. Outside a
+coblock task every command answers that there is none;
 agents whose task is not a coblock task do not see these commands at all (`blocked_outside_coblock`, applied
 where agents are built, mindpy.agent.factory), so they cost nothing in other prompts.
 
@@ -103,7 +105,34 @@ def place_block(ctx: AgentContext, task: Any, block: str, x: int, y: int, z: int
                       f"or a block next to one of its faces. Place the blocks under or beside it first.")
     # Note: in cheat mode the skill sets the block with an operator command and the inventory does not shrink;
     # coblock episodes must leave cheat mode off so that inventories stay the scarce resource they are.
-    return perform(ctx, ctx.skills.place_block(block, x, y, z))
+    if ctx.skills.place_block(block, x, y, z):
+        return perform(ctx, True)
+    tried = ctx.skills.take_log().strip()
+    if bulk.block_names(ctx.bot, [(x, y, z)])[0] not in AIR or ctx.bot.inventory().get(block, 0) < 1:
+        return CommandOutput(tried or f"Could not place {block} at {where}.", False)
+    return _place_from_afar(ctx, block, x, y, z)
+
+
+def _place_from_afar(ctx: AgentContext, block: str, x: int, y: int, z: int) -> CommandOutput:
+    """Place a block the bot could not get within reach of (a high cell with no way up): the CoBlock world, as the
+    paper's, has no reach limit. The block is set with an operator command (as !breakBlock clears one) and one is
+    taken from the bot's inventory, so the colours stay as scarce as when placing by hand."""
+    where = _at(x, y, z)
+    ctx.bot.command(f"setblock {x} {y} {z} {block}")
+    if not _wait_for_block(ctx, x, y, z, lambda name: name == block):
+        return refuse(f"Could not place {block} at {where}: the server did not set it.")
+    ctx.bot.command(f"clear {ctx.bot.name} {block} 1")
+    return CommandOutput(f"Placed {block} at {where} (from where you stand: there is no way up to it).")
+
+
+def _wait_for_block(ctx: AgentContext, x: int, y: int, z: int, wanted: Callable[[str | None], bool]) -> bool:
+    """Wait (at most BREAK_WAIT_S) until the bot sees a block at (x, y, z) that `wanted` accepts."""
+    deadline = time.monotonic() + BREAK_WAIT_S
+    while not wanted(bulk.block_names(ctx.bot, [(x, y, z)])[0]):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def _outside_site(task: Any, x: int, y: int, z: int) -> str | None:
@@ -135,18 +164,12 @@ def break_block(ctx: AgentContext, task: Any, x: int, y: int, z: int) -> Command
                       f"!goToCoordinates, and try again.")
     if name in AIR:
         return refuse(f"There is no block at {where} (only air): nothing to break. Check the position.")
-    if _distance(ctx, x, y, z) > REACH:
+    if _distance(ctx, x, y, z) > REACH:  # walk near it when there is a way (no reach limit: see _place_from_afar)
         ctx.skills.go_to_position(x, y, z, 3)
-        walked = ctx.skills.take_log().strip()
-        if _distance(ctx, x, y, z) > REACH:
-            return refuse(f"The block at {where} is out of your reach and you could not walk near it"
-                          + (f" ({walked})" if walked else "") + ". Move closer and try again.")
+        ctx.skills.take_log()
     ctx.bot.command(f"setblock {x} {y} {z} air")
-    deadline = time.monotonic() + BREAK_WAIT_S
-    while bulk.block_names(ctx.bot, [(x, y, z)])[0] not in AIR:
-        if time.monotonic() > deadline:
-            return refuse(f"The {name} at {where} is still there: the server did not let you break it.")
-        time.sleep(0.05)
+    if not _wait_for_block(ctx, x, y, z, lambda name: name in AIR):
+        return refuse(f"The {name} at {where} is still there: the server did not let you break it.")
     return CommandOutput(f"Broke the {name} at {where}. The block is lost: nobody gets it back.")
 
 

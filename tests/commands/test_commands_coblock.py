@@ -201,3 +201,21 @@ def test_only_agents_of_a_coblock_task_see_the_commands(make_bot, server, tmp_pa
     assert "blocked" in plain.commands.run(plain.context, "checkGoal", [])
     # the whole layer, without a task filter, still lists them (the command table, `mindpy commands`)
     assert "!placeBlock" in AgentCommands(default_registry()).docs()
+
+
+def test_a_cell_out_of_reach_with_no_way_up_is_placed_from_afar(layer, make_bot):
+    """CoBlock has no reach limit (as in the paper): the top of an 8-block tower on open ground, which no standing
+    spot reaches, is placed from where the bot stands, and the block still leaves its inventory."""
+    tower = lambda bx, bz: {"0": [(bx, Y + i, bz, "red_wool") for i in range(7)] + [(bx, Y + 7, bz, "blue_wool")],  # noqa: E731
+                            "1": [(bx + 1, Y, bz, "yellow_wool")]}
+    bot, ctx, bx, bz = builder(make_bot, tower)
+    for i in range(7):
+        setblock(bot, bx, Y + i, bz, "red_wool")
+    give_items(bot, {"blue_wool": 2})
+    out = run(layer, ctx, f'!placeBlock("blue_wool", {bx}, {Y + 7}, {bz})')
+    assert out.ok and "from where you stand" in out, out
+    assert block(bot, bx, Y + 7, bz) == "blue_wool"
+    wait_until(lambda: bot.inventory().get("blue_wool", 0) == 1, message="one blue_wool taken from the inventory")
+    # and broken the same way
+    out = run(layer, ctx, f"!breakBlock({bx}, {Y + 7}, {bz})")
+    assert out.ok and block(bot, bx, Y + 7, bz) == "air", out
