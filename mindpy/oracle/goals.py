@@ -26,6 +26,9 @@ Phrasings it reads (ours in mindpy/tasks/generators/, MINDcraft's, and rewording
                    recipe:\\nRecipe for golden_apple:\\nStep 1: ..."
     construction:  "Build the house of the blueprint together with the other agent, ..." / "Make a structure with
                    the blueprint below"
+    coblock:       "Build your part of a structure ... Place exactly these 2 blocks, bottom up: yellow_wool at
+                   (100, -60, -98), orange_wool at (101, -60, -98). ... You hold 1 orange_wool." (any text that
+                   names blocks at coordinates; read by coblock.py)
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..commands.names import _forms
-from . import cooking
+from . import coblock, cooking
 from .prompt import TEAM_SENTENCE
 
 ME, PARTNER, TEAM = "me", "partner", "team"
@@ -96,7 +99,7 @@ _CONSTRUCTION_WORDS = frozenset({"blueprint", "house", "structure", "building"})
 class TaskGoal:
     """A task goal as read from its text: the kind, the targets and the kind's special facts."""
 
-    kind: str                                   # crafting, cooking, construction, unknown
+    kind: str                                   # crafting, cooking, construction, coblock, unknown
     targets: dict[str, int] = field(default_factory=dict)
     missing_items: list[str] = field(default_factory=list)  # crafting: base items nobody holds
     hells_kitchen: bool = False
@@ -104,6 +107,8 @@ class TaskGoal:
     partner_dish: str | None = None             # Hell's Kitchen: the dish whose recipe I hold
     partner_index: int | None = None            # ...and the number of the agent who makes it, when given
     recipes: dict[str, list[str]] = field(default_factory=dict)  # recipe texts the goal shows
+    blocks: list[coblock.GoalBlock] = field(default_factory=list)  # coblock: my blocks (x, y, z, name)
+    held: dict[str, int] = field(default_factory=dict)  # coblock: what the goal says I hold at the start
 
     @property
     def target_text(self) -> str:
@@ -357,6 +362,9 @@ def _missing(sentences: list[list[str]], targets: dict[str, int]) -> list[str]:
 def parse_goal(goal: str) -> TaskGoal:
     """Read a task goal's text (see the module doc); kind "unknown" when it names nothing to make."""
     text = TEAM_SENTENCE.sub(" ", goal or "").strip()
+    blocks = coblock.read_goal_blocks(text)
+    if blocks:
+        return TaskGoal("coblock", blocks=blocks, held=coblock.read_held(text))
     recipes, prose = _recipes(text)
     sentences = _sentences(tokens_of(prose))
     duties = [d for words in sentences for d in _duties(words)]

@@ -5,10 +5,16 @@ Protocol between oracle agents (nothing is agreed by talking; every agent works 
   go into the target. Cooking: the lead makes every dish and ends up holding them; the others give it their
   items. Hell's Kitchen: each agent makes its own dish, sends the recipe it holds to the agent who needs it, and
   gives the others what their dishes take. Construction: each agent places the blocks it holds materials for,
-  lowest level first; the lead also clears wrong blocks.
+  lowest level first; the lead also clears wrong blocks. CoBlock (coblock.py): each agent builds its own goal
+  bottom up, asks its partner to place the colours it lacks (or to give them, where giving is allowed), places
+  what the partner asks for with its spares, and whoever finishes last (its goal checked complete, the partner's
+  announced) ends the task with `!endTask`.
 - Whoever lacks something asks one partner at a time ("I need 1 bowl ... Can you give it to me?"); whoever is
   asked gives what it can spare or says it has none. A conversation is short: opening, answer, then
   "Thanks! !endConversation". Waiting is `!stay(5)`, which partners' messages may interrupt.
+- CoBlock replies that act are bare commands (no news of every block). In round mode (a "Round N of M" message
+  opens each turn) waiting is `!wait`, and a CoBlock agent never talks two turns in a row while it has a block to
+  place.
 - Facts come from the prompt each time: inventory, command outputs, partners' messages. The state kept between
   calls is only who was asked what, what is owed to whom, and what was already said.
 """
@@ -18,13 +24,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import construction, cooking, crafting
+from . import coblock, construction, cooking, crafting
 from .cooking import Move
 from .dialogue import item_list, quote, read_message
 from .goals import TaskGoal, parse_goal
 from .prompt import PromptView
 
 WAIT = '!stay(5)'
+COBLOCK_WAIT = '!stay(3)'   # CoBlock outside round mode: short waits, since a partner's block may come any moment
+ROUND_WAIT = '!wait'        # round mode: pass this turn
+WAITS_BEFORE_READY = 3    # CoBlock: waits for the inventory the goal promises before asking for anything
+DONE_PATIENCE = 10        # CoBlock, round mode: waits after my goal is done before asking how the partner is doing
 WAITS_BEFORE_ASKING = 3   # let partners hand things over before asking
 WAITS_BEFORE_REASKING = 8
 MAX_REPEATS = 3           # the same command with nothing changing: give up on it...
@@ -53,6 +63,18 @@ class Memory:
     build_tries: int = 0
     stuck: dict[str, int] = field(default_factory=dict)  # failing command -> the call when it may be retried
     calls: int = 0
+    site: coblock.Site | None = None  # CoBlock: what my commands' answers taught me about my goal's cells
+    talked_last: bool = False         # CoBlock: my last turn was only talk
+    asked_progress: bool = False      # CoBlock: I asked the partner whether its part is done
+    stocked: bool = False             # CoBlock: the inventory the goal promises has reached the prompt
+    to_say: list[tuple[str, str]] = field(default_factory=list)  # CoBlock: (partner, message) still to say
+
+
+def _incoming(view: PromptView) -> str:
+    """The message a respond-or-ignore prompt asks about: the last line of its conversation."""
+    text = view.state or (str(view.turns[-1]["content"]) if view.turns else "")
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("Your decision")]
+    return lines[-1] if lines else ""
 
 
 def _command_of(text: str) -> str:
@@ -72,8 +94,9 @@ class Player:
     # ---- entry -------------------------------------------------------------------------------------------
     def reply(self, view: PromptView) -> str:
         if view.kind == "bot_responder":
-            # never break off an action for a message: it is delivered as soon as the action is over
-            return "ignore"
+            # never break off an action for a message (it is delivered as soon as the action is over), except a
+            # CoBlock partner's request or news: an oracle goes from one action to the next without a pause
+            return "respond" if coblock.wants_answer(_incoming(view)) else "ignore"
         if view.kind == "saving_memory":
             return self._memory_note(view)
         if view.kind == "coding":
@@ -120,6 +143,8 @@ class Player:
 
     def _keep(self, view: PromptView, goal: TaskGoal, item: str) -> int:
         """How many of `item` I need myself."""
+        if goal.kind == "coblock":
+            return self._site(goal).need().get(item, 0)
         if goal.kind == "construction":
             return 0
         if goal.hells_kitchen:
@@ -135,6 +160,8 @@ class Player:
     # ---- the conversing prompt ---------------------------------------------------------------------------
     def _converse(self, view: PromptView) -> str:
         goal = self.goal(view)
+        if goal.kind == "coblock":
+            return self._coblock(view, goal)
         inv = view.inventory
         self.mem.calls += 1
         self.mem.stuck = {c: until for c, until in self.mem.stuck.items() if until > self.mem.calls}
@@ -147,14 +174,9 @@ class Player:
             self._observe_blueprint(view)
 
         # 1. what I owe partners
-        while self.mem.owed:
-            player, item, n = self.mem.owed[0]
-            spare = view.has(item) - self._keep(view, goal, item)
-            self.mem.owed.pop(0)
-            if spare > 0:
-                self.mem.introduced.add(player)
-                k = min(n, spare)
-                return f"Here you go, {player}: {k} {item}. !givePlayer({quote(player)}, {quote(item)}, {k})"
+        paid = self._pay_debt(view, goal)
+        if paid:
+            return paid
         if self.mem.sorry:
             player, items = self.mem.sorry.pop(0)
             self.mem.introduced.add(player)
@@ -197,6 +219,17 @@ class Player:
         self.mem.waits += 1
         return f"Waiting for the others. {WAIT}"
 
+    def _pay_debt(self, view: PromptView, goal: TaskGoal) -> str:
+        """Give the first thing I promised and can still spare ("" when nothing)."""
+        while self.mem.owed:
+            player, item, n = self.mem.owed.pop(0)
+            spare = view.has(item) - self._keep(view, goal, item)
+            if spare > 0:
+                self.mem.introduced.add(player)
+                k = min(n, spare)
+                return f"Here you go, {player}: {k} {item}. !givePlayer({quote(player)}, {quote(item)}, {k})"
+        return ""
+
     def _am_lead_like(self, view: PromptView, goal: TaskGoal) -> bool:
         return goal.hells_kitchen or goal.kind == "construction" or view.name == self.lead(view)
 
@@ -207,7 +240,7 @@ class Player:
             if key in self.mem.processed:
                 continue
             self.mem.processed.add(key)
-            reading = read_message(msg.text)
+            reading = read_message(coblock.with_block_names(msg.text) if goal.kind == "coblock" else msg.text)
             if reading.done:
                 self.mem.team_done = True
             for item in reading.refused:
@@ -454,6 +487,163 @@ class Player:
                         f"({', '.join(kinds) or 'clearing only'}) at their blueprint positions.")
                 return Move(f"!newAction({quote(task)})", f"Building level {level}.")
         return Move(WAIT, "My blocks are placed; waiting for the rest.")
+
+    # ---- CoBlock -----------------------------------------------------------------------------------------
+    def _site(self, goal: TaskGoal) -> coblock.Site:
+        if self.mem.site is None or self.mem.site.goal != goal.blocks:
+            self.mem.site = coblock.Site(list(goal.blocks))
+        return self.mem.site
+
+    def _coblock(self, view: PromptView, goal: TaskGoal) -> str:
+        """My turn in a CoBlock task: give (or place) what a partner asked of me, fix and build my goal bottom up,
+        ask for the colours I lack, announce my part done, and end the task once both parts are done."""
+        mem, site = self.mem, self._site(goal)
+        built = coblock.read_structure(view.state)
+        if built is not None:
+            site.see_structure(*built)
+        for output in view.outputs:
+            site.observe(output)
+        site.attempted(_command_of(view.my_last), view.outputs)
+        if any(view.has(item) > n for item, n in mem.last_inventory.items()) or \
+                any(item not in mem.last_inventory for item in view.inventory):
+            site.news()  # items came in: a partner may be building too
+            mem.waits = 0
+        mem.last_inventory = dict(view.inventory)
+        self._cb_absorb(view, goal, site)
+        for x, y, z, block in site.unkept_promises(view.inventory):
+            partner = view.others[0] if view.others else ""
+            mem.to_say.append((partner, f"Sorry, I can't place {block} at ({x}, {y}, {z}) for you after all: I "
+                                        f"don't have enough {block}."))
+        rounds = view.round is not None
+        # the inventory the goal promises may reach the prompt a moment after the first one
+        mem.stocked = mem.stocked or not goal.held or any(view.has(b) for b in goal.held)
+        ready = mem.stocked or mem.waits >= WAITS_BEFORE_READY
+
+        paid = self._pay_debt(view, goal)
+        if paid:
+            return self._cb_act(paid)
+        if not site.checked:
+            return self._cb_query("Checking my goal first. !checkGoal")
+        move = site.next_move(view.inventory) if ready else None
+        building = move is not None and move.command.startswith(("!placeBlock", "!breakBlock"))
+        talk = None if rounds and mem.talked_last and building else self._cb_talk(view, site, ready)
+        if talk:
+            return self._cb_say(view, talk)
+        if move is not None:
+            return self._cb_act(move.text())
+        if site.believed_complete() and not site.confirmed:
+            return self._cb_query("All my blocks should be in place: checking. !checkGoal")
+        if site.mine_done() and (mem.team_done or not view.others):
+            return self._cb_act("Both our parts are built: the structure is done. !endTask")
+        fresh = [m for m in view.new_messages if not m.ended]
+        if not rounds and fresh and view.partner == fresh[-1].sender and view.may("endConversation"):
+            # nothing to do now: close the conversation, so that self-prompting goes on
+            return self._cb_say(view, (view.partner, f"Thanks, {view.partner}! !endConversation("
+                                                     f"{quote(view.partner)})"))
+        if site.mine_done() and not rounds and mem.announced:
+            return ""  # nothing to do until a partner speaks: quiet replies stop self-prompting
+        site.waited()
+        mem.waits += 1
+        lack = site.lacking(view.inventory) if ready else {}
+        why = (f"Waiting for {item_list(lack)}." if lack else
+               "Waiting for my partner's blocks to build on." if site.waiting_for_support() else "Waiting.")
+        return self._cb_act(f"{why} {ROUND_WAIT if rounds or view.offers('wait') else COBLOCK_WAIT}")
+
+    def _cb_absorb(self, view: PromptView, goal: TaskGoal, site: coblock.Site) -> None:
+        """Take in partners' new messages: news for parked cells, a partner's part done, blocks it asks me to
+        place (promised when I hold spares), items it asks for (owed, where giving is allowed), refusals."""
+        mem = self.mem
+        for msg in view.new_messages:
+            key = (msg.sender, msg.text)
+            if key in mem.processed:
+                continue
+            mem.processed.add(key)
+            site.news()
+            reading = read_message(coblock.with_block_names(msg.text))
+            if reading.done or coblock.says_done(msg.text):
+                mem.team_done = True
+            for item in reading.refused:
+                mem.asked.setdefault(item, set()).add(msg.sender)
+            cells = coblock.placement_request(msg.text)
+            if cells:
+                self._cb_promise(view, site, msg.sender, cells)
+                continue
+            for item, n in reading.wants.items():
+                spare = view.has(item) - self._keep(view, goal, item)
+                if spare > 0 and view.may("givePlayer"):
+                    mem.owed.append((msg.sender, item, n))
+                elif spare > 0:
+                    mem.to_say.append((msg.sender, f"I can't hand blocks over, {msg.sender}, but I have {spare} "
+                                                   f"{item} to spare: tell me where to place them."))
+                elif not msg.ended:
+                    mem.to_say.append((msg.sender, f"Sorry {msg.sender}, I don't have any {item} to spare."))
+
+    def _cb_promise(self, view: PromptView, site: coblock.Site, partner: str, cells: list) -> None:
+        """A partner asks me to place blocks for it: I promise those my spares cover, and say which I cannot."""
+        wanted: dict[str, list] = {}
+        for x, y, z, block in cells:
+            if (x, y, z) not in site.want and (x, y, z) not in site.promised and not site.blocks.get((x, y, z)):
+                wanted.setdefault(block, []).append((x, y, z))
+        for block, spots in wanted.items():
+            spare = max(0, view.has(block) - site.need().get(block, 0))
+            for cell in spots[:spare]:
+                site.promise(cell, block)
+            if len(spots) > spare:
+                short = "any" if spare == 0 else f"more than {spare}"
+                self.mem.to_say.append((partner, f"Sorry {partner}, I don't have {short} {block} to spare."))
+
+    def _cb_talk(self, view: PromptView, site: coblock.Site, ready: bool) -> tuple[str, str] | None:
+        """(partner, message) I should say now, or None: a refusal, a request for the colours I lack (the
+        items, where giving is allowed, else that the partner place those blocks), my part being done, or (round
+        mode) a question about the partner's progress."""
+        mem = self.mem
+        if mem.to_say:
+            return mem.to_say.pop(0)
+        lack = site.lacking(view.inventory) if ready else {}
+        if lack and mem.waits > WAITS_BEFORE_REASKING:
+            mem.asked.clear()  # nothing came: ask again
+            mem.waits = 0
+        for partner in view.others:
+            unasked = {b: n for b, n in lack.items() if partner not in mem.asked.get(b, set())}
+            if unasked:
+                for block in unasked:
+                    mem.asked.setdefault(block, set()).add(partner)
+                if not view.may("givePlayer"):
+                    return partner, coblock.asking_text(site.lacking_cells(view.inventory, set(unasked)),
+                                                        view.inventory)
+                it = "it" if sum(unasked.values()) == 1 else "them"
+                return partner, (f"I need {item_list(unasked)} for my part of the structure. Can you give {it} to "
+                                 f"me?")
+        partner = view.partner or (view.others[0] if view.others else "")
+        if site.mine_done() and not mem.announced and not mem.team_done and partner:
+            mem.announced = True
+            return partner, f"My goal is done: all {len(site.goal)} of my blocks are in place."
+        rounds = view.round is not None
+        if site.mine_done() and rounds and mem.waits >= DONE_PATIENCE and not mem.team_done and \
+                not mem.asked_progress and partner:
+            mem.asked_progress = True
+            return partner, "Have you placed all your blocks yet? Tell me if you need me to place any."
+        return None
+
+    def _cb_say(self, view: PromptView, talk: tuple[str, str]) -> str:
+        """A message to a partner: in our conversation as it is, else opening one."""
+        partner, text = talk
+        self.mem.talked_last = True
+        if view.partner == partner or "!endConversation" in text:
+            return text
+        return f"!startConversation({quote(partner)}, {quote(text)})"
+
+    @staticmethod
+    def _cb_query(text: str) -> str:
+        """A reply that only looks (free in round mode: it neither acts nor talks); bare, as _cb_act's."""
+        return _command_of(text)
+
+    def _cb_act(self, text: str) -> str:
+        """A reply that acts: its command alone. Words beside it are not sent in round mode, and elsewhere they go
+        to the partner whose message started the turn (which the prompt may no longer show, once the history is
+        summarized): news of every block would be noise."""
+        self.mem.talked_last = False
+        return _command_of(text)
 
     # ---- other prompts -----------------------------------------------------------------------------------
     def _coding(self, view: PromptView) -> str:

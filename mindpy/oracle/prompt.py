@@ -28,6 +28,8 @@ _CONVO_ENDED = re.compile(r'^Conversation with ([A-Za-z0-9_]+) ended with messag
 _STARTED = re.compile(r"^Started a conversation with ([A-Za-z0-9_]+)\.")
 _ENDED = re.compile(r"^Ended the conversation with ([A-Za-z0-9_]+)\.")
 _LEFT = re.compile(r"^([A-Za-z0-9_]+) left the game; the conversation has ended\.")
+# Round mode (mindpy.agent.turns): each turn opens with "Round 3 of 40. Your turn. ..." ("Round 3. ..." unbounded).
+_ROUND = re.compile(r"^Round (\d+)(?: of (\d+))?\b")
 
 
 @dataclass
@@ -55,6 +57,8 @@ class PromptView:
     partner: str | None = None     # who I am in a conversation with, as far as the turns show
     my_last: str = ""              # my last reply
     last_output: str = ""          # the last system turn that followed my last reply (a command's output)
+    outputs: list[str] = field(default_factory=list)  # every system turn since my last reply (outputs, notes)
+    round: tuple[int, int | None] | None = None  # round mode: (round, last round) of the turn being played
     turns: list[dict] = field(default_factory=list)
     state: str = ""                # the last message: memory, stats, inventory...
     system: str = ""
@@ -71,6 +75,11 @@ class PromptView:
         blocked, so a prompt without it has no docs, and nothing is known to be blocked."""
         if not re.search(r"^!stats:", self.system, re.M):
             return True
+        return re.search(rf"^!{re.escape(command)}:", self.system, re.M) is not None
+
+    def offers(self, command: str) -> bool:
+        """Whether the prompt's command docs list `command` (False without docs): for commands that exist only in
+        some games, such as round mode's `!wait`."""
         return re.search(rf"^!{re.escape(command)}:", self.system, re.M) is not None
 
 
@@ -151,6 +160,7 @@ def read_prompt(messages: list[dict], system: str) -> PromptView:
             view.my_last = content
             view.new_messages = []
             view.last_output = ""
+            view.outputs = []
             continue
         if role == "user":
             sender, text = split_sender(content)
@@ -178,8 +188,13 @@ def read_prompt(messages: list[dict], system: str) -> PromptView:
         started = _STARTED.match(content)
         if started:
             view.partner = started.group(1)
+        turn = _ROUND.match(content)
+        if turn:  # the turn's opening, not an output
+            view.round = (int(turn.group(1)), int(turn.group(2)) if turn.group(2) else None)
+            continue
         if view.my_last and not content.startswith(SELF_PROMPT_START):
             view.last_output = content
+            view.outputs.append(content)
     if not view.others:
         nearby = _NEARBY.search(view.state)
         names = [n.strip() for n in nearby.group(1).split(",")] if nearby else []
