@@ -52,6 +52,7 @@ log = logging.getLogger(__name__)
 AGENT_NAMES = ("andy", "jill", "bob", "sally", "mike", "kate", "leo", "nina")
 TASK_ORIGIN = (200, -60, 200)  # where agent 0 stands in crafting and cooking tasks (construction: the blueprint)
 BLUEPRINT_COMMANDS = ("getBlueprint", "getBlueprintLevel", "checkBlueprint", "checkBlueprintLevel")
+STOP_WAIT_S = 15.0  # round mode: how long the last round's turns may take to end before the result is written
 GRACE_S = 30.0                 # after the task's timeout, how long to wait for the checker before calling it an error
 
 
@@ -226,6 +227,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         _watch(monitor, finished, task, embedded, bots, humans, runner)
         result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
         if scheduler is not None:
+            scheduler.join(timeout=STOP_WAIT_S)  # the last round's turns end: their tally is complete
             result = {**result, "round_rules": {"limit": scheduler.options.limit,
                                                 "message_is_action": scheduler.options.message_is_action},
                       "round_tally": scheduler.tally.as_dict()}
@@ -344,21 +346,20 @@ def _start_rounds(rounds: RoundOptions, runner, names: list[str], monitor: TaskM
     task honoured) and the agents that reflect get their review; at the round limit the episode ends as at its
     time limit."""
     def after_round(number: int, reports: dict) -> None:
-        recorder.record_round(number)
         _honour_end_task(monitor, runner)
-        _check(monitor)
+        _check(monitor, now=True)
         if not monitor.ended:
             reviewer.review_all()
 
     scheduler = RoundScheduler([runner.agents[n] for n in names], rounds, bus=runner.bus,
-                               should_stop=lambda: finished.is_set() or monitor.ended, after_round=[after_round])
+                               should_stop=lambda: finished.is_set() or monitor.ended, after_round=[after_round],
+                               before_round=[recorder.record_round])  # a round ended by success still counts
 
-    def play() -> None:
-        scheduler.run()
+    def at_the_limit() -> None:
         if not monitor.ended:
             monitor.out_of_rounds()
 
-    threading.Thread(target=play, name="rounds", daemon=True).start()
+    scheduler.start(then=at_the_limit)
     return scheduler
 
 
@@ -407,11 +408,11 @@ def _lost_bots(bots) -> list[str]:
     return lost
 
 
-def _check(monitor: TaskMonitor) -> None:
+def _check(monitor: TaskMonitor, now: bool = False) -> None:
     """Check the task (also checked on agent 0's update tick; this keeps checking if that tick is busy). A check
     that fails because the bots or the server went away ends the episode with that cause."""
     try:
-        monitor.tick()
+        monitor.check_now() if now else monitor.tick()
     except BridgeTimeout as exc:  # Node busy: check again on the next round
         log.warning("the task check waited too long: %s", exc)
     except MindpyError as exc:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -28,6 +29,7 @@ from ..errors import ConfigError
 log = logging.getLogger(__name__)
 
 SETTLE_S = 10.0  # how long the messages of a round may take to arrive before the next round starts anyway
+STOP_GRACE_S = 10.0  # once told to stop, how long the turns under way may take to end before the scheduler returns
 AfterRound = Callable[[int, dict[str, TurnReport]], Any]
 
 
@@ -84,7 +86,8 @@ class RoundScheduler:
     """Plays rounds until the limit or until told to stop (see the module's docstring)."""
 
     def __init__(self, agents: Sequence[TurnTaker], options: RoundOptions, *, bus: Any = None,
-                 should_stop: Callable[[], bool] = lambda: False, after_round: Sequence[AfterRound] = ()):
+                 should_stop: Callable[[], bool] = lambda: False, after_round: Sequence[AfterRound] = (),
+                 before_round: Sequence[Callable[[int], Any]] = ()):
         """`bus`: the agents' message bus (its `wait_settled` ends a round). The turn's prompt does not repeat the
         agent's goal: its prompt's state shows it already ($SELF_PROMPT)."""
         self.agents = list(agents)
@@ -92,13 +95,17 @@ class RoundScheduler:
         self.bus = bus
         self.should_stop = should_stop
         self.after_round = list(after_round)
+        self.before_round = list(before_round)  # (round number): a round is counted as used once it starts
         self.tally = RoundTally()
+        self._thread: threading.Thread | None = None
 
     def run(self) -> RoundTally:
         """Play rounds 1, 2, ... up to the limit, stopping early when `should_stop()` becomes true."""
         for number in range(1, self.options.limit + 1):
             if self.should_stop():
                 break
+            for start in self.before_round:
+                start(number)
             reports = self.play_round(number)
             self.tally.add(reports)
             for callback in self.after_round:
@@ -107,6 +114,19 @@ class RoundScheduler:
                 except Exception:  # a broken counter or review must not stop the game
                     log.exception("after round %d: a callback failed", number)
         return self.tally
+
+    def start(self, then: Callable[[], Any] = lambda: None) -> None:
+        """`run()` on a thread of its own, then `then()`; `join` waits for it."""
+        def play() -> None:
+            self.run()
+            then()
+        self._thread = threading.Thread(target=play, name="rounds", daemon=True)
+        self._thread.start()
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the rounds started with `start` to end (at most `timeout` seconds)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
 
     def play_round(self, number: int) -> dict[str, TurnReport]:
         """One round: read what was heard, take every turn at once, wait for the messages to arrive."""
@@ -117,10 +137,13 @@ class RoundScheduler:
                                     name=f"turn-{number}-{agent.name}") for agent in self.agents]
         for thread in threads:
             thread.start()
+        stop_by = None
         for thread in threads:
-            while thread.is_alive():  # a turn ends by itself (model and action time limits); stop-aware waiting
-                thread.join(1.0)
-                if self.should_stop():
+            while thread.is_alive():  # a turn ends by itself (model and action time limits); once told to stop,
+                thread.join(0.2)      # the turns under way get a grace period to end
+                if stop_by is None and self.should_stop():
+                    stop_by = time.monotonic() + STOP_GRACE_S
+                if stop_by is not None and time.monotonic() > stop_by:
                     break
         if self.bus is not None and hasattr(self.bus, "wait_settled") and not self.bus.wait_settled(SETTLE_S):
             log.warning("round %d: some messages had not arrived after %.0f s", number, SETTLE_S)

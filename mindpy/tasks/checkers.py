@@ -262,6 +262,13 @@ class TaskMonitor:
                 self._end(SUCCESS if self.last_result.done else TIMEOUT)
             return self.last_result
 
+    def check_now(self) -> CheckResult:
+        """`tick`, checking even if the last check was less than `interval` ago (round mode: after each round, so
+        that a task completed in round r never starts round r + 1)."""
+        with self._lock:
+            self.last_check_at = None
+        return self.tick()
+
     def fail(self, message: str) -> None:
         """End the episode because of an error; the last checked score stands."""
         with self._lock:
