@@ -346,9 +346,7 @@ class Agent:
             limit = self.settings.max_commands
             count = 0
             while not self._stopped.is_set() and (limit < 0 or count <= limit):
-                behaviors = self.modes.take_behavior_log().strip()
-                if behaviors:  # what the modes did meanwhile, so the model knows
-                    self.history.add("system", f"Recent behaviors log: \n{behaviors}")
+                self._note_behaviors()
                 reply = self._generate(serial)
                 if reply is None:
                     return used_command  # stale, or the model failed
@@ -362,8 +360,7 @@ class Agent:
                 if said and sender != "system":
                     self._route(sender, said)
                 if parsed.error:
-                    self.history.add("system", parsed.error)
-                    self._trace("refused", parsed.error)
+                    self._refused(parsed.error)
                     self._trace("command failed", parsed.command or "?")
                     count += 1
                     continue
@@ -376,6 +373,17 @@ class Agent:
             return used_command
         finally:
             self._turns_running -= 1
+
+    def _note_behaviors(self) -> None:
+        """What the modes did since the last model call goes into the history, so the model knows."""
+        behaviors = self.modes.take_behavior_log().strip()
+        if behaviors:
+            self.history.add("system", f"Recent behaviors log: \n{behaviors}")
+
+    def _refused(self, error: str) -> None:
+        """A reply whose command was refused: the reason goes to the model."""
+        self.history.add("system", error)
+        self._trace("refused", error)
 
     def _generate(self, serial: int) -> str | None:
         """One model reply for the newest message, or None if a newer message made it stale."""
@@ -504,9 +512,7 @@ class Agent:
 
     def _turn_step(self, serial: int, rules: TurnRules, report: TurnReport) -> bool:
         """One model call of a turn; returns whether the turn is over."""
-        behaviors = self.modes.take_behavior_log().strip()
-        if behaviors:
-            self.history.add("system", f"Recent behaviors log: \n{behaviors}")
+        self._note_behaviors()
         reply = self._generate(serial)
         report.calls += 1
         if reply is None:
@@ -515,8 +521,7 @@ class Agent:
         parsed = self.commands.parse(reply)
         if parsed.error:
             report.refused += 1
-            self.history.add("system", parsed.error)
-            self._trace("refused", parsed.error)
+            self._refused(parsed.error)
             return False
         name = parsed.command
         words = (reply if name is None else getattr(parsed, "message", "") or "").strip()

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..tasks.coblock_site import NoStructureError, box_text, in_site, site_box
+from ..tasks.generators.coblock import neighbours
 from ..tasks.generators.common import join_words
 from ..world import bulk
 from .common import HORIZONTAL, Y_RANGE, CommandOutput, action, perform, query
@@ -32,7 +33,6 @@ GROUND_Y = -60          # the lowest layer of a structure; the superflat surface
 REACH = 4.5             # blocks from the bot's eyes a block can be broken at, as the skills use
 BREAK_WAIT_S = 5.0      # how long the server may take to clear a broken block
 MOST_GOAL_LINES = 20    # !checkGoal lists at most this many blocks; the rest are counted
-_FACES = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
 
 Cell = tuple[int, int, int]
 
@@ -91,8 +91,7 @@ def place_block(ctx: AgentContext, task: Any, block: str, x: int, y: int, z: int
     if ctx.bot.inventory().get(block, 0) < 1:
         return refuse(f"You do not hold any {block}: {_held_text(ctx, task)}. Place a block you hold, or ask "
                       f"your partner to place the {block}.")
-    neighbours = [(x + dx, y + dy, z + dz) for dx, dy, dz in _FACES]
-    names = bulk.block_names(ctx.bot, [(x, y, z), *neighbours])
+    names = bulk.block_names(ctx.bot, [(x, y, z), *neighbours((x, y, z))])
     here, around = names[0], names[1:]
     if here is None:
         return refuse(f"You cannot see {where} from here (it is too far away): walk nearer, e.g. with "
@@ -108,7 +107,8 @@ def place_block(ctx: AgentContext, task: Any, block: str, x: int, y: int, z: int
     if ctx.skills.place_block(block, x, y, z):
         return perform(ctx, True)
     tried = ctx.skills.take_log().strip()
-    if bulk.block_names(ctx.bot, [(x, y, z)])[0] not in AIR or ctx.bot.inventory().get(block, 0) < 1:
+    stopped = ctx.skills.last_result is not None and ctx.skills.last_result.interrupted  # !stop means stop
+    if stopped or bulk.block_names(ctx.bot, [(x, y, z)])[0] not in AIR or ctx.bot.inventory().get(block, 0) < 1:
         return CommandOutput(tried or f"Could not place {block} at {where}.", False)
     return _place_from_afar(ctx, block, x, y, z)
 

@@ -60,12 +60,14 @@ def add_method_options(parser) -> None:
 
 def method_options(args) -> dict:
     """The profile options the arguments turn on ({} for none)."""
-    return {name: True for name in ("partner_modelling", "reflection") if getattr(args, name, False)}
+    from ..profiles import METHOD_OPTIONS
+
+    return {name: True for name in METHOD_OPTIONS if getattr(args, name, False)}
 
 
 def method_arguments(options: dict) -> list[str]:
     """The command-line arguments that give a child process the same profile options."""
-    return [f"--{name.replace('_', '-')}" for name in ("partner_modelling", "reflection") if options.get(name)]
+    return [f"--{name.replace('_', '-')}" for name in options if options[name]]
 
 
 def round_options(args):

@@ -279,8 +279,9 @@ class _EpisodeHooks:
     def _on_event(self, name: str, kind: str, text: str) -> None:
         if name in self.logs:
             self.logs[name].on_agent_event(kind, text)
+        command = text.split("(", 1)[0]  # for "command" and "command failed": "!placeBlock(...)" -> "!placeBlock"
         if kind == "command":
-            self._last_command[name] = text.split("(", 1)[0]
+            self._last_command[name] = command
         elif kind == "output" and self.after_build is not None and \
                 self._last_command.get(name) in ("!placeBlock", "!breakBlock"):
             self.after_build(name)
@@ -288,9 +289,9 @@ class _EpisodeHooks:
         if recorder is None:
             return
         if kind == "command":
-            recorder.record_command(name, text.split("(", 1)[0])
+            recorder.record_command(name, command)
         elif kind == "command failed":
-            recorder.record_failed_command(name, text.split("(", 1)[0])
+            recorder.record_failed_command(name, command)
         elif kind == "to bot" or (kind == "said" and not text.startswith("(To ")):  # not the echo
             recorder.record_message(name)
 
@@ -324,20 +325,38 @@ class _Reviewer:
         self.names = names
         self.agents = agents  # the runner's agents now (a restarted agent is a new object)
 
+    def _reflecting(self) -> dict:
+        """The agents that get a review: those whose profile has `reflection` on, in a CoBlock task."""
+        if self.task.type != "coblock":
+            return {}
+        return {name: agent for name, agent in self.agents().items()
+                if name in self.names and getattr(agent.prompter, "reflection", False)}
+
     def review_one(self, name: str) -> None:
-        agent = self.agents().get(name)
-        if self.task.type != "coblock" or agent is None or not getattr(agent.prompter, "reflection", False):
-            return
-        try:
-            lines = review(self.task, self.names.index(name), built_blocks(agent.bot, self.task))
-        except MindpyError as exc:  # the world could not be read: no review this time
-            log.warning("reviewing the structure for %s: %s", name, exc)
-            return
-        agent.history.add("system", review_text(lines))
+        """Review the structure for agent `name` (after its own place or break), if it reflects."""
+        reflecting = self._reflecting()
+        if name in reflecting:
+            self._review({name: reflecting[name]})
 
     def review_all(self) -> None:
-        for name in self.names:
-            self.review_one(name)
+        """Review the structure for every agent that reflects (after a round), reading the site once."""
+        self._review(self._reflecting())
+
+    def _review(self, agents: dict) -> None:
+        if not agents:
+            return
+        try:
+            blocks = built_blocks(next(iter(agents.values())).bot, self.task)
+        except MindpyError as exc:  # the world could not be read: no review this time
+            log.warning("reading the structure for the review: %s", exc)
+            return
+        for name, agent in agents.items():
+            try:
+                lines = review(self.task, self.names.index(name), blocks)
+            except MindpyError as exc:  # no goal to review against (a task built in code)
+                log.warning("reviewing the structure for %s: %s", name, exc)
+                continue
+            agent.history.add("system", review_text(lines))
 
 
 def _start_rounds(rounds: RoundOptions, runner, names: list[str], monitor: TaskMonitor,

@@ -1,15 +1,16 @@
 """Round mode: agents play in lockstep, one turn each per round, for at most a number of rounds.
 
     scheduler = RoundScheduler(agents, RoundOptions(limit=30), bus=runner.bus, should_stop=finished.is_set,
-                               after_round=[lambda n, reports: recorder.record_round(n)])
-    scheduler.run()      # returns when the limit is reached or should_stop() says so
+                               before_round=[recorder.record_round], after_round=[check_the_task])
+    scheduler.run()      # returns when the limit is reached or should_stop() says so (or .start() / .join())
 
 Each round: every agent first reads what it heard since its last turn (`Agent.deliver_held`), then all agents take
 their turns at the same time (`Agent.take_turn`, see mindpy.agent.turns for what a turn allows), and the round ends
 when every turn has ended and every message sent in it has reached its recipient. A message sent in round r is
 therefore read at the start of round r + 1, by every agent alike, as in the CoBlock paper ("we move to the next
-round after actions from both agents are executed"). Then the `after_round` callbacks run (checking the task,
-counting, reviewing the structure).
+round after actions from both agents are executed"). The `before_round` callbacks run as a round starts (a round
+counts as used once it starts), the `after_round` ones once it has ended (checking the task, reviewing the
+structure).
 
 Nothing here knows a task family: it drives any agents built with `Agent.drive_by_turns`.
 """

@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..commands.coblock import GROUND_Y
+from ..tasks.generators.coblock import neighbours
 from .cooking import Move
 
 Cell = tuple[int, int, int]
 GoalBlock = tuple[int, int, int, str]
 
-FACES = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
 FLOAT_RETRY_WAITS = 3   # waits before a cell refused as floating is tried again (news retries it at once)
 PROBES_IN_A_ROW = 3     # floating refusals in a row before waiting for the partner
 MOST_FAILURES = 3       # other failures at one cell before it is left for a while, like a floating one
@@ -52,7 +52,7 @@ _COUNTED = re.compile(r"(\d+)\s*(?:x\s+)?([A-Za-z][A-Za-z_]*(?: [A-Za-z][A-Za-z_
 
 # answers of the coblock commands and of the place skill (mindpy.commands.coblock, skills/js/gathering.js)
 _AT = rf"\(\s*{_NUM},\s*{_NUM},\s*{_NUM}\s*\)"
-_XYZ = rf"x: {_NUM}, y: {_NUM}, z: {_NUM}"
+_XYZ = rf"\(?\s*(?:x:\s*)?{_NUM},\s*(?:y:\s*)?{_NUM},\s*(?:z:\s*)?{_NUM}\s*\)?"  # "x: 1, y: 2, z: 3" or "(1, 2, 3)"
 _COMPLETE = re.compile(r"Your goal is complete\b")
 _NOT_COMPLETE = re.compile(r"Your goal is not complete: (\d+) of (\d+)")
 _MISSING_LINE = re.compile(rf"^-\s*([a-z0-9_]+) at {_AT}\s*$")
@@ -68,7 +68,6 @@ _NOTHING_AGAINST = re.compile(rf"Nothing to place [a-z0-9_]+ against at {_XYZ}")
 _BROKE = re.compile(rf"Broke the ([a-z0-9_]+) at {_AT}")
 _NO_BLOCK = re.compile(rf"There is no block at {_AT}")
 _TOO_FAR = re.compile(rf"You cannot see {_AT} from here")
-_OUT_OF_REACH = re.compile(rf"The block at {_AT} is out of your reach")
 _OUTSIDE = re.compile(rf"{_AT} is outside the construction site")
 _PLACE_COMMAND = re.compile(rf"!placeBlock\(\s*[\"']?([a-z0-9_]+)[\"']?\s*,\s*{_NUM}\s*,\s*{_NUM}\s*,\s*{_NUM}\s*\)")
 # the answers that say what became of a cell: (pattern, group of its x); anything else about a !placeBlock failed
@@ -80,12 +79,14 @@ _BUILT_LINE = re.compile(rf"^([a-z0-9_]+) at {_AT}$")
 _MORE_BUILT = re.compile(r"^\.\.\.\s*and \d+ more")
 # a partner asking me to place blocks for it
 _ASKS_TO_PLACE = re.compile(r"\b(?:please|can you|could you|would you|will you|need you to)\b[^.?!]*?\b(?:place|put|"
-                            r"build|set)\b|\b(?:place|put|build|set)\b[^?!]*?\bfor me\b", re.I)
+                            r"build|set)\b|\b(?:place|put|build|set)\b[^?!]*?\bfor me\b|"
+                            r"(?:^|[.!?]\s+)(?:place|put)\b|\bI (?:still )?need\b[^.?!]*\bat\s*[(\[]", re.I)
 
 # a partner saying its own part is built (not asking, not denying)
 _PARTNER_DONE = re.compile(r"\b(?:goal|part|blocks?|structure|side|half|share)\b[^.!?]{0,40}?\b(?:done|complete|"
-                           r"completed|finished|built|in place)\b|\b(?:finished|completed|done with|built)\b"
-                           r"[^.!?]{0,20}\b(?:goal|part|blocks|structure|side|half|share)\b", re.I)
+                           r"completed|finished|built|placed|in place)\b|\b(?:finished|completed|done with|built)\b"
+                           r"[^.!?]{0,20}\b(?:goal|part|blocks|structure|side|half|share)\b|"
+                           r"^\W*(?:I'?m |I am )?(?:all )?(?:done|finished)\b", re.I)
 _NEGATED = re.compile(r"\b(?:not|n't|yet|almost|nearly|still|until|when|once|if)\b", re.I)
 
 
@@ -315,7 +316,7 @@ class Site:
             self.probes += 1
         for m in list(_BROKE.finditer(text)) + list(_NO_BLOCK.finditer(text)):
             self._clear(_cell(m, 2 if m.re is _BROKE else 1))
-        for m in list(_TOO_FAR.finditer(text)) + list(_OUT_OF_REACH.finditer(text)):
+        for m in _TOO_FAR.finditer(text):
             self.unseen.add(_cell(m))
         for m in _OUTSIDE.finditer(text):
             self.parked[_cell(m)] = NEVER
@@ -435,8 +436,7 @@ class Site:
 
     def supported(self, cell: Cell) -> bool:
         """Whether the cell rests on the ground or on a block known to be there."""
-        x, y, z = cell
-        return y <= GROUND_Y or any((x + dx, y + dy, z + dz) in self.blocks for dx, dy, dz in FACES)
+        return cell[1] <= GROUND_Y or any(n in self.blocks for n in neighbours(cell))
 
     # ---- planning ----
     def next_move(self, inventory: Mapping[str, int]) -> Move | None:
@@ -469,7 +469,3 @@ class Site:
         x, y, z = cell
         block = self.target(cell)
         return Move(f'!placeBlock("{block}", {x}, {y}, {z})', f"{verb} {block} at ({x}, {y}, {z}).")
-
-    def waiting_for_support(self) -> bool:
-        """Some cell I could place is refused (or not tried) for want of a block under or beside it."""
-        return any(c not in self.blocks for c in self.todo() if c in self.parked or not self.supported(c))

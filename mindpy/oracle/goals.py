@@ -359,11 +359,14 @@ def _missing(sentences: list[list[str]], targets: dict[str, int]) -> list[str]:
     return out
 
 
+_PLACING = re.compile(r"\b(?:place|build|put|blocks)\b", re.I)  # a CoBlock goal asks to place blocks
+
+
 def parse_goal(goal: str) -> TaskGoal:
     """Read a task goal's text (see the module doc); kind "unknown" when it names nothing to make."""
     text = TEAM_SENTENCE.sub(" ", goal or "").strip()
     blocks = coblock.read_goal_blocks(text)
-    if blocks:
+    if blocks and (len(blocks) > 1 or _PLACING.search(text)):  # not "the oak_log at (10, 64, 3)" in another goal
         return TaskGoal("coblock", blocks=blocks, held=coblock.read_held(text))
     recipes, prose = _recipes(text)
     sentences = _sentences(tokens_of(prose))

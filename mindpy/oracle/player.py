@@ -240,7 +240,7 @@ class Player:
             if key in self.mem.processed:
                 continue
             self.mem.processed.add(key)
-            reading = read_message(coblock.with_block_names(msg.text) if goal.kind == "coblock" else msg.text)
+            reading = read_message(msg.text)  # (coblock goals never get here: _converse hands them to _coblock)
             if reading.done:
                 self.mem.team_done = True
             for item in reading.refused:
@@ -523,7 +523,7 @@ class Player:
         if paid:
             return self._cb_act(paid)
         if not site.checked:
-            return self._cb_query("Checking my goal first. !checkGoal")
+            return "!checkGoal"  # a query: free in round mode, neither acting nor talking
         move = site.next_move(view.inventory) if ready else None
         building = move is not None and move.command.startswith(("!placeBlock", "!breakBlock"))
         talk = None if rounds and mem.talked_last and building else self._cb_talk(view, site, ready)
@@ -532,7 +532,7 @@ class Player:
         if move is not None:
             return self._cb_act(move.text())
         if site.believed_complete() and not site.confirmed:
-            return self._cb_query("All my blocks should be in place: checking. !checkGoal")
+            return "!checkGoal"  # all my blocks should be in place: check
         if site.mine_done() and (mem.team_done or not view.others):
             return self._cb_act("Both our parts are built: the structure is done. !endTask")
         fresh = [m for m in view.new_messages if not m.ended]
@@ -542,12 +542,9 @@ class Player:
                                                      f"{quote(view.partner)})"))
         if site.mine_done() and not rounds and mem.announced:
             return ""  # nothing to do until a partner speaks: quiet replies stop self-prompting
-        site.waited()
+        site.waited()  # for blocks I lack, or for my partner's blocks to build on
         mem.waits += 1
-        lack = site.lacking(view.inventory) if ready else {}
-        why = (f"Waiting for {item_list(lack)}." if lack else
-               "Waiting for my partner's blocks to build on." if site.waiting_for_support() else "Waiting.")
-        return self._cb_act(f"{why} {ROUND_WAIT if rounds or view.offers('wait') else COBLOCK_WAIT}")
+        return self._cb_act(ROUND_WAIT if rounds or view.offers("wait") else COBLOCK_WAIT)
 
     def _cb_absorb(self, view: PromptView, goal: TaskGoal, site: coblock.Site) -> None:
         """Take in partners' new messages: news for parked cells, a partner's part done, blocks it asks me to
@@ -632,11 +629,6 @@ class Player:
         if view.partner == partner or "!endConversation" in text:
             return text
         return f"!startConversation({quote(partner)}, {quote(text)})"
-
-    @staticmethod
-    def _cb_query(text: str) -> str:
-        """A reply that only looks (free in round mode: it neither acts nor talks); bare, as _cb_act's."""
-        return _command_of(text)
 
     def _cb_act(self, text: str) -> str:
         """A reply that acts: its command alone. Words beside it are not sent in round mode, and elsewhere they go

@@ -26,10 +26,10 @@ from ..errors import MindpyError
 from ..world import bulk
 from .blueprint import block_base_name
 from .coblock_site import NoStructureError, box_cells, site_box, structure_cells
+from .generators.coblock import neighbours
 
 Cell = tuple[int, int, int]
 MOST_REVIEW_LINES = 12   # review_text lists at most this many problems; the rest are counted
-_FACES = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
 
 REFLECTION = ("Before your next action, reflect: your role (take the lead and give your partner tasks, or follow "
               "their plan), helping (work on your own goal, or on what your partner needs from you), and asking "
@@ -73,13 +73,7 @@ def site_cells(task: Any) -> list[Cell]:
 
 def built_blocks(bot: Any, task: Any) -> dict[Cell, str]:
     """The non-air blocks in the site as `bot` sees them (cells in chunks it has not loaded are left out)."""
-    cells = site_cells(task)
-    names = bulk.block_names(bot, cells)
-    built = {}
-    for cell, name in zip(cells, names, strict=True):
-        if name is not None and block_base_name(name) != "air":
-            built[cell] = block_base_name(name)
-    return built
+    return _clean(bulk.block_map(bot, site_cells(task)))
 
 
 def _clean(blocks: Mapping[Cell, str | None]) -> dict[Cell, str]:
@@ -93,9 +87,7 @@ def _grounded(built: Iterable[Cell], ground: int) -> set[Cell]:
     reached = {c for c in todo if c[1] == ground}
     queue = deque(reached)
     while queue:
-        x, y, z = queue.popleft()
-        for dx, dy, dz in _FACES:
-            n = (x + dx, y + dy, z + dz)
+        for n in neighbours(queue.popleft()):
             if n in todo and n not in reached:
                 reached.add(n)
                 queue.append(n)
@@ -103,8 +95,7 @@ def _grounded(built: Iterable[Cell], ground: int) -> set[Cell]:
 
 
 def _supported(cell: Cell, built: Mapping[Cell, str], ground: int) -> bool:
-    x, y, z = cell
-    return y == ground or any((x + dx, y + dy, z + dz) in built for dx, dy, dz in _FACES)
+    return cell[1] == ground or any(n in built for n in neighbours(cell))
 
 
 def review(task: Any, agent_index: int, blocks: Mapping[Cell, str | None]) -> list[str]:

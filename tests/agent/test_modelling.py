@@ -3,6 +3,8 @@ and the notes kept for the next prompt."""
 
 from __future__ import annotations
 
+import pytest
+
 from mindpy.agent.modelling import MAX_NOTES_CHARS, ModellingNotes, split_modelling
 
 PAPER = """# Partner Modelling
@@ -31,33 +33,28 @@ def test_no_sections_leaves_the_reply():
         assert split_modelling(reply) == ("", reply)
 
 
-def test_markdown_headings_blank_lines_and_a_message_after():
-    reply = ("## Partner Modelling\n# Long-term goal: Unknown\n\n## Self Modelling\n# Short-term goal: ask\n\n"
-             "Hi! I need blue_wool at (1, -60, 2), can you place it?\nI will do the red ones.")
-    sections, rest = split_modelling(reply)
-    assert rest == "Hi! I need blue_wool at (1, -60, 2), can you place it?\nI will do the red ones."
-    assert sections == "## Partner Modelling\n# Long-term goal: Unknown\n## Self Modelling\n# Short-term goal: ask"
-
-
-def test_everything_on_one_line_keeps_the_command():
-    reply = ("# Partner Modelling # Long-term goal: Unknown # Explanation: nothing known yet "
-             "!startConversation(\"bob\", \"Hi, what do you build?\")")
-    sections, rest = split_modelling(reply)
-    assert rest == "!startConversation(\"bob\", \"Hi, what do you build?\")"
-    assert sections == "# Partner Modelling # Long-term goal: Unknown # Explanation: nothing known yet"
+@pytest.mark.parametrize("reply, sections, rest", [
+    # markdown headings, blank lines, and a message of two lines after them
+    ("## Partner Modelling\n# Long-term goal: Unknown\n\n## Self Modelling\n# Short-term goal: ask\n\n"
+     "Hi! I need blue_wool at (1, -60, 2), can you place it?\nI will do the red ones.",
+     "## Partner Modelling\n# Long-term goal: Unknown\n## Self Modelling\n# Short-term goal: ask",
+     "Hi! I need blue_wool at (1, -60, 2), can you place it?\nI will do the red ones."),
+    # everything on one line: the command at its end is kept
+    ("# Partner Modelling # Long-term goal: Unknown # Explanation: nothing known yet "
+     "!startConversation(\"bob\", \"Hi, what do you build?\")",
+     "# Partner Modelling # Long-term goal: Unknown # Explanation: nothing known yet",
+     "!startConversation(\"bob\", \"Hi, what do you build?\")"),
     # an exclamation mark in the text is not a command
-    assert split_modelling("# Explanation: they are done!\nGreat!") == ("# Explanation: they are done!", "Great!")
-
-
-def test_a_header_block_without_hashes_ends_at_a_blank_line():
-    reply = ("Partner modelling:\nLong-term goal: the red base\nPartner inventory: [red_wool: 5]\n\n"
-             "**Self Modeling**\nShort-term goal: wait for the base\n\n"
-             "Tell me when your base is done.")
-    sections, rest = split_modelling(reply)
-    assert rest == "Tell me when your base is done."
-    assert sections.splitlines() == ["Partner modelling:", "Long-term goal: the red base",
-                                     "Partner inventory: [red_wool: 5]", "**Self Modeling**",
-                                     "Short-term goal: wait for the base"]
+    ("# Explanation: they are done!\nGreat!", "# Explanation: they are done!", "Great!"),
+    # a header block without hashes ends at a blank line
+    ("Partner modelling:\nLong-term goal: the red base\nPartner inventory: [red_wool: 5]\n\n"
+     "**Self Modeling**\nShort-term goal: wait for the base\n\nTell me when your base is done.",
+     "Partner modelling:\nLong-term goal: the red base\nPartner inventory: [red_wool: 5]\n**Self Modeling**\n"
+     "Short-term goal: wait for the base",
+     "Tell me when your base is done."),
+])
+def test_sections_in_other_wordings(reply, sections, rest):
+    assert split_modelling(reply) == (sections, rest)
     # a command closing the block ends it too
     sections, rest = split_modelling("Self modelling: my goal is the tower !placeBlock(\"red_wool\", 1, -60, 2)")
     assert (sections, rest) == ("Self modelling: my goal is the tower", "!placeBlock(\"red_wool\", 1, -60, 2)")

@@ -20,7 +20,15 @@ from conftest import REPO_ROOT
 from mindpy.commands import command_docs, default_registry
 from mindpy.commands.parser import parse_reply
 from mindpy.oracle import OracleModel
-from mindpy.oracle.coblock import parse_goal_check, read_goal_blocks, read_held, read_structure, says_done
+from mindpy.oracle.coblock import (
+    Site,
+    parse_goal_check,
+    placement_request,
+    read_goal_blocks,
+    read_held,
+    read_structure,
+    says_done,
+)
 from mindpy.oracle.goals import parse_goal
 from mindpy.prompts.coblock import structure_lines
 from mindpy.prompts.prompter import Prompter
@@ -502,3 +510,36 @@ def test_round_mode_places_a_block_between_two_messages():
     assert replies[1] == "Sorry andy, I don't have any green_wool to spare."
     assert command(replies[2])[0] == "placeBlock"  # not a second message in a row: a block can be placed
     assert replies[3].startswith("I hold no yellow_wool: please place these for me:")
+
+
+# ---- wordings of answers and partners the oracle did not write itself ----
+@pytest.mark.parametrize("answer", [
+    "Placed blue_wool at x: 1, y: -53, z: 2.",                                          # the place skill
+    "Placed blue_wool at (1, -53, 2) (from where you stand: there is no way up to it).",  # the command, from afar
+])
+def test_both_wordings_of_a_placement_are_read(answer):
+    site = Site(goal=[(1, -53, 2, "blue_wool")])
+    site.observe(answer)
+    assert site.blocks == {(1, -53, 2): "blue_wool"}
+
+
+@pytest.mark.parametrize("message, done", [
+    ("All my blocks are placed.", True), ("I'm done", True), ("Done!", True), ("My goal is done.", True),
+    ("I'm not done yet.", False), ("Are you done?", False), ("Is your part done?", False),
+])
+def test_a_partner_saying_it_is_done_in_other_words(message, done):
+    assert says_done(message) is done
+
+
+@pytest.mark.parametrize("message, blocks", [
+    ("Place yellow_wool at (100, -60, -98), thanks.", [(100, -60, -98, "yellow_wool")]),
+    ("I need yellow_wool at (100, -60, -98).", [(100, -60, -98, "yellow_wool")]),
+    ("I placed yellow_wool at (100, -60, -98).", []),   # a report, not a request
+    ("I'll place red_wool at (1, -60, 2).", []),
+])
+def test_placement_requests_in_other_words(message, blocks):
+    assert placement_request(message) == blocks
+
+
+def test_a_block_named_in_another_familys_goal_is_not_a_coblock_goal():
+    assert parse_goal("Collect 3 oak_log near the oak_log at (10, 64, 3).").kind != "coblock"

@@ -20,6 +20,7 @@ from mindpy.tasks.coblock_review import (
     review_text,
     structure_cells,
 )
+from mindpy.tasks.coblock_site import site_box
 from mindpy.world import bulk
 
 
@@ -140,7 +141,8 @@ def test_the_site_read_from_the_world_is_reviewed(tasks, make_bot):
     x, _, z = isolate(bot)
     task = moved(tasks["coblock_independent_0"], x - 105, z + 95)  # the site's middle under the bot
     (x0, y0, z0), (x1, y1, z1) = task.blueprint.bounds()
-    bot.chat(f"/fill {x0} {y0} {z0} {x1} {y1} {z1} air")
+    sx0, sy0, sz0, sx1, sy1, sz1 = site_box(task)  # the whole site is read: empty it all, margin included
+    bot.chat(f"/fill {sx0} {sy0} {sz0} {sx1} {sy1} {sz1} air")
     goal0 = task.private_goals["0"]
     yellow, orange = goal0[0], goal0[1]
     wrong = goal0[3]  # blue_wool in the goal, on the orange_wool of the ground layer
