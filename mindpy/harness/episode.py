@@ -290,6 +290,8 @@ class _EpisodeHooks:
             return
         if kind == "command":
             recorder.record_command(name, command)
+            if command == "!startConversation":  # its message goes out with the command (only echoed as said)
+                recorder.record_message(name)
         elif kind == "command failed":
             recorder.record_failed_command(name, command)
         elif kind == "to bot" or (kind == "said" and not text.startswith("(To ")):  # not the echo

@@ -279,3 +279,20 @@ def test_the_eval_summary_gives_coblock_means(tmp_path):
     assert coblock_line(summary) == ("coblock: 3 episodes, mean gamma 0.400 (over 2), mean timesteps 20.0, "
                                      "mean rounds 16.0 (over 2)")
     assert summarize(rows[3:])["coblock"] is None and coblock_line(summarize(rows[3:])) is None
+
+
+def test_an_episode_counts_the_message_a_conversation_opens_with(tmp_path):
+    """!startConversation sends its message itself; the echo in chat ("(To jill) ...") is not counted again, and
+    the replies inside the conversation ("to bot") are."""
+    from mindpy.harness.episode import _EpisodeHooks
+
+    task = Task.from_dict("t", {"type": "techtree", "goal": "Craft a stick.", "agent_count": 2, "target": "stick",
+                                "initial_inventory": {"0": {}, "1": {}}})
+    hooks = _EpisodeHooks(tmp_path)
+    hooks.recorder = EpisodeRecorder(task, ["andy", "jill"])
+    on_event = hooks.event_hooks("andy")[0]
+    on_event("command", "!startConversation('jill', 'I need a stick.')")
+    on_event("said", "(To jill) I need a stick.")
+    on_event("to bot", "(to jill) Thanks!")
+    result = hooks.recorder.on_end(0.0, "timeout")
+    assert result["agents"]["andy"]["messages_sent"] == 2
