@@ -52,6 +52,9 @@ def test_silence_brings_a_nudge_and_a_partner_leaving_ends_it(pair):
                 lambda a_name: ["!stay(-1)"], default_b="...")
     # b answers by starting to stay (a command, said nothing), so a waits for a reply that never comes
     a.handle_message("system", "Say hello to your teammate.")
+    # Two waits, so a slow first prompt (a starved machine) is not charged to the nudge's timer: the opening
+    # message goes out first, then the nudge comes 2 s (QUICK.first_nudge) after b's silence began.
+    wait_until(lambda: b.conversations.in_conversation(), timeout=60, message=f"a's opening message: {contents(a)}")
     wait_until(lambda: any("hasn't responded in 2 seconds" in c for c in contents(a)), timeout=15,
                message=f"the nudge: {contents(a)}")
     b.close()
