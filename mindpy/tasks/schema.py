@@ -25,8 +25,9 @@ from ..userfiles import one_line
 from ..userfiles import quote as _show
 from .blueprint import MAX_ITEM_COUNT, Blueprint, block_base_name
 from .generators.coblock import TASK_TYPES as COBLOCK_TYPES
+from .orders import DISHES as ORDER_DISHES
 
-TASK_TYPES = ("techtree", "cooking", "construction", "coblock")
+TASK_TYPES = ("techtree", "cooking", "construction", "coblock", "orders", "defuse")
 PLAYABLE_TYPES = ("techtree", "cooking", "construction", "coblock")
 INFERRED_TYPES = ("techtree", "cooking", "construction")   # what a task without a type can be read as
 DEFAULT_TIMEOUT = 300
@@ -49,6 +50,9 @@ KNOWN_FIELDS = (
 )
 # Fields of coblock tasks only (in any other task they are kept as they are, like unknown fields).
 COBLOCK_FIELDS = ("coblock_type", "private_goals", "complexity")
+# Fields of orders tasks (mindpy.tasks.orders): checked here, kept in `Task.extra` as they are.
+ORDERS_FIELDS = ("level", "alpha", "episode_steps", "dishes", "tau_int", "tau_lft", "seed")
+MAX_EPISODE_STEPS = 100_000
 GoalBlock = tuple[int, int, int, str]  # a private goal's block: x, y, z (absolute) and block name
 
 # Item and block names that are not names any more, and today's name for each. A task that uses one is read with
@@ -239,6 +243,10 @@ def unplayable_reason(task: Task) -> str | None:
     """None when episodes of the task can be played; otherwise one line saying why not."""
     if task.type == "coblock" and task.blueprint is None and not task.private_goals:
         return "a coblock task needs its structure (a blueprint or private goals): there is nothing to build"
+    if task.type == "orders":
+        return "orders tasks need the dispatcher runner, which is not built yet"
+    if task.type == "defuse":
+        return "defuse tasks need their rooms and round mode in the world, which are not built yet"
     if task.type in PLAYABLE_TYPES:
         return None
     return f"{task.type} tasks cannot be played"
@@ -605,7 +613,7 @@ class _TaskParser:
         steps = (self._type, self._counts, self._usernames, self._goal, self._conversation, self._inventories,
                  self._target, self._number_of_target, self._timeout, self._blocked_actions, self._missing_items,
                  self._crafting_table, self._depths, self._recipes, self._recipe_access, self._metrics,
-                 self._blueprint, self._coblock)
+                 self._blueprint, self._coblock, self._orders, self._defuse)
         for step in steps:
             step()
         known = KNOWN_FIELDS + (COBLOCK_FIELDS if self.kw["type"] == "coblock" else ())
@@ -1027,6 +1035,52 @@ class _TaskParser:
         self.kw["private_goals"] = goals or {}
         if goals is not None and self.kw.get("blueprint") is not None:
             self._goals_cover_blueprint(goals, self.kw["blueprint"])
+
+    # ----- orders -----
+    def _orders(self) -> None:
+        """The order stream's fields (mindpy.tasks.orders), required in orders tasks only; they stay in `extra`."""
+        if self.kw["type"] != "orders":
+            return
+        data = self.data
+        for key in ORDERS_FIELDS:
+            if key not in data:
+                self.notes.add(key, "is required for orders tasks")
+        if "level" in data and not (isinstance(data["level"], str) and data["level"]):
+            self.notes.add("level", f"must be a level name such as 'l03_bakery', got {_show(data['level'])}")
+        alpha = data.get("alpha", 1)
+        if not _is_number(alpha) or not 0 < alpha < float("inf"):
+            self.notes.add("alpha", f"must be a number > 0, got {_show(alpha)}")
+        for key, high in (("episode_steps", MAX_EPISODE_STEPS), ("tau_int", MAX_EPISODE_STEPS)):
+            if key in data and not _int_in(data[key], 1, high):
+                self.notes.add(key, _range_problem(data[key], 1, high))
+        if "seed" in data and not _is_int(data["seed"]):
+            self.notes.add("seed", f"must be an integer, got {_show(data['seed'])}")
+        dishes = data.get("dishes", [])
+        if not isinstance(dishes, list) or ("dishes" in data and not dishes) or \
+                not all(isinstance(d, str) for d in dishes):
+            self.notes.add("dishes", f"must be a non-empty list of dish names, got {_show(dishes)}")
+            dishes = []
+        unknown = [d for d in dishes if d not in ORDER_DISHES]
+        if unknown:
+            self.notes.add("dishes", f"has dishes the cooking world has no recipe for: {', '.join(unknown)} (known: "
+                                     f"{', '.join(ORDER_DISHES)})")
+        lifetimes = data.get("tau_lft", {})
+        if not isinstance(lifetimes, Mapping) or not all(_int_in(v, 1, MAX_EPISODE_STEPS) for v in lifetimes.values()):
+            self.notes.add("tau_lft", f"must map each dish to its lifetime, an integer from 1 to {MAX_EPISODE_STEPS} "
+                                      f"steps, got {_show(lifetimes)}")
+        elif "tau_lft" in data and set(lifetimes) != set(dishes):
+            self.notes.add("tau_lft", f"must have a lifetime for each dish and no other: has {sorted(lifetimes)}, "
+                                      f"dishes are {sorted(dishes)}")
+
+    # ----- defuse -----
+    def _defuse(self) -> None:
+        """The map, bombs and cutters of a defuse task (mindpy.tasks.defuse); they stay in `extra`."""
+        if self.kw["type"] != "defuse":
+            return
+        from .defuse.generator import task_problems
+
+        for line in task_problems(self.data):
+            self.notes.whole(line)
 
     def _private_goals(self) -> dict[str, list[GoalBlock]] | None:
         """The private goals, or None when their shape is wrong (then the union is not compared)."""

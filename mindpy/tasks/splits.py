@@ -9,7 +9,9 @@ hashes are checked by the tests. Train and test use different seeds, and
 - cooking dishes follow seed 004's item division (section 14.2);
 - crafting targets are divided by item family (generators/crafting.py), so no target is in both;
 - construction blueprints of the train split exclude every blueprint of the test split;
-- coblock structures of the train split exclude every structure of the test split.
+- coblock structures of the train split exclude every structure of the test split;
+- orders tasks of both splits cover the same levels; the train split's order streams have other seeds;
+- defuse maps of the train split exclude every map of the test split.
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from typing import Any
 from .loader import dumps_tasks
 from .schema import NameChecker, Task, parse_tasks
 
-FAMILIES = ("crafting", "cooking", "construction", "coblock")
+FAMILIES = ("crafting", "cooking", "construction", "coblock", "orders", "defuse")
 SIZES = {
     "cooking": {"train": 350, "test": 54},
     "crafting": {"train": 1200, "test": 100},
     "construction": {"train": 2000, "test": 30},
     "coblock": {"train": 300, "test": 24},  # 100 and 8 structures, each split the three ways
+    "orders": {"train": 360, "test": 180},  # 12 levels x 3 team sizes x 5 alphas: once (test), twice (train)
+    "defuse": {"train": 300, "test": 30},
 }
 SEEDS = {"train": 1, "test": 2}
 TASKS_DIR = Path(__file__).resolve().parents[2] / "tasks"
@@ -52,6 +56,14 @@ def _generator(family: str):
         from .generators import coblock
 
         return coblock
+    if family == "orders":
+        from .generators import orders
+
+        return orders
+    if family == "defuse":
+        from .defuse import generator  # its train split leaves out the test split's layouts by itself
+
+        return generator
     raise ValueError(f"unknown task family {family!r}: one of {', '.join(FAMILIES)}")
 
 

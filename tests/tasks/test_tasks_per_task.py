@@ -44,7 +44,8 @@ def test_a_file_is_read_task_by_task(tmp_path):
     assert list(report.tasks) == ["torches", "soup"]
     assert report.task_ids == ["torches", "idle", "soup", "broken"]
     assert report.problems == {
-        "idle": [f"{path}: task 'idle': field 'type' must be one of techtree, cooking, construction, coblock, got \"debug\""],
+        "idle": [f"{path}: task 'idle': field 'type' must be one of techtree, cooking, construction, coblock, "
+                 f"orders, defuse, got \"debug\""],
         "broken": [f"{path}: task 'broken': field 'target' is required for techtree tasks",
                    f"{path}: task 'broken': field 'timeout' must be a number of seconds > 0, got -1"]}
     assert report.warnings == {} and not report.ok
@@ -60,7 +61,7 @@ def test_load_task_checks_only_the_task_it_is_asked_for(tmp_path):
     with pytest.raises(TaskFileError) as err:
         load_task(path, "idle")
     assert str(err.value) == f"{path}: task 'idle': field 'type' must be one of techtree, cooking, construction, " \
-                             f"coblock, got \"debug\""
+                             f"coblock, orders, defuse, got \"debug\""
     with pytest.raises(TaskFileError, match=r"no task 'torchs' \(did you mean 'torches'\?\); the file has 3 tasks"):
         load_task(path, "torchs")
     assert read_task_file(path, only=["torches"]).problems == {}
@@ -274,7 +275,8 @@ def test_validate_lists_problems_and_warnings_with_a_summary_per_file(tmp_path, 
     err = captured.err.splitlines()
     assert f"{mixed}: task 'torches': warning: field 'agent_count' is 1 but 'initial_inventory' has an entry for " \
            f"index 1: read as 2 agents" in err
-    assert f"{mixed}: task 'idle': field 'type' must be one of techtree, cooking, construction, coblock, got \"debug\"" in err
+    assert f"{mixed}: task 'idle': field 'type' must be one of techtree, cooking, construction, coblock, orders, " \
+           f"defuse, got \"debug\"" in err
     assert any(line.startswith(f"{broken}: not valid YAML") for line in err)
 
     assert main(["tasks", "validate", str(good), str(tmp_path / "missing.json")]) == 1

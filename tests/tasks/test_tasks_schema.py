@@ -90,7 +90,7 @@ def test_every_shipped_task_file_validates(path):
     tasks = load_tasks(path)
     assert tasks, f"{path} has no tasks"
     for task in tasks.values():
-        assert task.type in ("techtree", "cooking", "construction", "coblock")
+        assert task.type in ("techtree", "cooking", "construction", "coblock", "orders", "defuse")
 
 
 def test_shipped_files_include_the_test_splits_and_examples():
@@ -226,8 +226,8 @@ def test_every_problem_of_every_task_is_reported_at_once():
             "string, got 7") in problems
     assert ("tasks/x.json: task 'multiagent_cooking_golden_apple_bread_hells_kitchen': field 'timeout' must be a "
             "number of seconds > 0, got -5") in problems
-    assert ("tasks/x.json: task 'church': field 'type' must be one of techtree, cooking, construction, coblock, got "
-            "\"building\"") in problems
+    assert ("tasks/x.json: task 'church': field 'type' must be one of techtree, cooking, construction, coblock, "
+            "orders, defuse, got \"building\"") in problems
     assert any(p.startswith("tasks/x.json: task 'church': field 'blueprint.levels[1].coordinates' must be three")
                for p in problems)
     assert len(problems) == 4

@@ -1,0 +1,271 @@
+"""Scripted teams for the pure defuse game: a coordinating team (the oracle) and a random one (the lower baseline).
+
+    game = DefuseGame.from_task(task)
+    result = play(game, oracle_team(game))          # PlayResult(score=90, rounds=8, valid_rate=1.0)
+    play(DefuseGame.from_task(task), random_team(game, seed=0)).score
+
+Each oracle agent decides from what it alone has seen: its observations (its own room, teammates' rooms, the
+result of its last action) and its teammates' messages; of the task it reads only what the goal text tells every
+player (the map and everyone's cutters), never the bombs. It shares everything it learns in one message a turn
+("Room 3: bombs 2, 4. Bomb 2: red, blue. Bomb 4: defused."), and every agent runs the same assignment over the
+jobs it knows of: cut a bomb's next phase (only holders of that colour), inspect a bomb of unknown sequence, look
+into a room nobody has reported. The cheapest (agent, job) pair by hallways to walk goes first, cuts before
+inspections before looking, lower agent numbers first; an agent moves one hallway towards its job, or does it
+when there. Teammates' rooms are public, so the agents' assignments mostly agree even when their news lags; an
+agent also says which bomb it is inspecting, so nobody inspects it again while the result is on its way. An agent
+without a job backs up the nearest cut it could make, else waits by a bomb that may need its colours, else goes
+to the best connected room. A bomb's phases-left count, seen in the room, corrects news that a cut made stale.
+
+`random_policy` picks uniformly among the legal actions (the game's `valid_actions`), seeded per agent; with
+`whole_space` it picks among all of the paper's n + m + 1 actions, legal or not.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from ..tasks.defuse.game import Action, DefuseGame, Observation
+from ..tasks.defuse.layout import AGENT_NAMES, COLOURS, Layout
+
+Policy = Callable[[Observation], str]
+
+_ROOM_NEWS = re.compile(r"Room (\d+): (no bombs|bombs? ([\d, ]+))\.")
+_BOMB_NEWS = re.compile(r"Bomb (\d+): (defused|exploded|[a-z, ]+)\.")
+# The game's feedback that tells a bomb's remaining colours: an inspection, a cut, a refused cutter.
+_REMAINING = re.compile(r"You inspected Bomb (\d+): [^;]*; remaining: ([a-z, ]+)\.|"
+                        r"to Bomb (\d+)\. This bomb is active and its remaining sequence is ([a-z, ]+)\.|"
+                        r"to Bomb (\d+) because the sequence of this bomb is ([a-z, ]+)\.")
+_CLAIM = re.compile(r"Inspecting bomb (\d+)\.")
+_DEFUSED = re.compile(r"Bomb (\d+) (?:is defused|exploded|is already)")
+JOB_ORDER = {"cut": 0, "inspect": 1, "look": 2}
+
+
+@dataclass(frozen=True)
+class Job:
+    """Something the team has to do, as one agent sees it."""
+
+    kind: str      # cut, inspect, look
+    room: int
+    bomb: int | None = None
+    colour: str | None = None
+
+
+@dataclass
+class Beliefs:
+    """What one agent holds true about bombs and rooms."""
+
+    contents: dict[int, set[int]] = field(default_factory=dict)       # room -> bombs in it
+    remaining: dict[int, tuple[str, ...]] = field(default_factory=dict)  # bomb -> colours left ((): resolved)
+    news: dict[str, str] = field(default_factory=dict)                 # subject -> latest statement to share
+    claimed: set[int] = field(default_factory=set)                     # bombs a teammate said it inspects
+
+    def set_room(self, room: int, bombs: set[int]) -> None:
+        """What I saw in a room; news to share when it differs from what I believed."""
+        if self.contents.get(room) != bombs:
+            listed = ", ".join(map(str, sorted(bombs)))
+            self.news[f"room {room}"] = f"Room {room}: bombs {listed}." if bombs else f"Room {room}: no bombs."
+        self.contents[room] = bombs
+
+    def set_bomb(self, bomb: int, remaining: tuple[str, ...]) -> None:
+        """What I learned of a bomb; news to share when it differs from what I believed."""
+        if self.remaining.get(bomb) != remaining:
+            self.news[f"bomb {bomb}"] = f"Bomb {bomb}: {', '.join(remaining) if remaining else 'defused'}."
+        self.remaining[bomb] = remaining
+
+    def read_message(self, text: str) -> None:
+        """A teammate's news: believed, not shared again."""
+        for m in _ROOM_NEWS.finditer(text):
+            bombs = set() if m.group(2) == "no bombs" else {int(n) for n in re.findall(r"\d+", m.group(3))}
+            self.contents[int(m.group(1))] = bombs
+        for m in _BOMB_NEWS.finditer(text):
+            word = m.group(2)
+            self.remaining[int(m.group(1))] = () if word in ("defused", "exploded") else _colours(word)
+        self.claimed |= {int(n) for n in _CLAIM.findall(text)}
+
+
+def _colours(text: str) -> tuple[str, ...]:
+    return tuple(c.strip() for c in text.split(",") if c.strip())
+
+
+class OracleAgent:
+    """One agent of the coordinating team; `reply(observation)` is its turn."""
+
+    def __init__(self, index: int, layout: Layout):
+        self.index = index
+        self.neighbours = {room: layout.neighbours(room) for room in layout.room_ids}
+        self.rooms = layout.room_ids
+        self.cutters = layout.cutters       # everyone's, as the goal text tells
+        self.hub = max(self.rooms, key=lambda r: (len(self.neighbours[r]), -r))
+        self.beliefs = Beliefs()
+
+    def reply(self, obs: Observation) -> str:
+        self._learn(obs)
+        positions = {self.index: obs.room}
+        names = {name: i for i, name in enumerate(AGENT_NAMES[:len(self.cutters)])}
+        positions.update({names[name]: room for name, room in obs.teammates.items()})
+        action = self._choose(obs, positions)
+        self._predict(action)
+        if action.kind == "inspect":  # said now, so nobody inspects it again while the result is on its way
+            self.beliefs.news["intent"] = f"Inspecting bomb {action.bomb}."
+        message = " ".join(self.beliefs.news.values()) or None
+        self.beliefs.news.clear()
+        return Action(action.kind, action.room, action.bomb, action.colour, message).text()
+
+    # ----- learning -----
+    def _learn(self, obs: Observation) -> None:
+        b = self.beliefs
+        for _, text in obs.messages:
+            b.read_message(text)
+        for m in _REMAINING.finditer(obs.feedback):
+            bomb, colours = [g for g in m.groups() if g is not None]
+            b.set_bomb(int(bomb), _colours(colours))
+        for m in _DEFUSED.finditer(obs.feedback):
+            b.set_bomb(int(m.group(1)), ())
+        b.set_room(obs.room, {view.id for view in obs.bombs})
+        for view in obs.bombs:
+            if view.state != "active":
+                b.set_bomb(view.id, ())
+            elif view.remaining is not None:
+                b.set_bomb(view.id, view.remaining)
+            elif len(b.remaining.get(view.id) or ()) > view.phases_left:  # a phase went since the news I had
+                b.set_bomb(view.id, b.remaining[view.id][-view.phases_left:])
+
+    def _predict(self, action: Action) -> None:
+        """A cut's outcome is known before the game answers: share it in this turn's message already."""
+        if action.kind == "apply" and action.bomb is not None:
+            left = self.beliefs.remaining.get(action.bomb, ())
+            if left and left[0] == action.colour:
+                self.beliefs.set_bomb(action.bomb, left[1:])
+
+    # ----- choosing -----
+    def _jobs(self, positions: dict[int, int]) -> list[Job]:
+        b = self.beliefs
+        jobs = []
+        for room, bombs in sorted(b.contents.items()):
+            for bomb in sorted(bombs):
+                left = b.remaining.get(bomb)
+                if left is None and bomb not in b.claimed:
+                    jobs.append(Job("inspect", room, bomb))
+                elif left:
+                    jobs.append(Job("cut", room, bomb, left[0]))
+        occupied = set(positions.values())
+        jobs += [Job("look", room) for room in self.rooms if room not in b.contents and room not in occupied]
+        return jobs
+
+    def _choose(self, obs: Observation, positions: dict[int, int]) -> Action:
+        pairs = []
+        for job in self._jobs(positions):
+            for agent, room in positions.items():
+                if job.kind == "cut" and job.colour not in self.cutters[agent]:
+                    continue
+                pairs.append((self._distance(room, job.room), JOB_ORDER[job.kind], agent, job))
+        pairs.sort(key=lambda p: (p[0], p[1], p[2], p[3].room, p[3].bomb or 0))
+        busy: set[int] = set()
+        taken: set[tuple[str, int | None, int]] = set()
+        for _, _, agent, job in pairs:
+            key = (job.kind, job.bomb, job.room)
+            if agent in busy or key in taken:
+                continue
+            busy.add(agent)
+            taken.add(key)
+            if agent == self.index:
+                return self._step_towards(job, obs.room)
+        return self._idle(obs.room, pairs)
+
+    def _idle(self, here: int, pairs: list[tuple[int, int, int, Job]]) -> Action:
+        """No job of my own: back up the nearest cut a teammate is heading for; else stay by (or go to) a bomb
+        whose sequence is on its way or may need my cutters later; else go to the best connected room."""
+        backup = [job for _, _, agent, job in pairs if agent == self.index and job.kind == "cut"]
+        if backup:
+            return self._step_towards(backup[0], here)
+        mine = set(self.cutters[self.index])
+        b = self.beliefs
+
+        def may_need_me(bomb: int) -> bool:
+            left = b.remaining.get(bomb)
+            return left is None or bool(mine & set(left))
+
+        rooms = [room for room, bombs in b.contents.items() if any(may_need_me(bomb) for bomb in bombs)]
+        target = min(rooms, key=lambda r: (self._distance(here, r), r)) if rooms else self.hub
+        return Action.move(self._next_room(here, target)) if target != here else Action.wait()
+
+    def _step_towards(self, job: Job, here: int) -> Action:
+        if job.room != here:
+            return Action.move(self._next_room(here, job.room))
+        if job.kind == "cut":
+            assert job.colour is not None
+            return Action.apply(job.colour, job.bomb)
+        if job.kind == "inspect":
+            return Action.inspect(job.bomb)
+        return Action.wait()
+
+    def _distance(self, start: int, goal: int) -> int:
+        return len(self._path(start, goal)) - 1
+
+    def _next_room(self, start: int, goal: int) -> int:
+        return self._path(start, goal)[1]
+
+    def _path(self, start: int, goal: int) -> list[int]:
+        """Rooms from start to goal along a shortest path (neighbours in number order: deterministic)."""
+        previous: dict[int, int | None] = {start: None}
+        queue = deque([start])
+        while queue:
+            room = queue.popleft()
+            if room == goal:
+                break
+            for nxt in self.neighbours[room]:
+                if nxt not in previous:
+                    previous[nxt] = room
+                    queue.append(nxt)
+        path = [goal]
+        while (step := previous[path[-1]]) is not None:
+            path.append(step)
+        return path[::-1]
+
+
+def oracle_team(game: DefuseGame) -> list[Policy]:
+    """One coordinating oracle agent per player of the game; they get the map without its bombs."""
+    public = replace(game.layout, bombs=())
+    return [OracleAgent(i, public).reply for i in range(game.agent_count)]
+
+
+def random_policy(game: DefuseGame, agent: int, seed: int = 0, *, whole_space: bool = False) -> Policy:
+    """An agent picking uniformly among its legal actions now (the lower baseline); the same seed, the same play.
+    `whole_space`: among the paper's n + m + 1 actions instead (move to any room, apply any colour, inspect),
+    legal or not, as a random agent of its gym environment would."""
+    rng = random.Random(f"defuse-random-{seed}-{agent}")
+    if whole_space:
+        space = ([Action.move(r) for r in game.layout.room_ids] + [Action.apply(c) for c in COLOURS]
+                 + [Action.inspect()])
+        return lambda obs: rng.choice(space).text()
+    return lambda obs: rng.choice(game.valid_actions(agent)).text()
+
+
+def random_team(game: DefuseGame, seed: int = 0, *, whole_space: bool = False) -> list[Policy]:
+    """One random agent per player (`random_policy`)."""
+    return [random_policy(game, i, seed, whole_space=whole_space) for i in range(game.agent_count)]
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """How a played game ended."""
+
+    score: int
+    rounds: int
+    valid_rate: float
+
+
+def play(game: DefuseGame, team: list[Policy]) -> PlayResult:
+    """Play the game to its end, agents in order each round; the score, rounds to completion and valid rate."""
+    if len(team) != game.agent_count:
+        raise ValueError(f"the team has {len(team)} policies for {game.agent_count} agents: give one per agent")
+    while not game.done:
+        for agent, policy in enumerate(team):
+            if game.done:
+                break
+            game.act(agent, policy(game.observation(agent)))
+    return PlayResult(game.score, game.rounds_used, game.valid_rate())

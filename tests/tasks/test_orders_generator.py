@@ -1,0 +1,193 @@
+"""Orders tasks: every dish can be made in the cooking world, the generator is deterministic and its splits are
+what the committed file and hashes say, the tasks' fields follow the levels, and the CLI reads the test split."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections import Counter
+
+import pytest
+
+from mindpy.mcdata import minecraft_data, smelting_table
+from mindpy.recipes import recipe_book
+from mindpy.tasks import dumps_tasks, load_tasks
+from mindpy.tasks.generators.orders import AGENT_COUNTS, EPISODE_STEPS
+from mindpy.tasks.generators.orders import generate as generate_raw
+from mindpy.tasks.orders import (
+    ALPHAS,
+    DISHES,
+    FARM_YIELDS,
+    LEVELS,
+    PASTURE_YIELDS,
+    OrderStream,
+    given_for,
+)
+from mindpy.tasks.schema import Task, check_task, unplayable_reason
+from mindpy.tasks.solvable import unsolvable_reason
+from mindpy.tasks.splits import COMMITTED, SIZES, generate, sha256_of
+
+# sha256 of `mindpy tasks generate orders --split train` (default seed and size); a change means the data changed.
+TRAIN_SHA256 = "d18d42c49fcf1c389343ba3d59dd8cf7c967d2960a6b893ff126729907749330"
+TEST_SHA256 = "bfb29db6b6b4714b33b819dbe0ac17436dbecc226f5c1b8ee63b598d2c77dfde"
+INVENTORY_SLOTS = 36
+
+
+@pytest.fixture(scope="module")
+def test_split():
+    return load_tasks(COMMITTED["orders"])
+
+
+def _cooking_task(inventory: dict[str, int], target: dict[str, int], blocked: list[str] | None = None) -> Task:
+    return Task.from_dict("probe", {"type": "cooking", "goal": "probe", "agent_count": 1,
+                                    "initial_inventory": {"0": inventory}, "target": target,
+                                    "blocked_actions": {"0": blocked or []}})
+
+
+# ----- every dish can be made in the cooking world -----
+@pytest.mark.parametrize("dish", sorted(DISHES))
+def test_each_step_uses_what_earlier_steps_made_or_the_inventory_holds(dish):
+    have = Counter(DISHES[dish].given)
+    for step in DISHES[dish].steps:
+        for item, n in step.inputs:
+            assert have[item] >= n, f"{dish}: {step.text()} lacks {item}"
+            have[item] -= n
+        have[step.output[0]] += step.output[1]
+    assert have[dish] >= 1
+
+
+@pytest.mark.parametrize("dish", sorted(DISHES))
+def test_each_step_is_a_real_recipe_at_its_station(dish):
+    book = recipe_book()
+    smelting = smelting_table()["recipes"]
+    for step in DISHES[dish].steps:
+        item, count = step.output
+        if step.station in ("farm", "pasture"):
+            assert not step.inputs and item in (FARM_YIELDS if step.station == "farm" else PASTURE_YIELDS)
+        elif step.station == "furnace":
+            ((raw, n),) = step.inputs
+            assert n == count and smelting[raw]["output"] == item and smelting[raw]["kind"] == "food"
+        else:
+            matches = [r for r in book.recipes(item) if count % r.count == 0
+                       and {k: v * (count // r.count) for k, v in r.ingredient_dict().items()} == dict(step.inputs)]
+            assert matches, f"{dish}: no recipe makes {step.text()}"
+            assert step.station == ("crafting_table" if matches[0].needs_table else "none"), step.text()
+
+
+@pytest.mark.parametrize("dish", sorted(DISHES))
+def test_the_cooking_world_and_the_given_items_make_each_dish(dish):
+    assert unsolvable_reason(_cooking_task(DISHES[dish].given, {dish: 1})) is None
+
+
+def test_what_the_farm_and_pasture_give_is_in_the_cooking_world_without_crafting():
+    no_making = ["!craftRecipe", "!smeltItem"]
+    for item in FARM_YIELDS + PASTURE_YIELDS:
+        assert unsolvable_reason(_cooking_task({}, {item: 1}, no_making)) is None, item
+    assert unsolvable_reason(_cooking_task({}, {"egg": 30}, no_making)) is not None  # the probe can say no
+
+
+def test_given_items_are_ones_the_world_lacks():
+    lacking = {item for dish in DISHES.values() for item in dish.given}
+    assert lacking <= {"bowl", "egg", "milk_bucket", "cocoa_beans", "dandelion", "gold_ingot", "gold_nugget", "apple"}
+    for dish in ("cake", "pumpkin_pie", "cookie", "golden_apple", "golden_carrot", "suspicious_stew"):
+        assert unsolvable_reason(_cooking_task({}, {dish: 1})) is not None, dish
+
+
+# ----- the generator -----
+def test_same_seed_same_bytes_and_another_seed_other_streams():
+    one = dumps_tasks(generate("orders", "train", seed=7, count=40))
+    assert one == dumps_tasks(generate("orders", "train", seed=7, count=40))
+    other = generate("orders", "train", seed=8, count=40)
+    assert one != dumps_tasks(other)
+    assert list(json.loads(one)) == list(other)  # the same grid cells, with other stream seeds
+
+
+def test_committed_test_split_and_hashes():
+    text = dumps_tasks(generate("orders", "test"))
+    assert COMMITTED["orders"].read_text() == text
+    assert hashlib.sha256(text.encode()).hexdigest() == TEST_SHA256
+    assert sha256_of("orders", "train") == TRAIN_SHA256
+
+
+def test_the_test_split_is_the_whole_grid_once(test_split):
+    assert len(test_split) == SIZES["orders"]["test"] == len(LEVELS) * len(AGENT_COUNTS) * len(ALPHAS)
+    cells = Counter((t.extra["level"], t.agent_count, t.extra["alpha"]) for t in test_split.values())
+    assert set(cells.values()) == {1}
+    assert {level for level, _, _ in cells} == {lv.key for lv in LEVELS.values()}
+    train = generate_raw("train", 1, SIZES["orders"]["train"])
+    assert not set(train) & set(test_split)
+    assert not {t["seed"] for t in train.values()} & {t.extra["seed"] for t in test_split.values()}
+
+
+def test_task_fields_follow_the_level_and_alpha(test_split):
+    levels = {lv.key: lv for lv in LEVELS.values()}
+    for task in test_split.values():
+        fields = task.extra
+        level, alpha = levels[fields["level"]], fields["alpha"]
+        assert task.type == "orders" and task.agent_count in AGENT_COUNTS
+        assert fields["dishes"] == list(level.dishes)
+        assert fields["tau_int"] == level.tau_int(alpha)
+        assert fields["tau_lft"] == level.lifetimes(alpha)
+        assert fields["episode_steps"] == EPISODE_STEPS
+        assert set(task.recipes) == set(level.dishes)
+        assert all(task.goal_for(i) for i in range(task.agent_count))
+        assert f"cook {task.agent_count - 1} of {task.agent_count}" in task.goal_for(task.agent_count - 1)
+
+
+def test_inventories_hold_what_every_scheduled_order_lacks_and_fit(test_split):
+    stack = {name: item["stackSize"] for name, item in minecraft_data().items_by_name.items()}
+    for task in test_split.values():
+        pooled: Counter[str] = Counter()
+        for i in range(task.agent_count):
+            inventory = task.inventory_for(i)
+            pooled.update(inventory)
+            slots = sum(math.ceil(n / stack[item]) for item, n in inventory.items())
+            assert slots <= INVENTORY_SLOTS, f"{task.id}: agent {i} needs {slots} slots"
+        assert dict(pooled) == given_for(OrderStream.from_fields(task.extra).arrivals())
+
+
+def test_agent_counts_and_sizes_are_checked():
+    assert {t["agent_count"] for t in generate_raw("test", 2, 15, agents="3").values()} == {3}
+    with pytest.raises(ValueError, match="2, 3 or 4 agents"):
+        generate_raw("test", 2, 5, agents="5")
+    with pytest.raises(ValueError, match="at most 180"):
+        generate_raw("test", 2, 181)
+
+
+# ----- the schema and the CLI -----
+def test_orders_tasks_are_valid_but_not_yet_playable(test_split):
+    task = next(iter(test_split.values()))
+    assert unplayable_reason(task) == "orders tasks need the dispatcher runner, which is not built yet"
+    assert Task.from_dict(task.id, task.to_dict()).to_dict() == task.to_dict()
+
+
+@pytest.mark.parametrize("change, field, words", [
+    ({"tau_lft": None}, "tau_lft", "is required for orders tasks"),
+    ({"dishes": ["bread", "pizza"]}, "dishes", "no recipe for: pizza"),
+    ({"tau_lft": {"bread": 4}}, "tau_lft", "a lifetime for each dish"),
+    ({"tau_int": 0}, "tau_int", "integer >= 1"),
+    ({"alpha": "fast"}, "alpha", "number > 0"),
+])
+def test_bad_orders_fields_are_problems_naming_the_field(test_split, change, field, words):
+    data = next(iter(t for t in test_split.values() if t.extra["level"] == "l03_bakery")).to_dict()
+    for key, value in change.items():
+        if value is None:
+            del data[key]
+        else:
+            data[key] = value
+    check = check_task("bad", data)
+    assert check.task is None
+    assert any(f"field '{field}'" in p and words in p for p in check.problems), check.problems
+
+
+def test_cli_validate_and_show_the_test_split(capsys):
+    from mindpy.cli import main
+
+    path = str(COMMITTED["orders"])
+    assert main(["tasks", "validate", path]) == 0
+    out, err = capsys.readouterr()
+    assert "180 tasks, 180 valid, 0 invalid, 0 warnings" in out and not err
+    assert main(["tasks", "show", path, "orders_l11_banquet_4_agents_alpha_3"]) == 0
+    out, _ = capsys.readouterr()
+    assert "type: orders; 4 agents" in out and "agent 3:" in out and "difficulty: advanced" in out
