@@ -81,7 +81,8 @@ def _register_optional(sub) -> None:
     """Subcommands whose modules register themselves (`register(subparsers)`)."""
     import importlib
 
-    for module in ("mindpy.tasks.cli", "mindpy.commands.cli", "mindpy.harness.run", "mindpy.harness.cli"):
+    for module in ("mindpy.tasks.cli", "mindpy.commands.cli", "mindpy.harness.run", "mindpy.harness.cli",
+                   "mindpy.probes.cli"):
         try:
             importlib.import_module(module).register(sub)
         except ModuleNotFoundError as exc:

@@ -19,11 +19,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("mindpy", "mindpy.errors", "mindpy.nodejs", "mindpy.userfiles")),
     ("processes", ("mindpy.bridge", "mindpy.server", "mindpy.mcdata")),
     ("world", ("mindpy.recipes", "mindpy.world", "mindpy.skills")),
-    ("services", ("mindpy.models", "mindpy.memory", "mindpy.rag", "mindpy.settings", "mindpy.tasks")),
+    ("services", ("mindpy.models", "mindpy.memory", "mindpy.rag", "mindpy.settings", "mindpy.tasks",
+                  "mindpy.probes")),
     ("agent parts", ("mindpy.agent.actions", "mindpy.agent.modes", "mindpy.agent.self_prompt", "mindpy.agent.bus",
                      "mindpy.agent.conversation", "mindpy.coding")),
     ("commands", ("mindpy.commands", "mindpy.profiles", "mindpy.prompts")),
-    ("agent", ("mindpy.agent", "mindpy.oracle")),
+    ("agent", ("mindpy.agent", "mindpy.oracle", "mindpy.dispatch")),
     ("runs", ("mindpy.harness", "mindpy.demo", "mindpy.doctor")),
 ]
 

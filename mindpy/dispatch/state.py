@@ -1,0 +1,124 @@
+"""What the dispatcher sees at one step of an orders episode: the cooks, the stations, the chests, the open
+orders and what went wrong last step, and its text for the prompt (MindAgent's "current state" section).
+
+    state = DispatchState(
+        step=4,
+        agents=(AgentState("andy", inventory={"wheat": 3}), AgentState("jill", busy=True, doing="smelting beef")),
+        stations=(StationState("furnace", busy=True, contents={"beef": 1}),),
+        chests=(ChestState("serving", serving=True),),
+        orders=(OpenOrder(0, "bread", deadline=9),),
+        feedback=("jill: the furnace has no fuel; put coal in it first",),
+    )
+    state.free_agents()      # ("andy",)
+    render(state)            # "Step 4.\nAgents:\n- andy: free; holds 3 wheat\n..."
+
+The runner fills it each step from the world; nothing here touches a server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+def _counts(items: Mapping[str, int]) -> str:
+    """'3 wheat, 1 bowl', or 'nothing'."""
+    shown = [f"{n} {name}" for name, n in sorted(items.items()) if n > 0]
+    return ", ".join(shown) if shown else "nothing"
+
+
+@dataclass(frozen=True)
+class AgentState:
+    """A cook: free for a new command, or busy with one (`doing` says what)."""
+
+    name: str
+    busy: bool = False
+    doing: str = ""
+    inventory: Mapping[str, int] = field(default_factory=dict)
+
+    def text(self) -> str:
+        status = f"busy ({self.doing})" if self.busy and self.doing else "busy" if self.busy else "free"
+        return f"{self.name}: {status}; holds {_counts(self.inventory)}"
+
+
+@dataclass(frozen=True)
+class StationState:
+    """A station (farm, pasture, furnace, crafting_table): in use or not, and what it holds."""
+
+    name: str
+    busy: bool = False
+    contents: Mapping[str, int] = field(default_factory=dict)
+
+    def text(self) -> str:
+        return f"{self.name}: {'in use' if self.busy else 'free'}; holds {_counts(self.contents)}"
+
+
+@dataclass(frozen=True)
+class ChestState:
+    """A chest; dishes put in the serving chest complete orders."""
+
+    name: str
+    contents: Mapping[str, int] = field(default_factory=dict)
+    serving: bool = False
+
+    def text(self) -> str:
+        kind = " (serving chest: put finished dishes here)" if self.serving else ""
+        return f"{self.name}{kind}: holds {_counts(self.contents)}"
+
+
+@dataclass(frozen=True)
+class OpenOrder:
+    """An order still to serve: completable until the step before `deadline`."""
+
+    id: int
+    dish: str
+    deadline: int
+
+
+@dataclass(frozen=True)
+class DispatchState:
+    """Everything the dispatcher is shown at one step."""
+
+    step: int
+    agents: tuple[AgentState, ...]
+    stations: tuple[StationState, ...] = ()
+    chests: tuple[ChestState, ...] = ()
+    orders: tuple[OpenOrder, ...] = ()
+    feedback: tuple[str, ...] = ()  # last step's execution errors and suggestions, one line each
+
+    def __post_init__(self) -> None:
+        if self.step < 0:
+            raise ValueError(f"the step number must be 0 or more, got {self.step}")
+        if not self.agents:
+            raise ValueError("a dispatch state needs at least one agent")
+        names = [a.name for a in self.agents]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"agent names must be unique; repeated: {', '.join(twice)}")
+
+    def agent(self, name: str) -> AgentState | None:
+        return next((a for a in self.agents if a.name == name), None)
+
+    def free_agents(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.agents if not a.busy)
+
+    def busy_agents(self) -> dict[str, str]:
+        """{name: what it is doing} of the busy agents."""
+        return {a.name: a.doing for a in self.agents if a.busy}
+
+
+def render(state: DispatchState) -> str:
+    """The state as the prompt's "current state" text."""
+    lines = [f"Step {state.step}.", "Agents:"]
+    lines += [f"- {a.text()}" for a in state.agents]
+    if state.stations:
+        lines.append("Stations:")
+        lines += [f"- {s.text()}" for s in state.stations]
+    if state.chests:
+        lines.append("Chests:")
+        lines += [f"- {c.text()}" for c in state.chests]
+    lines.append("Open orders (serve each before its deadline step):")
+    orders = sorted(state.orders, key=lambda o: (o.deadline, o.id))
+    lines += [f"- order {o.id}: {o.dish}, deadline step {o.deadline} ({o.deadline - state.step} steps left)"
+              for o in orders] or ["- none"]
+    return "\n".join(lines)

@@ -1,0 +1,104 @@
+"""Read which option a model chose from its free-text reply to a multiple-choice probe.
+
+    parse_answer("I would wait. **Answer:** (c)", ["go", "craft", "wait"])   # 2
+    parse_answer("B", ["go", "craft", "wait"])                               # 1
+    parse_answer("Let's craft the planks first.", ["go", "craft planks", "wait"])   # 1 (option text)
+    parse_answer("go or wait, hard to say", ["go", "craft", "wait"])          # None (two options fit)
+
+In order: a letter after "Answer:", "Action:" or "Final answer" (the last such marker wins, since models often
+reason before answering); a reply that is a lone letter; then the option text: an option whose words appear in the
+reply, else the closest option by word overlap or character similarity above THRESHOLD. Two options that fit
+equally well give None, as does a reply nothing can be read from.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+THRESHOLD = 0.6  # below this an option is not considered named
+TIE_MARGIN = 0.05  # best and runner-up closer than this: ambiguous
+
+# "Answer: C.", "answer: (b)", "**Answer:** D", "Final answer is C", "Action: [A]"
+_MARKER = re.compile(r"(?:final\s+answer|answer|action)\s*\**\s*(?:is\b|[:=\-])?\s*\**\s*(?:option\s+)?", re.I)
+_MARKED_LETTER = re.compile(r"[(\[]([A-Za-z])[)\]]|([A-Z])(?![A-Za-z'])|([a-z])(?=\s*(?:[.)\]*,]|$))")
+_LONE_LETTER = re.compile(r"^\W*(?:option\s+)?([A-Za-z])\W*$", re.I)
+_LETTER_THEN_TEXT = re.compile(r"^\W*([A-Z])[.):]\s")
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def letter(index: int) -> str:
+    """The letter that labels option `index` (0 -> 'A')."""
+    return chr(ord("A") + index)
+
+
+def _index(char: str, count: int) -> int | None:
+    index = ord(char.upper()) - ord("A")
+    return index if 0 <= index < count else None
+
+
+def _marked_letter(text: str, count: int) -> tuple[int | None, str | None]:
+    """(index, text after the last marker): the letter right after the last marker that names an option."""
+    found, tail = None, None
+    for match in _MARKER.finditer(text):
+        tail = text[match.end():]
+        got = _MARKED_LETTER.match(tail)
+        if got:
+            index = _index(next(g for g in got.groups() if g), count)
+            if index is not None:
+                found = index
+    return found, tail
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _contains(haystack: list[str], needle: list[str]) -> bool:
+    n = len(needle)
+    return n > 0 and any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1))
+
+
+def _by_text(reply: str, options: list[str]) -> int | None:
+    words = _words(reply)
+    option_words = [_words(o) for o in options]
+    named = [i for i, ow in enumerate(option_words) if _contains(words, ow)]
+    # an option named inside a longer named option ("3" inside "3 wheat") does not count on its own
+    named = [i for i in named if not any(j != i and len(option_words[j]) > len(option_words[i])
+                                         and _contains(option_words[j], option_words[i]) for j in named)]
+    if len(named) == 1:
+        return named[0]
+    if len(named) > 1:
+        return None
+    scores = []
+    for ow in option_words:
+        recall = sum(1 for w in set(ow) if w in words) / len(set(ow)) if ow else 0.0
+        similar = SequenceMatcher(None, " ".join(words), " ".join(ow)).ratio()
+        scores.append(max(recall, similar))
+    ranked = sorted(range(len(options)), key=lambda i: scores[i], reverse=True)
+    best = ranked[0]
+    if scores[best] < THRESHOLD or (len(ranked) > 1 and scores[best] - scores[ranked[1]] < TIE_MARGIN):
+        return None
+    return best
+
+
+def parse_answer(reply: str, options: list[str]) -> int | None:
+    """The index of the option `reply` chose, or None when it cannot be read or is ambiguous."""
+    if not options:
+        raise ValueError("parse_answer needs at least one option")
+    text = (reply or "").strip()
+    if not text:
+        return None
+    index, tail = _marked_letter(text, len(options))
+    if index is not None:
+        return index
+    for pattern in (_LONE_LETTER, _LETTER_THEN_TEXT):
+        got = pattern.match(text)
+        if got and _index(got.group(1), len(options)) is not None:
+            return _index(got.group(1), len(options))
+    # "Answer: craft the planks": the words after the marker say more than the reasoning before it
+    if tail and tail.strip():
+        found = _by_text(tail, options)
+        if found is not None:
+            return found
+    return _by_text(text, options)

@@ -1,0 +1,123 @@
+"""Multiple-choice coordination probes (CoordQA-style): one question about a scene, its options and the right one.
+
+    probe = Probe(id="cook-1-ec", category="EC", state="Alice holds 2 wheat.", question="How many more wheat
+                  for one bread?", options=["0", "1", "3"], answer=1, source_task="cooking_bread_1")
+    write_probes("probes.jsonl", [probe])
+    loaded = read_probes("probes.jsonl")          # ProbeFile: loaded.probes, loaded.errors (bad lines, skipped)
+
+A file is JSONL, one probe per line; blank lines and lines starting with '#' are skipped. A malformed line does not
+sink the file: the good lines are used and each bad one is listed as "line N: what was wrong".
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Environment comprehension, theory of mind, joint planning (the paper's three question types).
+CATEGORIES = ("EC", "ToM", "JP")
+MAX_OPTIONS = 26  # options are lettered A..Z
+
+
+@dataclass
+class Probe:
+    """One multiple-choice question; `answer` is the index of the right option."""
+
+    id: str
+    category: str
+    state: str
+    question: str
+    options: list[str]
+    answer: int
+    source_task: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            raise ValueError("probe has no id: give every probe a unique 'id'")
+        if self.category not in CATEGORIES:
+            raise ValueError(f"probe {self.id}: category {self.category!r} is not one of {', '.join(CATEGORIES)}")
+        if not self.question.strip():
+            raise ValueError(f"probe {self.id}: empty 'question'")
+        if not 2 <= len(self.options) <= MAX_OPTIONS:
+            raise ValueError(f"probe {self.id}: needs 2 to {MAX_OPTIONS} options, got {len(self.options)}")
+        if any(not isinstance(o, str) or not o.strip() for o in self.options):
+            raise ValueError(f"probe {self.id}: every option must be a non-empty string")
+        if isinstance(self.answer, bool) or not isinstance(self.answer, int) \
+                or not 0 <= self.answer < len(self.options):
+            raise ValueError(f"probe {self.id}: 'answer' must be an option index 0..{len(self.options) - 1}, "
+                             f"got {self.answer!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Probe:
+        """A probe from a parsed JSON object; ValueError names the first thing wrong."""
+        if not isinstance(data, dict):
+            raise ValueError(f"expected a JSON object, got {type(data).__name__}")
+        known = {"id", "category", "state", "question", "options", "answer", "source_task", "meta"}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown key(s) {sorted(unknown)} (allowed: {', '.join(sorted(known))})")
+        missing = [k for k in ("id", "category", "question", "options", "answer") if k not in data]
+        if missing:
+            raise ValueError(f"missing key(s) {missing}")
+        if not isinstance(data["options"], list):
+            raise ValueError("'options' must be a list of strings")
+        if not isinstance(data.get("meta", {}), dict):
+            raise ValueError("'meta' must be an object")
+        return cls(id=str(data["id"]), category=str(data["category"]), state=str(data.get("state", "")),
+                   question=str(data["question"]), options=list(data["options"]), answer=data["answer"],
+                   source_task=str(data.get("source_task", "")), meta=dict(data.get("meta", {})))
+
+
+@dataclass
+class ProbeFile:
+    """What a probe file held: the usable probes and one message per line that was skipped."""
+
+    path: str
+    probes: list[Probe]
+    errors: list[str]
+
+
+def parse_probes(text: str, where: str = "probes") -> ProbeFile:
+    """Probes from JSONL text; bad lines (and repeated ids) are listed in `errors`, not raised."""
+    probes: list[Probe] = []
+    errors: list[str] = []
+    seen: set[str] = set()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            probe = Probe.from_dict(json.loads(line))
+        except json.JSONDecodeError as exc:
+            errors.append(f"{where}: line {number}: not valid JSON ({exc.msg} at column {exc.colno})")
+            continue
+        except (ValueError, TypeError) as exc:
+            errors.append(f"{where}: line {number}: {exc}")
+            continue
+        if probe.id in seen:
+            errors.append(f"{where}: line {number}: duplicate id {probe.id!r} (ids must be unique)")
+            continue
+        seen.add(probe.id)
+        probes.append(probe)
+    return ProbeFile(path=where, probes=probes, errors=errors)
+
+
+def read_probes(path: str | Path) -> ProbeFile:
+    """Read a probe file; raises ValueError only when it cannot be read at all."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot read probe file {path}: {exc.strerror or exc}") from None
+    return parse_probes(text, str(path))
+
+
+def write_probes(path: str | Path, probes: list[Probe]) -> None:
+    """Write probes as JSONL, one per line."""
+    lines = [json.dumps(p.to_dict(), ensure_ascii=False) for p in probes]
+    Path(path).write_text("\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
