@@ -156,8 +156,8 @@ class ConversationManager:
             if current and current != partner:
                 self.end_conversation(current, notify=True)
             convo = self._convo(partner)
-            convo.queue.clear()
-            convo.cancel_timer()
+            # Messages the partner sent that wait for their delivery stay queued: when both bots open a
+            # conversation with each other at the same moment, each must still hear the other's opening.
             convo.ignore_until_start = False
             convo.active = True
             self._active = convo

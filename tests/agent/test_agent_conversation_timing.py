@@ -86,3 +86,14 @@ def test_self_prompting_pauses_in_a_conversation_and_resumes_after(pair):
     calls = len(a.model.calls)
     wait_until(lambda: len(a.model.calls) > calls, timeout=10, message="self-prompting to prompt again")
     time.sleep(0.1)
+
+
+def test_two_bots_opening_a_conversation_with_each_other_at_once_both_hear_the_other(pair):
+    a, b = pair(lambda b_name: [], lambda a_name: [], default_a="Hi b.", default_b="Hi a.")
+    a.conversations.start_conversation(b.name, "Opening from a.")
+    assert a.conversations.bus.wait_settled(5)  # a's opening waits in b's queue for its short delay...
+    b.conversations.start_conversation(a.name, "Opening from b.")  # ...when b opens its own conversation
+    wait_until(lambda: any("(FROM OTHER BOT)Opening from a." in c for c in contents(b)), timeout=10,
+               message=f"a's opening to reach b: {contents(b)}")
+    wait_until(lambda: any("(FROM OTHER BOT)Opening from b." in c for c in contents(a)), timeout=10,
+               message=f"b's opening to reach a: {contents(a)}")
