@@ -1,4 +1,5 @@
-"""`mindpy run --task FILE --task-id ID`, `mindpy eval FILE...` and `mindpy sft export RUN_DIR...`.
+"""`mindpy run --task FILE --task-id ID`, `mindpy eval FILE...`, `mindpy eval compare RUN_DIR...` and
+`mindpy sft export RUN_DIR...`.
 The main CLI calls `register(subparsers)` (`mindpy run` itself is declared in run.py)."""
 
 from __future__ import annotations
@@ -101,10 +102,19 @@ def check_model_option(model: str | None) -> None:
         raise ConfigError(f"--model {one_line(model, 80)}: {one_line(str(exc))}") from None
 
 
-def _cmd_eval(args) -> int:
+COMPARE = "compare"  # `mindpy eval compare RUN_DIR...`: the first word of the files is the subcommand
+DEFAULT_EVAL_OUT = "runs/eval"
+DEFAULT_COMPARE_OUT = "runs/compare.png"
+
+
+def _cmd_eval(args, parser=None) -> int:
     import signal
 
     from .evaluate import Evaluation
+
+    if args.files[0] == COMPARE:
+        return _cmd_eval_compare(args, parser)
+    args.out = args.out or DEFAULT_EVAL_OUT
 
     def on_terminate(signum, frame):  # `kill PID` stops the episodes too, as Ctrl-C does
         raise KeyboardInterrupt
@@ -126,6 +136,26 @@ def _cmd_eval(args) -> int:
     print(f"success rate {summary['success_rate']:.2%} over {summary['episodes']} episodes "
           f"({summary['errors']} infrastructure errors, {skipped} tasks skipped)")
     return 0 if summary["errors"] == 0 and summary["episodes"] else 1
+
+
+def _cmd_eval_compare(args, parser) -> int:
+    """`mindpy eval compare RUN_DIR... [--out FILE.png]`; the options that play episodes are refused."""
+    from .compare import compare_runs
+
+    if parser is not None:
+        defaults = vars(parser.parse_args([COMPARE]))
+        given = sorted(name for name, value in vars(args).items()
+                       if name in defaults and name not in ("files", "out", "func") and defaults[name] != value)
+        if given:
+            parser.error(f"mindpy eval compare takes RUN_DIR... and --out FILE.png only, not "
+                         f"{', '.join('--' + name.replace('_', '-') for name in given)}")
+    if len(args.files) < 2:
+        raise ConfigError("mindpy eval compare needs at least one RUN_DIR (the --out folders of `mindpy eval` runs)")
+    out = Path(args.out or DEFAULT_COMPARE_OUT)
+    if out.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise ConfigError(f"mindpy eval compare --out {one_line(str(out), 80)}: the chart is written as .png, .svg "
+                          f"or .pdf; give a file name with one of those endings")
+    return compare_runs(args.files[1:], out)
 
 
 def _positive_int(text: str) -> int:
@@ -156,14 +186,21 @@ def _cmd_sft_export(args) -> int:
 
 
 def register(sub) -> None:
-    """Add the `eval` subcommand (play a suite of task files) to `sub`."""
-    ev = sub.add_parser("eval", help="play a suite of tasks and write results.csv, summary.json and a chart")
+    """Add the `eval` subcommand (play a suite of task files, or `eval compare` finished runs) to `sub`."""
+    from functools import partial
+
+    ev = sub.add_parser("eval", help="play a suite of tasks and write results.csv, summary.json and a chart",
+                        epilog=f"mindpy eval {COMPARE} RUN_DIR RUN_DIR... [--out FILE.png]: print finished runs side "
+                               f"by side (success overall and by breakdown, tokens, cost, episodes, errors) and "
+                               f"chart them (default {DEFAULT_COMPARE_OUT}); a task file named '{COMPARE}' is "
+                               f"given as ./{COMPARE}")
     ev.add_argument("files", nargs="+", metavar="FILE",
                     help="task files (JSON or YAML), folders (their .json/.yaml/.yml files, recursively) or globs; "
                          "invalid tasks are skipped and listed in summary.json")
     ev.add_argument("--model", default=None, help="model for every agent (default: the oracle without an API key)")
     ev.add_argument("--parallel", type=int, default=1, help="episodes at once, each with its own server (default 1)")
-    ev.add_argument("--out", default="runs/eval", help="output folder (default runs/eval); rerun to resume")
+    ev.add_argument("--out", default=None, help=f"output folder (default {DEFAULT_EVAL_OUT}); rerun to resume "
+                                                f"(with {COMPARE}: the chart file)")
     ev.add_argument("--servers", default=None, help="HOST:PORT,HOST:PORT... of external servers, one per slot "
                                                     "(default: an embedded server per episode)")
     ev.add_argument("--task-id", action="append", default=[], help="only these task ids (repeatable)")
@@ -172,7 +209,7 @@ def register(sub) -> None:
     ev.add_argument("--usd-per-mtok", type=float, default=0.0, help="price per million tokens, for the cost column")
     add_round_options(ev)
     add_method_options(ev)
-    ev.set_defaults(func=_cmd_eval)
+    ev.set_defaults(func=partial(_cmd_eval, parser=ev))
 
     sft = sub.add_parser("sft", help="fine-tuning data from successful runs")
     sft_sub = sft.add_subparsers(dest="sft_command", metavar="COMMAND")

@@ -9,11 +9,20 @@ the progress counter and resuming all use that identity.
 
 Output folder:
     episodes/<file>-<hash>/<task id>-<N>_agents-trial_<k>/    one run directory per episode (mindpy.harness.episode)
-    results.csv             one row per episode
+    results.csv             one row per episode, with the task's breakdown keys (BREAKDOWN_FIELDS)
     summary.json            success rate by family and agent count, mean construction score, for coblock the
-                            mean workload balance (gamma), timesteps and rounds, tokens, cost, and the tasks
-                            skipped (by reason, with their problems)
-    summary.png             the summary as a bar chart
+                            mean workload balance (gamma), timesteps and rounds, tokens, cost, the tasks
+                            skipped (by reason, with their problems), success by breakdown (`by_breakdown`) and,
+                            with several trials, the spread over trials (`trials`)
+    summary.png             the summary as bar charts: by family and agent count, then one panel per breakdown
+
+Breakdowns (after MINDcraft's ablations): every row names its family and agent count, and the task's plan depth
+(crafting's `depth`), difficulty (cooking's `difficulty_metrics.difficulty_category`), coblock type, whether any
+agent is blocked from recipes or actions, and whether it is a Hell's Kitchen task. "n/a": the task has no such
+value (left out of that breakdown); a row of an older run without the column counts as "unknown".
+
+    summarize(read_results(Path("runs/eval/results.csv")))["by_breakdown"]["plan_depth"]["1"]
+    # {"episodes": 12, "successes": 9, "success_rate": 0.75}
 
 Resumable: an episode whose run directory holds a result.json (not an error) is not played again. An episode that
 fails for infrastructure reasons is retried once, then reported as an error: errors are never counted as failures
@@ -28,6 +37,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import threading
@@ -40,10 +50,15 @@ from pathlib import Path
 
 FAMILY = {"techtree": "crafting", "cooking": "cooking", "construction": "construction"}
 ATTEMPTS = 2  # an infrastructure failure is retried once
+COBLOCK_FIELDS = ("timesteps", "gamma", "rounds")
+BREAKDOWN_FIELDS = ("plan_depth", "difficulty", "coblock_type", "blocked_access", "hells_kitchen")
+BREAKDOWN_KEYS = ("family", "agent_count", *BREAKDOWN_FIELDS)  # the keys of summary.json's by_breakdown
 CSV_FIELDS = ("task_id", "file", "family", "agent_count", "trial", "score", "success", "end_reason", "duration_s",
               "commands", "messages", "tokens", "attempts", "error", "run_dir",
-              "timesteps", "gamma", "rounds")  # the last three: coblock episodes only (empty for the others)
-COBLOCK_FIELDS = ("timesteps", "gamma", "rounds")
+              *COBLOCK_FIELDS,  # coblock episodes only (empty for the others)
+              *BREAKDOWN_FIELDS)  # new columns go last: readers of older files find theirs where they were
+NOT_APPLICABLE = "n/a"  # a breakdown value the task does not have (crafting's depth of a cooking task)
+UNKNOWN = "unknown"  # a breakdown value a row does not record (rows of runs from before the column)
 NAME_LIMIT = 100  # characters of a file or task name kept in a folder name
 
 
@@ -56,6 +71,7 @@ class Episode:
     agent_count: int
     run_dir: Path  # the episode's identity: built from its file, task id, agent count and trial (episode_dir)
     trial: int = 1
+    breakdown: dict[str, str] = field(default_factory=dict)  # the task's breakdown values (task_breakdown)
 
     @property
     def label(self) -> str:
@@ -99,6 +115,17 @@ def episode_dir(out: Path, file: str, task_id: str, agent_count: int, trial: int
     one name in different folders stay apart) and one per (task id, agent count, trial) in it."""
     file_folder = f"{folder_name(Path(file).stem)}-{_digest(_file_key(file))}"
     return out / "episodes" / file_folder / f"{folder_name(task_id)}-{agent_count}_agents-trial_{trial}"
+
+
+def task_breakdown(task) -> dict[str, str]:
+    """The task's values for BREAKDOWN_FIELDS, as results.csv writes them ("n/a" where the task has none)."""
+    blocked = bool(task.blocked_access_to_recipe) or any(task.blocked_actions_for(i) for i in task.agent_indices)
+    difficulty = task.difficulty_metrics.get("difficulty_category")
+    return {"plan_depth": NOT_APPLICABLE if task.depth is None else str(task.depth),
+            "difficulty": str(difficulty) if difficulty not in (None, "") else NOT_APPLICABLE,
+            "coblock_type": task.coblock_type or NOT_APPLICABLE,
+            "blocked_access": "yes" if blocked else "no",
+            "hells_kitchen": "yes" if task.is_hells_kitchen else "no"}
 
 
 def is_success(result: dict) -> bool:
@@ -160,7 +187,7 @@ class Evaluation:
         chosen = [t for t in list(report.tasks.values())[:limit]
                   if self._playable(path, t) and self._solvable(path, t)]
         return [Episode(path, task.id, FAMILY.get(task.type, task.type), task.agent_count,
-                        episode_dir(self.out, path, task.id, task.agent_count, trial), trial)
+                        episode_dir(self.out, path, task.id, task.agent_count, trial), trial, task_breakdown(task))
                 for task in chosen for trial in range(1, trials + 1)]
 
     def _playable(self, path: str, task) -> bool:
@@ -304,13 +331,18 @@ class Evaluation:
                 "messages": sum(a.get("messages_sent", 0) for a in agents.values()),
                 "tokens": sum(a.get("tokens", 0) for a in agents.values()), "attempts": attempts,
                 "error": result.get("error") or "", "run_dir": str(ep.run_dir),
-                **{key: _blank_if_none(result.get(key)) for key in COBLOCK_FIELDS}}
+                **{key: _blank_if_none(result.get(key)) for key in COBLOCK_FIELDS}, **self._breakdown(ep)}
 
     def _error_row(self, ep: Episode, error: str, attempts: int) -> dict:
         return {"task_id": ep.task_id, "file": ep.file, "family": ep.family, "agent_count": ep.agent_count,
                 "trial": ep.trial, "score": "", "success": False, "end_reason": "error", "duration_s": "",
                 "commands": 0, "messages": 0, "tokens": 0, "attempts": attempts, "error": error,
-                "run_dir": str(ep.run_dir), **dict.fromkeys(COBLOCK_FIELDS, "")}
+                "run_dir": str(ep.run_dir), **dict.fromkeys(COBLOCK_FIELDS, ""), **self._breakdown(ep)}
+
+    @staticmethod
+    def _breakdown(ep: Episode) -> dict[str, str]:
+        """The row's breakdown columns; blank (read back as "unknown") for an episode planned without them."""
+        return {key: ep.breakdown.get(key, "") for key in BREAKDOWN_FIELDS}
 
     def _write_csv(self) -> None:
         order = {ep.run_dir: i for i, ep in enumerate(self.episodes)}
@@ -334,7 +366,9 @@ class Evaluation:
 def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = None,
               skipped: Sequence[SkippedTask] = ()) -> dict:
     """Success rates, scores and costs per task family and agent count (errored episodes left out), and the
-    tasks that were not played: `skipped` counts them by reason, `skipped_tasks` lists each with its problems."""
+    tasks that were not played: `skipped` counts them by reason, `skipped_tasks` lists each with its problems.
+    Also success by breakdown, and with several trials their spread. Rows may come from results.csv (strings)."""
+    rows = [_typed_row(r) for r in rows]
     played = [r for r in rows if r["end_reason"] != "error"]
     groups: dict[str, dict] = {}
     for r in played:
@@ -371,7 +405,93 @@ def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = N
                               for r in rows if r["end_reason"] == "error"],
         "skipped": {"invalid": 0, **Counter(s.reason for s in skipped)},
         "skipped_tasks": [asdict(s) for s in skipped],
+        "by_breakdown": by_breakdown(played),
+        "trials": trial_spread(played),
     }
+
+
+def by_breakdown(played: list[dict]) -> dict[str, dict[str, dict]]:
+    """{key: {value: {episodes, successes, success_rate}}} for every key of BREAKDOWN_KEYS, over played rows;
+    a row whose task has no value for a key ("n/a") is left out of that key's breakdown."""
+    out: dict[str, dict[str, dict]] = {}
+    for key in BREAKDOWN_KEYS:
+        counts: dict[str, list[int]] = {}
+        for r in played:
+            value = breakdown_value(r, key)
+            if value == NOT_APPLICABLE:
+                continue
+            episodes_successes = counts.setdefault(value, [0, 0])
+            episodes_successes[0] += 1
+            episodes_successes[1] += int(bool(r["success"]))
+        out[key] = {value: {"episodes": n, "successes": wins, "success_rate": wins / n}
+                    for value, (n, wins) in sorted(counts.items(), key=lambda item: value_order(item[0]))}
+    return out
+
+
+def breakdown_value(row: dict, key: str) -> str:
+    """The row's value for a breakdown key, as a string; "unknown" when the row does not record it."""
+    value = row.get(key)
+    return UNKNOWN if value is None or value == "" else str(value)
+
+
+def value_order(value: str) -> tuple:
+    """Sort key for breakdown values: numbers by size, then words, "unknown" last."""
+    try:
+        return (0, float(value), "")
+    except ValueError:
+        return (2 if value == UNKNOWN else 1, 0.0, value)
+
+
+def trial_spread(played: list[dict]) -> dict | None:
+    """With several trials: per task (file, id, agent count) the mean and population standard deviation of success
+    and score over its played trials, and per family the success rate of each trial with their mean and standard
+    deviation. None when every row is trial 1."""
+    if all(r["trial"] <= 1 for r in played):
+        return None
+    tasks: dict[tuple, list[dict]] = {}
+    for r in played:
+        tasks.setdefault((r["file"], r["task_id"], r["agent_count"]), []).append(r)
+    by_task = []
+    for (file, task_id, agent_count), group in tasks.items():
+        wins = [float(bool(r["success"])) for r in group]
+        scores = [float(r["score"]) for r in group]
+        by_task.append({"file": file, "task_id": task_id, "agent_count": agent_count, "family": group[0]["family"],
+                        "trials": len(group), "success_mean": statistics.fmean(wins),
+                        "success_std": statistics.pstdev(wins), "score_mean": statistics.fmean(scores),
+                        "score_std": statistics.pstdev(scores)})
+    by_family = {}
+    for family in sorted({r["family"] for r in played}):
+        per_trial: dict[int, list[bool]] = {}
+        for r in played:
+            if r["family"] == family:
+                per_trial.setdefault(r["trial"], []).append(bool(r["success"]))
+        rates = {trial: sum(wins) / len(wins) for trial, wins in sorted(per_trial.items())}
+        by_family[family] = {"success_rate_by_trial": {str(t): rate for t, rate in rates.items()},
+                             "mean": statistics.fmean(list(rates.values())),
+                             "std": statistics.pstdev(list(rates.values()))}
+    return {"count": max(r["trial"] for r in played), "by_task": by_task, "by_family": by_family}
+
+
+def read_results(path: Path) -> list[dict]:
+    """The rows of a results.csv, as `summarize` takes them (older files without some columns included)."""
+    with Path(path).open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def _typed_row(row: dict) -> dict:
+    """A row with success as a bool and agent count and trial as integers, whether it was built in memory or read
+    back from results.csv (where every value is a string)."""
+    out = dict(row)
+    success = row.get("success", False)
+    out["success"] = success.strip().lower() in ("true", "1", "yes") if isinstance(success, str) else bool(success)
+    for key, default in (("agent_count", row.get("agent_count")), ("trial", 1)):  # no count: "unknown"
+        value = row.get(key)
+        try:
+            out[key] = int(value) if value not in (None, "") else default
+        except (TypeError, ValueError):
+            raise ValueError(f"results row of task {row.get('task_id')!r}: {key} must be a whole number, got "
+                             f"{value!r}; fix or remove that row of results.csv") from None
+    return out
 
 
 def coblock_summary(rows: list[dict]) -> dict | None:
@@ -408,27 +528,48 @@ def _blank_if_none(value):
 
 
 def chart(summary: dict, path: Path) -> None:
-    """Success rate (and mean construction score) per family and agent count, as a bar chart."""
+    """Success rate (and mean construction score) per family and agent count as a bar chart, then a panel of
+    success rates per breakdown that has values (summary.json's by_breakdown)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    panels = chart_panels(summary.get("by_breakdown") or {})
+    columns = min(3, 1 + len(panels))
+    lines = -(-(1 + len(panels)) // columns)
     groups = summary["by_family_and_agents"]
+    width = max(4.0, 1.2 * len(groups) + 2) if not panels else 4.8 * columns
+    fig, axes = plt.subplots(lines, columns, figsize=(width, 4 * lines), squeeze=False)
+    flat = list(axes.flat)
     labels = [f"{g['family']}\n{g['agent_count']} agents" for g in groups.values()]
     values = [g["mean_score"] if g["family"] == "construction" else g["success_rate"] for g in groups.values()]
-    fig, ax = plt.subplots(figsize=(max(4, 1.2 * len(labels) + 2), 4))
-    bars = ax.bar(range(len(values)), values, color=["#4c72b0" if "construction" not in label else "#dd8452"
-                                                      for label in labels])
-    ax.set_xticks(range(len(values)), labels, fontsize=8)
-    ax.set_ylim(0, 1.05)
-    ax.set_ylabel("success rate (construction: mean score)")
-    ax.set_title(f"{summary['model']}: {summary['played']} episodes, {summary['errors']} errors")
-    for bar, value in zip(bars, values, strict=True):
-        ax.text(bar.get_x() + bar.get_width() / 2, value + 0.01, f"{value:.0%}", ha="center", fontsize=8)
+    _bars(flat[0], labels, values, ["#4c72b0" if "construction" not in label else "#dd8452" for label in labels])
+    flat[0].set_ylabel("success rate (construction: mean score)")
+    flat[0].set_title(f"{summary['model']}: {summary['played']} episodes, {summary['errors']} errors", fontsize=9)
+    for ax, (key, values_of_key) in zip(flat[1:], panels.items(), strict=False):
+        labels = [f"{value}\n({part['successes']}/{part['episodes']})" for value, part in values_of_key.items()]
+        _bars(ax, labels, [part["success_rate"] for part in values_of_key.values()], "#55a868")
+        ax.set_title(f"success by {key.replace('_', ' ')}", fontsize=9)
+    for ax in flat[1 + len(panels):]:
+        ax.axis("off")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+def chart_panels(breakdowns: dict[str, dict]) -> dict[str, dict]:
+    """The breakdowns worth a panel: those with at least one known value."""
+    return {key: values for key, values in breakdowns.items() if any(value != UNKNOWN for value in values)}
+
+
+def _bars(ax, labels: list[str], values: list[float], colors) -> None:
+    """Bars from 0 to 1 with their percentages written above them."""
+    bars = ax.bar(range(len(values)), values, color=colors)
+    ax.set_xticks(range(len(values)), labels, fontsize=8)
+    ax.set_ylim(0, 1.1)
+    for bar, value in zip(bars, values, strict=True):
+        ax.text(bar.get_x() + bar.get_width() / 2, value + 0.01, f"{value:.0%}", ha="center", fontsize=8)
 
 
 def _task_files(patterns: list[str]) -> list[str]:
