@@ -92,6 +92,7 @@ def round_arguments(options) -> list[str]:
 def check_model_option(model: str | None) -> None:
     """ConfigError unless `--model` names a model that can be created (None: the default); checked before any
     server or episode starts, so that a typo costs nothing."""
+    from ..models import missing_key
     from ..profiles import check_model_spec
 
     if model is None:
@@ -100,6 +101,9 @@ def check_model_option(model: str | None) -> None:
         check_model_spec(model)
     except ValueError as exc:
         raise ConfigError(f"--model {one_line(model, 80)}: {one_line(str(exc))}") from None
+    problem = missing_key(model)  # here, not in profiles: a profile may name a model the run never calls
+    if problem:
+        raise ConfigError(f"--model {one_line(model, 80)}: {problem}")
 
 
 COMPARE = "compare"  # `mindpy eval compare RUN_DIR...`: the first word of the files is the subcommand

@@ -19,10 +19,12 @@ class ModelError(MindpyError):
 @dataclass
 class Usage:
     """What one call cost. `stable_prefix_tokens` comes from the prompter: the prompt tokens laid out to stay
-    the same from call to call (what a provider's prompt cache can reuse)."""
+    the same from call to call (what a provider's prompt cache can reuse). `prompt_tokens` counts the whole
+    prompt; `cached_tokens` (read from the cache) and `cache_write_tokens` (written to it) are parts of it."""
 
     prompt_tokens: int = 0
     cached_tokens: int = 0
+    cache_write_tokens: int = 0
     completion_tokens: int = 0
     latency_s: float = 0.0
     stable_prefix_tokens: int = 0
@@ -92,6 +94,7 @@ class ChatModel(ABC):
         for u in log:
             total.prompt_tokens += u.prompt_tokens
             total.cached_tokens += u.cached_tokens
+            total.cache_write_tokens += u.cache_write_tokens
             total.completion_tokens += u.completion_tokens
             total.latency_s += u.latency_s
             total.stable_prefix_tokens += u.stable_prefix_tokens

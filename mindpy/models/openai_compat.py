@@ -1,47 +1,26 @@
 """OpenAI and OpenAI-compatible servers (vLLM, Ollama, LM Studio, llama.cpp, OpenRouter, ...) by base URL.
 
 Keys come from environment variables only; this module keeps the variable's name, and the key itself lives
-only inside the openai client object. Error texts are scrubbed of it before they go anywhere.
+only inside the openai client object. Error texts are scrubbed of it before they go anywhere. The hosted vendors
+that offer an OpenAI-compatible endpoint (Gemini, DeepSeek, Mistral, xAI, Qwen on DashScope) are presets here
+(mindpy.models.presets).
+
+    model = OpenAICompatModel("gemini-2.0-flash", api="google")   # needs GEMINI_API_KEY
 """
 
 from __future__ import annotations
 
 import logging
-import os
-from dataclasses import dataclass
 from typing import Any
 
 from .base import ChatModel, ModelError, Usage, with_system
+from .presets import LOCAL_KEY, OPENAI, PRESETS, base_url, preset, require_key
 from .retry import RetryPolicy, Transient, call_with_retries
 from .tokens import count_messages, count_tokens
 
 log = logging.getLogger(__name__)
 
-
-@dataclass(frozen=True)
-class Preset:
-    """Defaults of one OpenAI-compatible service: its URL and the variable holding its key."""
-
-    url: str | None      # None: the client's default (api.openai.com)
-    key_env: str | None  # variable holding the key
-    key_required: bool   # hosted services need one; local servers accept anything
-
-
-PRESETS: dict[str, Preset] = {
-    "openai": Preset(None, "OPENAI_API_KEY", True),
-    "vllm": Preset("http://localhost:8000/v1", "VLLM_API_KEY", False),
-    "ollama": Preset("http://localhost:11434/v1", "OLLAMA_API_KEY", False),
-    "lmstudio": Preset("http://localhost:1234/v1", "LMSTUDIO_API_KEY", False),
-    "llamacpp": Preset("http://localhost:8080/v1", "LLAMACPP_API_KEY", False),
-    "transformers": Preset("http://localhost:8000/v1", "TRANSFORMERS_API_KEY", False),  # `transformers serve`
-    "openrouter": Preset("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", True),
-    "deepseek": Preset("https://api.deepseek.com/v1", "DEEPSEEK_API_KEY", True),
-    "groq": Preset("https://api.groq.com/openai/v1", "GROQ_API_KEY", True),
-    "together": Preset("https://api.together.xyz/v1", "TOGETHER_API_KEY", True),
-    "mistral": Preset("https://api.mistral.ai/v1", "MISTRAL_API_KEY", True),
-    "xai": Preset("https://api.x.ai/v1", "XAI_API_KEY", True),
-}
-LOCAL_KEY = "not-needed"  # local servers ignore the key, but the client insists on one
+__all__ = ["OpenAICompatModel", "PRESETS", "LOCAL_KEY", "OPENAI"]
 
 # Chat-completions arguments the openai client takes by name; anything else goes in the request body as is.
 _CLIENT_PARAMS = {"temperature", "top_p", "max_tokens", "max_completion_tokens", "stop", "seed", "n",
@@ -56,19 +35,13 @@ class OpenAICompatModel(ChatModel):
                  params: dict | None = None, attempts: int = 4, timeout: float = 60.0, base_delay: float = 1.0,
                  max_delay: float = 30.0):
         super().__init__(model)
-        preset = PRESETS.get(api, PRESETS["openai"])
         self.api = api
-        self.url = url or preset.url
-        self.key_env = key_env or preset.key_env
+        self.url = base_url(api, url)
+        self.key_env = key_env or preset(api).key_env
         self.params = dict(params or {})
         self.timeout = float(timeout)
         self.policy = RetryPolicy(attempts=int(attempts), base_delay=float(base_delay), max_delay=float(max_delay))
-        key = os.environ.get(self.key_env or "", "")
-        if not key:
-            if preset.key_required and not url:
-                raise ModelError(f"model '{model}' ({api}) needs an API key: set the environment variable "
-                                 f"{self.key_env}")
-            key = LOCAL_KEY
+        key = require_key(model, api, key_env, url)
         self._secret = key  # kept only to scrub it from error texts
         import openai  # imported here: it takes a while and many runs never need it
 

@@ -2,7 +2,10 @@
 
 A spec names a model the way profiles do:
     "gpt-4o-mini"                          -> api guessed from the name (openai)
-    "openai/gpt-4o", "ollama/llama3.2"     -> api before the first slash, when it is a registered api
+    "claude-3-5-sonnet-latest"             -> anthropic (Messages API); gemini-* -> google, qwen-* -> qwen,
+                                              deepseek-* -> deepseek, mistral-* -> mistral, grok-* -> xai
+    "openai/gpt-4o", "ollama/llama3.2"     -> api before the first slash, when it is a registered api written in
+    "anthropic/claude-...", "google/..."      lower case ("Qwen/Qwen2.5-7B" stays a model name, as on Hugging Face)
     "replay:path/to/script.yaml"           -> the replay provider
     "chaos", "chaos:7"                     -> the careless model (mindpy.models.chaos), seeded
     {"api": "vllm", "model": "...", "url": "http://...", "params": {...}}  (MINDcraft's form)
@@ -23,6 +26,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
+from . import presets
 from .base import ChatModel, ModelError
 
 log = logging.getLogger(__name__)
@@ -38,9 +42,13 @@ _NAME_RULES: list[tuple[str, str]] = [
     (r"^(mistral|open-mistral|codestral|ministral|pixtral|magistral)", "mistral"),
     (r"^claude", "anthropic"),
     (r"^gemini", "google"),
-    (r"^(qwen-|qwen2\.5-max|qwq-plus)", "qwen"),
+    (r"^(qwen-|qwen2\.5-max|qwen3-max|qwq-plus)", "qwen"),
 ]
 _GUESS_DEFAULT = "ollama"
+# Other words for an api before a slash ("gemini/gemini-2.0-flash").
+_SLASH_ALIASES = {"gemini": "google", "dashscope": "qwen", "claude": "anthropic", "grok": "xai"}
+KNOWN_PREFIXES = ("gpt-*, o1-*/o3-*/o4-*, claude-*, gemini-*, qwen-*, deepseek-*, mistral-*, grok-* "
+                  "(any other bare name is an Ollama model), or api/model")
 
 
 @dataclass
@@ -102,8 +110,9 @@ def parse_model_spec(spec: Any) -> ModelSpec:
         if api in _PLUGGED_IN:
             return ModelSpec(api=api, model=name or api)
         head, sep, rest = text.partition("/")
-        if sep and rest and head.lower() in _PROVIDERS:
-            return ModelSpec(api=head.lower(), model=rest)
+        head = _SLASH_ALIASES.get(head, head)
+        if sep and rest and head in _PROVIDERS:
+            return ModelSpec(api=head, model=rest)
         return ModelSpec(api=guess_api(text), model=text)
     if isinstance(spec, dict):
         unknown = set(spec) - {"api", "model", "url", "params", "key_env", *_OPTION_KEYS}
@@ -138,13 +147,23 @@ def create_model(spec: Any, **options) -> ChatModel:
 
 
 def provider_for(parsed: ModelSpec) -> Factory:
-    """The factory of a parsed spec's api; ModelError (naming the apis there are) when none is registered."""
+    """The factory of a parsed spec's api; ModelError (naming the apis and name prefixes there are) when none is
+    registered."""
     factory = _PROVIDERS.get(parsed.api)
     if factory is None:
-        raise ModelError(f"no provider for api '{parsed.api}' (model '{parsed.model}'); available: "
-                         f"{', '.join(available_apis())}. Name one explicitly, e.g. "
-                         f"{{api: openai, model: ..., url: http://host/v1}} for any OpenAI-compatible server.")
+        raise ModelError(f"no provider for api '{parsed.api}' (model '{parsed.model}'); apis: "
+                         f"{', '.join(available_apis())}; names: {KNOWN_PREFIXES}. Or name a server, e.g. "
+                         f"{{api: openai, model: ..., url: http://host/v1}} for any OpenAI-compatible one.")
     return factory
+
+
+def missing_key(spec: Any) -> str | None:
+    """The one-line complaint when the model a spec names needs an API key that is not set (None when it can be
+    called), so a run can refuse before it starts a server. Raises ValueError for a spec that does not parse."""
+    parsed = parse_model_spec(spec)
+    if parsed.api not in presets.PRESETS:
+        return None  # replay, chaos, plugged-in providers: keys are theirs to check
+    return presets.missing_key(parsed.model, parsed.api, parsed.key_env, parsed.url)
 
 
 _loaded = False
@@ -159,9 +178,11 @@ def _load_builtin() -> None:
     if _loaded:
         return
     _loaded = True
-    from . import chaos, openai_compat, replay
+    from . import anthropic_messages, chaos, openai_compat, replay
 
-    builtin: dict[str, Factory] = {api: openai_compat.OpenAICompatModel.from_spec for api in openai_compat.PRESETS}
+    by_protocol: dict[str, Factory] = {presets.OPENAI: openai_compat.OpenAICompatModel.from_spec,
+                                       presets.ANTHROPIC: anthropic_messages.AnthropicModel.from_spec}
+    builtin = {api: by_protocol[p.protocol] for api, p in presets.PRESETS.items()}
     builtin["replay"] = replay.ReplayModel.from_spec
     builtin["chaos"] = chaos.ChaosModel.from_spec
     for api, factory in builtin.items():

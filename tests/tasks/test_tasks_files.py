@@ -255,7 +255,7 @@ MALFORMED_PROFILES = [
     ("inf.yaml", b"name: bob\ncooldown: .inf\n", "field 'cooldown'"),
     ("negative.yaml", b"name: bob\ncooldown: -1\n", "field 'cooldown'"),
     ("api.yaml", b"name: bob\nmodel: {api: nosuch, model: x}\n", "field 'model': no provider for api 'nosuch'"),
-    ("guessed_api.yaml", b"name: bob\nmodel: claude-3-5-sonnet\n", "field 'model': no provider for api 'anthropic'"),
+    ("unknown_api.yaml", b"name: bob\nmodel: {api: claudeai, model: x}\n", "field 'model': no provider for api 'claudeai'"),
     ("replay.yaml", b"name: bob\nmodel: replay:/no/such/script.yaml\n", "field 'model'"),
 ]
 
@@ -318,11 +318,11 @@ def test_every_file_error_is_a_mindpy_error():
 
 
 # ----- the model is checked before any server starts -----
-def _mindpy(*args: str, cwd: Path, timeout: float = 60) -> tuple[int, str, float]:
+def _mindpy(*args: str, cwd: Path, timeout: float = 60, env: dict | None = None) -> tuple[int, str, float]:
     """The exit code, the output and the CPU seconds of a `mindpy` command."""
     started = children_cpu_seconds()
     proc = subprocess.Popen([str(MINDPY), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=cwd, start_new_session=True)
+                            cwd=cwd, start_new_session=True, env=env)
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -345,19 +345,20 @@ def test_run_with_a_profile_whose_model_has_no_provider_stops_at_once(tmp_path):
     _assert_refused_before_a_server(code, output, "no provider for api 'nosuch'", tmp_path)
 
 
-def test_run_task_with_a_model_that_has_no_provider_stops_at_once(tmp_path):
-    (tmp_path / "tasks.json").write_text(json.dumps({"t": GOOD_TASK}))
-    code, output, _ = _mindpy("run", "--task", "tasks.json", "--task-id", "t", "--model", "claude-3-5-sonnet",
-                              "--run-dir", "runs/t", cwd=tmp_path)
-    _assert_refused_before_a_server(code, output, "no provider for api 'anthropic'", tmp_path)
+NO_KEYS = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
 
 
-def test_eval_with_a_model_that_has_no_provider_stops_at_once(tmp_path):
+@pytest.mark.parametrize("command, model, key", [
+    (("run", "--task", "tasks.json", "--task-id", "t", "--run-dir", "runs/t"), "claude-3-5-sonnet",
+     "ANTHROPIC_API_KEY"),
+    (("eval", "tasks.json", "--out", "runs/eval"), "gemini-2.0-flash", "GEMINI_API_KEY"),
+])
+def test_a_hosted_model_without_its_key_stops_at_once_naming_the_variable(tmp_path, command, model, key):
     (tmp_path / "tasks.json").write_text(json.dumps({"t": GOOD_TASK}))
-    code, output, _ = _mindpy("eval", "tasks.json", "--model", "gemini-2.0-flash", "--out", "runs/eval",
-                              cwd=tmp_path)
-    _assert_refused_before_a_server(code, output, "no provider for api 'google'", tmp_path)
+    code, output, _ = _mindpy(*command, "--model", model, cwd=tmp_path, env=NO_KEYS)
+    _assert_refused_before_a_server(code, output, f"{model} needs {key}", tmp_path)
     assert not (tmp_path / "runs" / "eval" / "episodes").exists()
+
 
 
 def test_run_with_an_unreadable_task_file_is_one_line(tmp_path):
