@@ -15,6 +15,11 @@ that lacks a colour asks its partner to place those cells ("I hold no yellow_woo
 yellow_wool at (100, -60, -98)."), and the partner promises the cells its spare blocks cover (`placement_request`,
 `Site.promise`). Where giving is allowed, the player asks for the items instead (mindpy.oracle.player).
 
+Workload: an agent whose part is done offers to help, naming the colours it holds ("My goal is done ... I hold
+blue_wool and green_wool: tell me which of your blocks to place."). The partner hands over half of what is left
+to it in those colours (`Site.hand_over`, asked for as above) and takes them back if they are refused or nothing
+comes of them for a while (`Site.reclaim`), so the team's split approaches the balanced one γ measures.
+
 Goal wordings read (tolerant: "<block> at (x, y, z)", "(x, y, z): <block>", "x: 1, y: -60, z: 3", spaces for
 underscores; what the agent holds after "You hold"/"You have"):
     "Build your part of a structure of coloured wool together with your partner. Place exactly these 2 blocks,
@@ -41,6 +46,7 @@ FLOAT_RETRY_WAITS = 3   # waits before a cell refused as floating is tried again
 PROBES_IN_A_ROW = 3     # floating refusals in a row before waiting for the partner
 MOST_FAILURES = 3       # other failures at one cell before it is left for a while, like a floating one
 NEVER = 10 ** 9         # waits for a cell that can never be placed (outside the site)
+HANDED_PATIENCE = 6     # waits without a handed-over cell being placed before I take them all back
 
 _NUM = r"(-?\d+)"
 _TRIPLE = re.compile(rf"\(\s*{_NUM}\s*,\s*{_NUM}\s*,\s*{_NUM}\s*\)|\[\s*{_NUM}\s*,\s*{_NUM}\s*,\s*{_NUM}\s*\]|"
@@ -88,6 +94,11 @@ _PARTNER_DONE = re.compile(r"\b(?:goal|part|blocks?|structure|side|half|share)\b
                            r"[^.!?]{0,20}\b(?:goal|part|blocks|structure|side|half|share)\b|"
                            r"^\W*(?:I'?m |I am )?(?:all )?(?:done|finished)\b", re.I)
 _NEGATED = re.compile(r"\b(?:not|n't|yet|almost|nearly|still|until|when|once|if)\b", re.I)
+# a partner offering to place some of my blocks ("tell me which of your blocks to place", "what should we do next?")
+_OFFERS_HELP = re.compile(r"\b(?:tell me (?:which|what|where)|which of your blocks|what (?:should|can|shall) (?:I|we) "
+                          r"(?:do|place|build)|(?:can|could|shall|may) I help|I can (?:help|place|build|take)|"
+                          r"(?:let me|I'?ll|I will|I could) (?:help|take over|place some)|"
+                          r"do you need (?:me|help|a hand)|need me to (?:place|build|help))\b", re.I)
 
 
 # ---- reading names and goals ------------------------------------------------------------------------------------
@@ -185,8 +196,51 @@ def says_done(text: str) -> bool:
 
 
 def wants_answer(text: str) -> bool:
-    """Whether a partner's message needs me now: it asks me to place blocks, or says its part is built."""
-    return bool(placement_request(text)) or says_done(text)
+    """Whether a partner's message needs me now: it asks me to place blocks, says its part is built, or offers
+    to help."""
+    return bool(placement_request(text)) or says_done(text) or offered_colours(text) is not None
+
+
+def offered_colours(text: str) -> set[str] | None:
+    """The colours a partner offering to place some of my blocks names ("I hold blue_wool and green wool: tell me
+    which of your blocks to place"); an empty set when it names none; None when the message offers no help."""
+    if not _OFFERS_HELP.search(text):
+        return None
+    named = with_block_names(text)
+    return {name for word in re.findall(r"[a-z]+(?:_[a-z]+)+", named)
+            if (name := block_name(word)) is not None and name == word}
+
+
+def offering_text(done: int, colours: list[str]) -> str:
+    """My part is done: an offer to place some of my partner's blocks in the colours I hold (offered_colours
+    reads it)."""
+    offer = f" {offer_sentence(colours)}" if colours else ""
+    return f"My goal is done: all {done} of my blocks are in place.{offer}"
+
+
+def waiting_offer_text(colours: list[str], left: int) -> str:
+    """I have nothing to place until more is built: the same offer, while `left` blocks of my own are still to
+    place (blocks_left reads it, so the partner hands over only what evens out our work)."""
+    return f"I have nothing to place right now, with {left} of my blocks still to place. {offer_sentence(colours)}"
+
+
+def blocks_left(text: str) -> int:
+    """How many blocks of its own a partner offering help says it still has to place ("with 4 of my blocks still
+    to place", "I have 3 blocks left"); 0 when it says none."""
+    m = re.search(r"\b(\d+) (?:of my |more )?blocks? (?:still |left )?(?:to place|left)\b", text, re.I)
+    return int(m.group(1)) if m else 0
+
+
+def offer_sentence(colours: list[str]) -> str:
+    """The offer itself: "I hold blue_wool and red_wool: tell me which of your blocks to place."."""
+    held = " and ".join([", ".join(colours[:-1]), colours[-1]] if len(colours) > 1 else colours)
+    return f"I hold {held}: tell me which of your blocks to place."
+
+
+def handover_text(cells: list[GoalBlock]) -> str:
+    """Blocks of my goal I hand over to a partner who offered help (placement_request reads it)."""
+    where = ", ".join(f"{b} at ({x}, {y}, {z})" for x, y, z, b in cells)
+    return f"Thanks! Please place these for me: {where}."
 
 
 def placement_request(text: str) -> list[GoalBlock]:
@@ -280,6 +334,8 @@ class Site:
     checked: bool = False                                      # a !checkGoal answer was read
     confirmed: bool = False                                    # ...and it said complete, nothing changed since
     full_view: bool = False                                    # the prompt lists every built block: no probing
+    handed: dict[Cell, str] = field(default_factory=dict)      # cells of my goal a partner agreed to place
+    handed_waits: int = 0                                      # waits since a handed-over cell was last placed
 
     def __post_init__(self) -> None:
         self.want = {(x, y, z): block for x, y, z, block in self.goal}
@@ -355,6 +411,8 @@ class Site:
     def _set(self, cell: Cell, block: str) -> None:
         if self.blocks.get(cell) != block and cell in self.want:
             self.confirmed = False
+            if self.handed.get(cell) == block:
+                self.handed_waits = 0  # my partner is placing what I handed over
         self.blocks[cell] = block
         self.parked.pop(cell, None)
         self.unseen.discard(cell)
@@ -370,13 +428,53 @@ class Site:
             self.promised[cell] = block
             self.order.setdefault(cell, len(self.order))
 
+    def hand_over(self, offered: set[str], inventory: Mapping[str, int], theirs: int = 0) -> list[GoalBlock]:
+        """A partner with `theirs` blocks of its own left offers help in `offered` colours (any colour when
+        empty): the cells of my goal to hand over, so that what is left splits evenly between us (half the
+        difference between my work left and its own, which includes what I handed over before), the last ones
+        bottom up, which I would reach last. They leave my own to-do list."""
+        work = self.work_left(inventory)
+        share = (work - max(theirs, len(self.handed_pending()))) // 2
+        mine = [c for c in self.todo() if c in self.want and c not in self.blocks and inventory.get(self.want[c], 0)]
+        fits = [c for c in mine if not offered or self.want[c] in offered]
+        cells = fits[len(fits) - min(max(share, 0), len(fits)):] if share > 0 else []
+        for cell in cells:
+            self.handed[cell] = self.want[cell]
+        self.handed_waits = 0
+        return [(*c, self.want[c]) for c in cells]
+
+    def reclaim(self, colours: set[str] | None = None) -> list[Cell]:
+        """Take back handed-over cells not yet placed (of `colours`, or all): I place them myself after all."""
+        return self.reclaim_cells([c for c, b in self.handed.items() if colours is None or b in colours])
+
+    def reclaim_cells(self, cells: list[Cell]) -> list[Cell]:
+        """Take back these handed-over cells, those not yet placed."""
+        back = [c for c in cells if c in self.handed and not self.in_place(c)]
+        for cell in back:
+            del self.handed[cell]
+        return back
+
+    def work_left(self, inventory: Mapping[str, int]) -> int:
+        """The blocks still to place that are mine to place: empty cells of my goal and my promises in colours I
+        hold (not those my partner places for me)."""
+        return sum(1 for c in self.todo() if c not in self.blocks and inventory.get(self.target(c), 0) > 0)
+
+    def handed_pending(self) -> list[Cell]:
+        """Handed-over cells my partner has not placed yet, as far as I know."""
+        return [c for c in self.handed if not self.in_place(c)]
+
     def news(self) -> None:
         """Something changed elsewhere (a partner spoke, items arrived): parked cells may be tried again."""
         self.parked = {cell: left for cell, left in self.parked.items() if left == NEVER}
         self.probes = 0
 
     def waited(self) -> None:
-        """One wait has passed: cells parked long enough may be tried again, and so a few probes more."""
+        """One wait has passed: cells parked long enough may be tried again, and so a few probes more; handed-over
+        cells that nobody placed for HANDED_PATIENCE waits come back to me."""
+        if self.handed_pending():
+            self.handed_waits += 1
+            if self.handed_waits >= HANDED_PATIENCE:
+                self.reclaim()
         before = len(self.parked)
         self.parked = {cell: left - 1 for cell, left in self.parked.items() if left > 1}
         if len(self.parked) < before:
@@ -390,8 +488,10 @@ class Site:
         return self.blocks.get(cell) == self.target(cell)
 
     def todo(self) -> list[Cell]:
-        """The cells of my goal and of my promises not known to be right, bottom up."""
-        return sorted((c for c in [*self.want, *self.promised] if not self.in_place(c)), key=self._rank)
+        """The cells of my goal and of my promises not known to be right, bottom up; cells handed over to my
+        partner are left out unless a wrong block is in one (breaking it stays my job)."""
+        return sorted((c for c in [*self.want, *self.promised] if not self.in_place(c)
+                       and (c not in self.handed or c in self.blocks)), key=self._rank)
 
     def _rank(self, cell: Cell) -> tuple[int, int]:
         return cell[1], self.order[cell]
@@ -432,7 +532,7 @@ class Site:
         return self.confirmed and all(self.in_place(c) for c in self.promised)
 
     def believed_complete(self) -> bool:
-        return not self.todo()
+        return not self.todo() and not self.handed_pending()
 
     def supported(self, cell: Cell) -> bool:
         """Whether the cell rests on the ground or on a block known to be there."""

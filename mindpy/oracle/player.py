@@ -22,6 +22,7 @@ Protocol between oracle agents (nothing is agreed by talking; every agent works 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import coblock, construction, cooking, crafting
@@ -35,6 +36,8 @@ COBLOCK_WAIT = '!stay(3)'   # CoBlock outside round mode: short waits, since a p
 ROUND_WAIT = '!wait'        # round mode: pass this turn
 WAITS_BEFORE_READY = 3    # CoBlock: waits for the inventory the goal promises before asking for anything
 DONE_PATIENCE = 10        # CoBlock, round mode: waits after my goal is done before asking how the partner is doing
+IDLE_BEFORE_OFFER = 2     # CoBlock: waits in a row with nothing to place before I offer to place partner's blocks
+OFFER_EVERY = 12          # CoBlock: calls between two such offers
 WAITS_BEFORE_ASKING = 3   # let partners hand things over before asking
 WAITS_BEFORE_REASKING = 8
 MAX_REPEATS = 3           # the same command with nothing changing: give up on it...
@@ -68,6 +71,11 @@ class Memory:
     asked_progress: bool = False      # CoBlock: I asked the partner whether its part is done
     stocked: bool = False             # CoBlock: the inventory the goal promises has reached the prompt
     to_say: list[tuple[str, str]] = field(default_factory=list)  # CoBlock: (partner, message) still to say
+    offers: list[tuple[str, set[str], int]] = field(default_factory=list)  # CoBlock: (partner, colours, its blocks
+    #                                                                           left) offering help
+    idle: int = 0                     # CoBlock: waits in a row, with nothing I could place
+    unsent: tuple[str, Callable[[], None]] | None = None  # CoBlock: my last offer or handover, and how to undo it
+    offered_at: int = -OFFER_EVERY    # CoBlock: the call when I last offered help while waiting
 
 
 def _incoming(view: PromptView) -> str:
@@ -509,6 +517,7 @@ class Player:
             site.news()  # items came in: a partner may be building too
             mem.waits = 0
         mem.last_inventory = dict(view.inventory)
+        self._cb_undo_unsent(view)
         self._cb_absorb(view, goal, site)
         for x, y, z, block in site.unkept_promises(view.inventory):
             partner = view.others[0] if view.others else ""
@@ -526,10 +535,11 @@ class Player:
             return "!checkGoal"  # a query: free in round mode, neither acting nor talking
         move = site.next_move(view.inventory) if ready else None
         building = move is not None and move.command.startswith(("!placeBlock", "!breakBlock"))
-        talk = None if rounds and mem.talked_last and building else self._cb_talk(view, site, ready)
+        talk = None if rounds and mem.talked_last and building else self._cb_talk(view, site, ready, building)
         if talk:
             return self._cb_say(view, talk)
         if move is not None:
+            mem.idle = 0
             return self._cb_act(move.text())
         if site.believed_complete() and not site.confirmed:
             return "!checkGoal"  # all my blocks should be in place: check
@@ -542,8 +552,11 @@ class Player:
                                                      f"{quote(view.partner)})"))
         if site.mine_done() and not rounds and mem.announced:
             return ""  # nothing to do until a partner speaks: quiet replies stop self-prompting
+        if site.handed_pending() and not site.full_view and _command_of(view.my_last) != "!checkGoal":
+            return "!checkGoal"  # only !checkGoal shows me the blocks I handed over, without the structure list
         site.waited()  # for blocks I lack, or for my partner's blocks to build on
         mem.waits += 1
+        mem.idle += 1
         return self._cb_act(ROUND_WAIT if rounds or view.offers("wait") else COBLOCK_WAIT)
 
     def _cb_absorb(self, view: PromptView, goal: TaskGoal, site: coblock.Site) -> None:
@@ -561,6 +574,10 @@ class Player:
                 mem.team_done = True
             for item in reading.refused:
                 mem.asked.setdefault(item, set()).add(msg.sender)
+            site.reclaim(set(reading.refused) & set(site.handed.values()))  # it cannot place what I handed over
+            offered = coblock.offered_colours(msg.text)
+            if offered is not None:
+                mem.offers.append((msg.sender, offered, coblock.blocks_left(msg.text)))
             cells = coblock.placement_request(msg.text)
             if cells:
                 self._cb_promise(view, site, msg.sender, cells)
@@ -574,6 +591,17 @@ class Player:
                                                    f"{item} to spare: tell me where to place them."))
                 elif not msg.ended:
                     mem.to_say.append((msg.sender, f"Sorry {msg.sender}, I don't have any {item} to spare."))
+
+    def _cb_undo_unsent(self, view: PromptView) -> None:
+        """An agent drops a reply that a newer message made stale: if my last offer or handover is not among my
+        turns, it never reached the partner, so what it promised is undone (the cells are mine again, the offer
+        is made again)."""
+        if self.mem.unsent is None:
+            return
+        text, undo = self.mem.unsent
+        self.mem.unsent = None
+        if not any(text in str(t["content"]) for t in view.turns[-8:] if t["role"] == "assistant"):
+            undo()
 
     def _cb_promise(self, view: PromptView, site: coblock.Site, partner: str, cells: list) -> None:
         """A partner asks me to place blocks for it: I promise those my spares cover, and say which I cannot."""
@@ -589,9 +617,12 @@ class Player:
                 short = "any" if spare == 0 else f"more than {spare}"
                 self.mem.to_say.append((partner, f"Sorry {partner}, I don't have {short} {block} to spare."))
 
-    def _cb_talk(self, view: PromptView, site: coblock.Site, ready: bool) -> tuple[str, str] | None:
+    def _cb_talk(self, view: PromptView, site: coblock.Site, ready: bool, building: bool
+                 ) -> tuple[str, str] | None:
         """(partner, message) I should say now, or None: a refusal, a request for the colours I lack (the
-        items, where giving is allowed, else that the partner place those blocks), my part being done, or (round
+        items, where giving is allowed, else that the partner place those blocks), blocks of mine handed over to a
+        partner offering help (only while I have blocks to place: handing over what nobody can place yet helps
+        nobody), my part being done with an offer of help, an offer while I wait with nothing to place, or (round
         mode) a question about the partner's progress."""
         mem = self.mem
         if mem.to_say:
@@ -611,16 +642,38 @@ class Player:
                 it = "it" if sum(unasked.values()) == 1 else "them"
                 return partner, (f"I need {item_list(unasked)} for my part of the structure. Can you give {it} to "
                                  f"me?")
+        offers, mem.offers = mem.offers, []
+        for offer in offers if ready and building else []:
+            helper, colours, theirs = offer
+            cells = site.hand_over(colours, view.inventory, theirs)  # a partner with time to spare: evens us out
+            if cells:
+                def undo(cells=cells, offer=offer) -> None:
+                    site.reclaim_cells([c[:3] for c in cells])
+                    mem.offers.append(offer)
+                return self._cb_sent(helper, coblock.handover_text(cells), undo)
         partner = view.partner or (view.others[0] if view.others else "")
+        held = sorted(b for b, n in view.inventory.items() if n > 0 and coblock.block_name(b) == b)
         if site.mine_done() and not mem.announced and not mem.team_done and partner:
             mem.announced = True
-            return partner, f"My goal is done: all {len(site.goal)} of my blocks are in place."
+            return self._cb_sent(partner, coblock.offering_text(len(site.goal), held),
+                                 lambda: setattr(mem, "announced", False))
+        if not site.mine_done() and mem.idle >= IDLE_BEFORE_OFFER and mem.calls - mem.offered_at >= OFFER_EVERY \
+                and not mem.team_done and partner and held:
+            mem.offered_at = mem.calls
+            return self._cb_sent(partner, coblock.waiting_offer_text(held, site.work_left(view.inventory)),
+                                 lambda: setattr(mem, "offered_at", -OFFER_EVERY))
         rounds = view.round is not None
         if site.mine_done() and rounds and mem.waits >= DONE_PATIENCE and not mem.team_done and \
                 not mem.asked_progress and partner:
             mem.asked_progress = True
-            return partner, "Have you placed all your blocks yet? Tell me if you need me to place any."
+            question = "Have you placed all your blocks yet?"
+            return partner, f"{question} {coblock.offer_sentence(held)}" if held else question
         return None
+
+    def _cb_sent(self, partner: str, text: str, undo: Callable[[], None]) -> tuple[str, str]:
+        """(partner, text) to say, remembered with `undo` in case the agent drops the reply."""
+        self.mem.unsent = (text, undo)
+        return partner, text
 
     def _cb_say(self, view: PromptView, talk: tuple[str, str]) -> str:
         """A message to a partner: in our conversation as it is, else opening one."""

@@ -22,6 +22,8 @@ from mindpy.commands.parser import parse_reply
 from mindpy.oracle import OracleModel
 from mindpy.oracle.coblock import (
     Site,
+    blocks_left,
+    offered_colours,
     parse_goal_check,
     placement_request,
     read_goal_blocks,
@@ -197,6 +199,12 @@ def placed(replies: list[str]) -> list[tuple]:
     return [tuple(command(r)[1]) for r in replies if command(r)[0] == "placeBlock"]
 
 
+def without_offers(replies: list[str]) -> list[str]:
+    """The replies but the offers of help an agent makes while it waits (tested on their own below)."""
+    return [r for r in replies if offered_colours(command(r)[1][1] if command(r)[0] == "startConversation" else r)
+            is None]
+
+
 def names(replies: list[str]) -> list[str | None]:
     return [command(r)[0] for r in replies]
 
@@ -334,7 +342,7 @@ def test_a_block_that_went_missing_is_placed_again():
 def test_a_cell_that_keeps_failing_is_left_for_a_while():
     top = (101, -55, -98)  # the top green_wool: nothing rests on it
     scene = Scene("coblock_independent_0", 0, world=World(unreachable=[top]))
-    replies = scene.play(20)
+    replies = without_offers(scene.play(20))
     tries = [i for i, r in enumerate(replies) if command(r) == ("placeBlock", ["green_wool", *top])]
     assert tries[:3] == list(range(tries[0], tries[0] + 3))                 # three tries in a row...
     assert names(replies)[tries[2] + 1:tries[2] + 4] == ["stay"] * 3          # ...then waits...
@@ -367,8 +375,9 @@ def test_only_the_cells_beyond_what_i_hold_are_asked_for():
 
 
 def test_the_partner_places_what_it_asks_for_with_my_spares_and_says_what_i_cannot():
-    # skill_dependent_0, agent 0: 2 yellow_wool, its goal takes 1; 8 orange_wool, its goal takes all 8
-    scene = Scene("coblock_skill_dependent_0", 0)
+    # skill_dependent_0, agent 0 with exact counts (other people's tasks may have them): 2 yellow_wool, its goal
+    # takes 1; 8 orange_wool, its goal takes all 8
+    scene = Scene("coblock_skill_dependent_0", 0, items={"orange_wool": 8, "yellow_wool": 2})
     scene.play(1)
     scene.hear("I hold no yellow_wool and no orange_wool: please place these for me: yellow_wool at (100, -60, -98), "
                "orange_wool at (101, -60, -98).")
@@ -404,7 +413,7 @@ def test_where_giving_is_allowed_a_missing_colour_is_asked_for_with_the_exact_co
 
 
 def test_where_giving_is_allowed_the_partner_gets_my_spares_and_only_them():
-    scene = Scene("coblock_skill_dependent_0", 0, profile="task")
+    scene = Scene("coblock_skill_dependent_0", 0, items={"orange_wool": 8, "yellow_wool": 2}, profile="task")
     scene.play(1)
     scene.hear("I need 1 yellow_wool for my part of the structure. Can you give it to me?")
     give = scene.ask()
@@ -423,7 +432,7 @@ def test_where_giving_is_allowed_a_partner_asking_for_more_than_my_spares_gets_t
 
 
 def test_where_giving_is_blocked_a_request_for_items_gets_an_offer_to_place_them():
-    scene = Scene("coblock_skill_dependent_0", 0)
+    scene = Scene("coblock_skill_dependent_0", 0, items={"orange_wool": 8, "yellow_wool": 2})
     scene.play(1)
     scene.hear("Can you give me 1 yellow_wool?")
     assert scene.ask() == "I can't hand blocks over, jill, but I have 1 yellow_wool to spare: tell me where to " \
@@ -434,7 +443,7 @@ def test_where_giving_is_blocked_a_request_for_items_gets_an_offer_to_place_them
 def test_blocks_that_rest_on_the_partners_wait_for_them_in_the_structure_list():
     # goal_dependent_0, agent 0: the upper goal, which rests on its partner's blocks; the prompt shows them
     scene = Scene("coblock_goal_dependent_0", 0)
-    assert names(scene.play(4)) == ["checkGoal", "stay", "stay", "stay"]  # nothing to rest on: no try at all
+    assert names(without_offers(scene.play(5))) == ["checkGoal", "stay", "stay", "stay"]  # nothing to rest on
     partner = TASKS["coblock_goal_dependent_0"]["private_goals"]["1"]
     scene.world.blocks.update({(x, y, z): b for x, y, z, b in partner[:3]})  # the partner's first blocks
     replies = scene.play(3)
@@ -443,7 +452,7 @@ def test_blocks_that_rest_on_the_partners_wait_for_them_in_the_structure_list():
 
 def test_without_the_structure_list_blocks_that_would_float_are_probed_a_few_at_a_time():
     scene = Scene("coblock_goal_dependent_0", 0, profile="task")
-    replies = scene.play(9)
+    replies = without_offers(scene.play(10))
     assert names(replies)[:7] == ["checkGoal"] + ["placeBlock"] * 3 + ["stay"] * 3  # a few probes, then waits
     assert names(replies)[7] == "placeBlock"  # probes again once the waits are over
     assert len(scene.world.refusals) == names(replies).count("placeBlock")
@@ -483,7 +492,7 @@ def test_the_one_who_finishes_last_ends_the_task():
 # ---- round mode -------------------------------------------------------------------------------------------------
 def test_round_mode_waits_with_wait_and_never_talks_two_turns_in_a_row_while_a_block_can_be_placed():
     # skill_dependent_4, agent 0: 6 green_wool to place, holds only 1 orange_wool (its partner's colour)
-    scene = Scene("coblock_skill_dependent_4", 0, rounds=True)
+    scene = Scene("coblock_skill_dependent_4", 0, rounds=True, items={"orange_wool": 1})
     scene.hear("I hold no orange_wool and no blue_wool: please place these for me: orange_wool at (105, -60, -97), "
                "blue_wool at (105, -59, -97).")
     replies = scene.play(4)
@@ -503,7 +512,8 @@ def test_round_mode_waits_with_wait_and_never_talks_two_turns_in_a_row_while_a_b
 
 def test_round_mode_places_a_block_between_two_messages():
     # skill_dependent_0, agent 1: lacks 1 yellow_wool; its partner asks it for green_wool it needs all of
-    scene = Scene("coblock_skill_dependent_0", 1, name="jill", partner="andy", rounds=True)
+    scene = Scene("coblock_skill_dependent_0", 1, name="jill", partner="andy", rounds=True,
+                  items={"blue_wool": 4, "green_wool": 3, "orange_wool": 1})  # exact counts
     scene.hear("Can you place green_wool at (103, -60, -98) for me?")
     replies = scene.play(4)
     assert replies[0] == "!checkGoal"
@@ -543,3 +553,135 @@ def test_placement_requests_in_other_words(message, blocks):
 
 def test_a_block_named_in_another_familys_goal_is_not_a_coblock_goal():
     assert parse_goal("Collect 3 oak_log near the oak_log at (10, 64, 3).").kind != "coblock"
+
+
+# ---- workload: handing over part of a bigger goal to a partner who is done ---------------------------------------
+OFFER = "My part is built! I hold blue_wool and yellow_wool: tell me which of your blocks to place."
+
+
+def busy_scene(**kwargs) -> tuple[Scene, list[tuple]]:
+    """skill_dependent_3, agent 1 (jill, 15 blocks) after a few placements, told by andy (10 blocks, done) that he
+    can place blue and yellow; returns the scene and the cells jill handed over."""
+    scene = Scene("coblock_skill_dependent_3", 1, name="jill", partner="andy", **kwargs)
+    own = placed(scene.play(4))
+    scene.hear(OFFER)
+    handover = scene.ask()
+    cells = placement_request(handover)
+    assert handover.startswith("Thanks! Please place these for me:") and cells
+    left = len(scene.goal_blocks) - len(own)
+    assert len(cells) == left // 2  # half of what is left, so both finish about together
+    assert {b for *_, b in cells} <= {"blue_wool", "yellow_wool"}  # only colours andy holds
+    order = [tuple(b) for b in scene.goal_blocks]
+    assert [order.index(tuple(c)) for c in cells] == sorted(order.index(tuple(c)) for c in cells)
+    return scene, cells
+
+
+def test_a_partner_who_is_done_gets_half_of_what_is_left_in_its_colours_and_i_leave_those_cells_to_it():
+    scene, cells = busy_scene()
+    replies = scene.play(40, stop=lambda r: "!stay" in r)
+    mine = placed(replies)
+    assert not {(b, x, y, z) for x, y, z, b in cells} & set(mine)  # handed over: not placed by me
+    scene.world.blocks.update({(x, y, z): b for x, y, z, b in cells})  # andy places them
+    replies = scene.play(6, stop=lambda r: "!endTask" in r)
+    assert command(replies[-1])[0] == "endTask" and scene.world.refusals == []
+
+
+def test_handed_over_cells_the_partner_cannot_place_come_back_to_me():
+    scene, cells = busy_scene()
+    scene.hear("Sorry jill, I don't have any yellow_wool to spare.")
+    replies = scene.play(40, stop=lambda r: "!endTask" in r)
+    yellow = {(b, x, y, z) for x, y, z, b in cells if b == "yellow_wool"}
+    assert yellow and yellow <= set(placed(replies))
+
+
+def test_handed_over_cells_nobody_places_come_back_to_me_after_a_while():
+    scene, cells = busy_scene()
+    replies = scene.play(60, stop=lambda r: "!endTask" in r)
+    assert {(b, x, y, z) for x, y, z, b in cells} <= set(placed(replies))
+    assert 3 <= names(replies).count("stay") <= 3 + 6  # waited for andy (HANDED_PATIENCE), not forever
+
+
+def test_without_the_structure_list_handed_over_cells_are_seen_with_check_goal():
+    scene, cells = busy_scene(profile="task")
+    scene.world.blocks.update({(x, y, z): b for x, y, z, b in cells})  # andy places them at once
+    replies = scene.play(40, stop=lambda r: "!endTask" in r)
+    assert not {(b, x, y, z) for x, y, z, b in cells} & set(placed(replies))
+    assert names(replies)[-2:] == ["checkGoal", "endTask"]  # the check showed andy's blocks: the goal is done
+
+
+def test_when_my_part_is_done_i_offer_my_colours_and_place_what_i_am_handed():
+    task = TASKS["coblock_skill_dependent_3"]
+    green = {(x, y, z): b for x, y, z, b in task["private_goals"]["0"] if b == "green_wool"}  # jill places these
+    scene = Scene("coblock_skill_dependent_3", 0, world=World(green))
+    replies = scene.play(30, stop=lambda r: "My goal is done" in r)
+    offer = command(replies[-1])[1][1] if command(replies[-1])[0] else replies[-1]
+    assert offered_colours(offer) == {"blue_wool", "red_wool", "yellow_wool"} and says_done(offer)
+    partner = [tuple(b) for b in task["private_goals"]["1"]]
+    scene.world.blocks.update({c[:3]: c[3] for c in partner[:9]})  # jill built her lower part
+    scene.hear("Thanks! Please place these for me: " + ", ".join(f"{b} at ({x}, {y}, {z})" for x, y, z, b in
+                                                                 partner[9:]) + ".")
+    replies = scene.play(20, stop=lambda r: r == "")
+    assert sorted(placed(replies)) == sorted((b, x, y, z) for x, y, z, b in partner[9:])
+
+
+@pytest.mark.parametrize("message, colours", [
+    (OFFER, {"blue_wool", "yellow_wool"}),
+    ("I have finished my sub-structure. What should we do next?", set()),
+    ("Need a hand? I can place some red wool and blue wool for you.", {"red_wool", "blue_wool"}),
+    ("Do you need me to place any of yours? I still have green_wool.", {"green_wool"}),
+    ("I'm building my part now.", None),
+    ("Please place these for me: red_wool at (1, -60, 2).", None),
+])
+def test_offers_of_help_in_other_words(message, colours):
+    assert offered_colours(message) == colours
+
+
+def test_waiting_with_nothing_to_place_i_offer_help_now_and_then_and_a_busy_partner_hands_over_blocks():
+    # goal_dependent_0, agent 0 (andy): the upper goal, nothing to rest on yet
+    scene = Scene("coblock_goal_dependent_0", 0)
+    replies = scene.play(30)
+    offers = [i for i, r in enumerate(replies) if command(r)[0] == "startConversation"]
+    assert offers and names(replies)[offers[0] - 2:offers[0]] == ["stay", "stay"]  # after two waits in a row
+    text = command(replies[offers[0]])[1][1]
+    assert offered_colours(text) == set(scene.items) and not says_done(text)
+    assert blocks_left(text) == len(scene.goal_blocks)  # none placed yet: all of andy's own work is still to do
+    assert all(b - a >= 12 for a, b in zip(offers, offers[1:], strict=False))  # now and then, not every wait
+    # jill, busy with her base, hands over what evens out the work left in andy's colours (here andy says he has
+    # 1 block left); while she waits herself, she hands over nothing (a block nobody can place yet helps nobody)
+    text = text.replace(f"with {len(scene.goal_blocks)} of my blocks", "with 1 of my blocks")
+    jill = Scene("coblock_goal_dependent_0", 1, name="jill", partner="andy")
+    jill.play(3)
+    jill.hear(text)
+    handover = jill.ask()
+    cells = placement_request(handover)
+    assert cells and {b for *_, b in cells} <= set(scene.items)
+    waiting = Scene("coblock_goal_dependent_0", 1, name="jill", partner="andy", items={})
+    waiting.play(2)
+    waiting.hear(text)
+    assert not placement_request(waiting.ask())
+
+
+def test_a_handover_the_agent_dropped_is_made_again():
+    # a newer message made the reply stale: the agent never said it, so the cells are jill's again until she does
+    scene = Scene("coblock_skill_dependent_3", 1, name="jill", partner="andy")
+    scene.play(4)
+    scene.hear(OFFER)
+    first = scene.ask()
+    assert placement_request(first)
+    scene.turns.pop()  # dropped: not in the history
+    scene.add("system", "Action output:\nStayed for 3 seconds.")
+    again = scene.ask()
+    assert placement_request(again) == placement_request(first)
+
+
+def test_a_partner_with_blocks_of_its_own_left_gets_only_what_evens_us_out():
+    scene = Scene("coblock_skill_dependent_3", 1, name="jill", partner="andy")
+    own = placed(scene.play(4))
+    left = len(scene.goal_blocks) - len(own)
+    scene.hear(f"I have nothing to place right now, with {left - 4} of my blocks still to place. I hold "
+               f"blue_wool and yellow_wool: tell me which of your blocks to place.")
+    assert len(placement_request(scene.ask())) == 2  # (left - (left - 4)) // 2
+    busy = Scene("coblock_skill_dependent_3", 1, name="jill", partner="andy")
+    busy.play(4)
+    busy.hear(f"I have nothing to place right now, with {left} of my blocks still to place. I hold blue_wool.")
+    assert not placement_request(busy.ask())  # as much work left as I have: nothing to hand over

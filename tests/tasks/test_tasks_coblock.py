@@ -96,7 +96,7 @@ def test_independent_tasks_are_independent(split):
         goal_a, goal_b, inv_a, inv_b = parts(task)
         assert cb.is_independent(goal_a, goal_b, inv_a, inv_b), task.id
         assert not cb.is_skill_dependent(goal_a, goal_b, inv_a, inv_b), task.id
-        assert inv_a == dict(Counter(goal_a.values())) and inv_b == dict(Counter(goal_b.values())), task.id
+        assert set(inv_a) == set(goal_a.values()) and set(inv_b) == set(goal_b.values()), task.id
 
 
 def test_the_private_goals_partition_the_blueprint(split):
@@ -110,8 +110,10 @@ def test_the_private_goals_partition_the_blueprint(split):
             assert [p[1] for p in goal] == sorted(p[1] for p in goal)
         assert min(p[1] for p in a + b) == -60 == task.blueprint.levels[0].coordinates[1]
         assert all(100 <= p[0] < 110 and -100 <= p[2] < -90 for p in a + b)
-        # together the inventories hold exactly the structure's blocks
-        assert Counter(task.inventory_for(0)) + Counter(task.inventory_for(1)) == Counter(blueprint_blocks(task).values())
+        # together the inventories hold the structure's colours, each agent 20 of a colour or all it takes
+        takes = Counter(blueprint_blocks(task).values())
+        assert set(task.inventory_for(0)) | set(task.inventory_for(1)) == set(takes)
+        assert all(n == max(20, takes[c]) for i in (0, 1) for c, n in task.inventory_for(i).items())
         assert task.complexity == round(cb.complexity(set(site_goals(task)[0]) | set(site_goals(task)[1])), 2)
 
 
@@ -280,11 +282,11 @@ def test_coblock_fields_of_other_tasks_are_kept_as_they_are(raw_split):
 def test_committed_tasks_are_solvable_and_short_inventories_are_not(split, raw_split):
     assert all(unsolvable_reason(t) is None for t in split.values())
     data = _good(raw_split)
-    inventory = data["initial_inventory"]["0"]
-    colour = sorted(inventory)[0]
-    inventory[colour] -= 1
-    if not inventory[colour]:
-        del inventory[colour]
+    takes = Counter(blueprint_blocks(Task.from_dict("t", data)).values())
+    colour = sorted(takes)[0]
+    for inventory in data["initial_inventory"].values():  # one block of `colour` short, between them
+        inventory.pop(colour, None)
+    data["initial_inventory"]["0"][colour] = takes[colour] - 1
     task = Task.from_dict("t", data)
     assert unsolvable_reason(task) == f"needs 1 more {colour}"
     data["initial_inventory"] = {"0": {}, "1": {}}

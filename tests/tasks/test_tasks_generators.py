@@ -30,7 +30,9 @@ TRAIN_SHA256 = {
     "crafting": "210f7a445aae063af2e30844cad1a886f8c8918045c3514d38e22c497c34d293",
     "cooking": "33e4cf085ff46200625cf55bfccd118d8d843b76ec90947b901a044589cc5f29",
     "construction": "e8e6b3bb6cdca1926a75e1faf5f4729f93804da0fc9757ae585e4ce274ee696a",
-    "coblock": "bfcb31ebd2b4ae74a002fb5f9013bcdc7f3939ce9484af564d1c15b1fe421605",
+    "coblock": "bd14a06e9fa3bff7c37db623667eb82defc19cb738081c3896ff3e912b4772cd",
+    "orders": "d18d42c49fcf1c389343ba3d59dd8cf7c967d2960a6b893ff126729907749330",
+    "defuse": "8e56ae80e97f46376a4ead9fe2e94ba8e7fafdc321f7003ba4bc714e9a23fdaf",
 }
 
 
@@ -89,7 +91,8 @@ def test_cli_generate_errors_and_yaml(tmp_path, capsys):
 # ----- sizes and overlap -----
 def test_split_sizes_are_the_papers(train_splits, test_splits):
     assert SIZES == {"cooking": {"train": 350, "test": 54}, "crafting": {"train": 1200, "test": 100},
-                     "construction": {"train": 2000, "test": 30}, "coblock": {"train": 300, "test": 24}}
+                     "construction": {"train": 2000, "test": 30}, "coblock": {"train": 300, "test": 24},
+                     "orders": {"train": 360, "test": 180}, "defuse": {"train": 300, "test": 30}}
     for family in FAMILIES:
         assert len(train_splits[family]) == SIZES[family]["train"]
         assert len(test_splits[family]) == SIZES[family]["test"]

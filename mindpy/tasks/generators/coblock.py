@@ -46,10 +46,12 @@ Choices made where the paper is vague:
 - Splits: the two goals partition the structure. Independent and skill-dependent goals are regions grown by one
   breadth-first search from two ground blocks, so each goal stands on the ground by itself. A goal-dependent split
   gives one agent a base that stands alone and the other the blocks above some layer of its region; the upper goal
-  then has no ground block and rests directly on the base. Independent inventories hold exactly what each goal
+  then has no ground block and rests directly on the base. Independent inventories hold the colours each goal
   needs. Skill-dependent and goal-dependent ones move one colour an agent needs wholly to its partner (sometimes
-  also one colour the other way), so every inventory holds only colours of the structure and together they hold
-  exactly what it needs.
+  also one colour the other way), so every inventory holds only colours of the structure.
+- Inventories limit colours, not counts: as in the paper (20 blocks of each colour an agent holds), an agent holds
+  max(20, that colour's count in the structure) of each of its colours. So who places a colour both hold is the
+  team's choice (what workload balance measures), and a block broken by mistake can be replaced.
 - Goal dependence is judged by support, not by position: a block that is merely above a partner's block but also
   connected to the ground through its own goal could be placed first, so it does not force an order. A split is
   goal-dependent when one goal cannot be built alone while the whole structure can.
@@ -75,6 +77,7 @@ SITE_HEIGHT = 8  # y runs over 0..7: an arch (at most 7 high) fits on the ground
 TASK_TYPES = ("independent", "skill_dependent", "goal_dependent")
 DEFAULT_COMPLEXITY = (2.0, 5.0)
 DEFAULT_MAX_BLOCKS = 40
+STOCK = 20  # blocks of each colour an agent holds (more where the structure takes more of that colour)
 MIN_PRIMITIVES = 2  # a combination of primitives, not one shape beside the seed blocks
 
 ARCH_MIN_PILLAR = 4     # "HEIGHT > 3"
@@ -545,7 +548,13 @@ def split_goals(structure: Mapping[Coord, str], task_type: str, rng: random.Rand
     goal_a, goal_b = (first, second) if rng.random() < 0.5 else (second, first)
     needs = (colour_needs(goal_a), colour_needs(goal_b))
     inv_a, inv_b = needs if task_type == "independent" else _lend_colours(needs, rng)
-    return goal_a, goal_b, inv_a, inv_b
+    whole_needs = colour_needs(whole)
+    return goal_a, goal_b, _stocked(inv_a, whole_needs), _stocked(inv_b, whole_needs)
+
+
+def _stocked(colours: Mapping[str, int], needs: Mapping[str, int]) -> dict[str, int]:
+    """The inventory for the colours an agent holds: STOCK of each, or all the structure takes of it if more."""
+    return {colour: max(STOCK, needs[colour]) for colour in sorted(colours)}
 
 
 def split_for_seed(seed: int, task_type: str, complexity_range: tuple[float, float] = DEFAULT_COMPLEXITY,
