@@ -332,6 +332,11 @@ def setup_problems(setup: TaskSetup, bots: Sequence) -> list[str]:
         ex, ey, ez = setup.positions[bot.name]
         if abs(x - ex) > 0.6 or abs(z - ez) > 0.6 or abs(y - ey) > 1.5:
             problems.append(f"{bot.name} is at ({x:.1f}, {y:.1f}, {z:.1f}), expected ({ex}, {ey}, {ez})")
+            continue
+        # the position arrives before the chunks around it: an agent must see the world it stands in
+        floor = (int(ex // 1), int(round(ey)) - 1, int(ez // 1))
+        if block_map(bot, [floor])[floor] is None:
+            problems.append(f"{bot.name} has not loaded the ground at {floor} yet")
     if setup.expected_blocks and bots:
         seen = block_map(bots[0], setup.expected_blocks)
         wrong = [(pos, want, seen[pos]) for pos, want in setup.expected_blocks.items()
@@ -359,7 +364,8 @@ def _animal_problems(setup: TaskSetup, bot, entity_counts) -> list[str]:
 
 
 def wait_for_setup(setup: TaskSetup, bots: Sequence, timeout: float = 30.0, interval: float = 0.25) -> None:
-    """Poll until inventories, positions and the sample blocks are as planned. Raises WorldSetupError."""
+    """Poll until inventories, positions (with the ground there loaded by each agent) and the sample blocks are as
+    planned. Raises WorldSetupError."""
     deadline = time.monotonic() + timeout
     while True:
         problems = setup_problems(setup, bots)
