@@ -17,7 +17,8 @@ from typing import Any
 
 from . import DEFAULT_MINECRAFT_VERSION
 from .errors import MindpyError, UserFileError
-from .userfiles import QUOTE_LIMIT, quote, read_user_file
+from .models.budget import BudgetLimits
+from .userfiles import QUOTE_LIMIT, one_line, quote, read_user_file
 
 ENV_PREFIX = "MINDPY_"
 # Upper bounds that keep retries and timers finite (every number setting must also be a finite number).
@@ -64,12 +65,19 @@ class Settings:
     # models
     model_attempts: int = 4                   # calls per prompt before giving up (429, 5xx, timeouts)
     model_timeout_s: float = 60.0
+    # run-wide limits on model calls, shared by every agent of a process (mindpy.models.budget.BudgetLimits):
+    # max_requests_per_minute, max_tokens_per_minute, max_usd, usd_per_mtok; empty: no limits
+    budget: dict = field(default_factory=dict)
     # files
     bots_dir: str = "bots"                    # per-bot state and archives
     cache_dir: str = ".cache"                 # embedding cache
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    def budget_limits(self) -> BudgetLimits:
+        """The `budget` mapping as BudgetLimits (checked when the settings were loaded)."""
+        return BudgetLimits.from_mapping(self.budget)
 
 
 _AUTH = ("offline", "microsoft")
@@ -119,6 +127,15 @@ def _convert(name: str, value: Any, kind: type, where: str) -> Any:
         if not math.isfinite(number):
             raise bad("a finite number")
         return number
+    if kind is dict:
+        if isinstance(value, str):  # from a variable: JSON, e.g. MINDPY_BUDGET='{"max_usd": 5}'
+            try:
+                value = json.loads(value)
+            except (ValueError, RecursionError):
+                raise bad("a mapping (JSON in a variable)") from None
+        if not isinstance(value, dict):
+            raise bad("a mapping")
+        return {str(k): v for k, v in value.items()}
     if kind is list:
         if isinstance(value, list):
             return [str(v) for v in value]
@@ -206,6 +223,10 @@ def _check(s: Settings, where: str) -> None:
     if not 0 < s.model_timeout_s <= MAX_MODEL_TIMEOUT_S:
         fail("model_timeout_s", f"must be a number of seconds > 0 and at most {MAX_MODEL_TIMEOUT_S}, "
                                 f"got {s.model_timeout_s}")
+    try:
+        BudgetLimits.from_mapping(s.budget)
+    except ValueError as exc:
+        fail("budget", one_line(str(exc)))
     if s.code_timeout_mins != -1 and not 0 < s.code_timeout_mins <= MAX_CODE_TIMEOUT_MINS:
         fail("code_timeout_mins", f"must be minutes > 0 and at most {MAX_CODE_TIMEOUT_MINS}, or -1 (no limit), "
                                   f"got {s.code_timeout_mins}")

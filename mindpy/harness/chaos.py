@@ -18,7 +18,7 @@ FAMILY_TASKS = {
     "cooking": ("tasks/cooking_test.json", "multiagent_cooking_2_agents_cake"),
     "construction": ("tasks/construction_test.json", "materials_1_rooms_1_window_0_carpet_0_variant_0"),
 }
-NORMAL_ENDS = {"success", "timeout", "failure", "score"}
+NORMAL_ENDS = {"success", "timeout", "failure", "score", "budget"}  # "budget": the run's money ran out, not a fault
 
 
 @dataclass

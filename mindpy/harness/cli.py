@@ -29,17 +29,69 @@ def run_task_command(args) -> int:
     task = report.task(args.task_id)
     refuse_unplayable(task, args.task)
     check_model_option(args.model)
+    limits = budget_limits(args)
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / folder_name(task.id)
     try:
         result = run_episode(task, run_dir, model=args.model, server=args.server, seed=getattr(args, "seed", 0),
                              progress=lambda text: print(text, flush=True), rounds=round_options(args),
-                             profile_options=method_options(args))
+                             profile_options=method_options(args), budget=limits)
     except EpisodeInfraError as exc:
         print(f"infrastructure error (not scored): {exc}", file=sys.stderr, flush=True)
         return EXIT_INFRA
+    if result["end_reason"] == "budget":
+        print(f"Stopped: the model budget is spent (${result['budget']['usd']:.4f} of "
+              f"${result['budget']['max_usd']:g}); the episode is cut off, not failed", flush=True)
     print(f"Results in {run_dir}", flush=True)
     print(f"score: {result['score']}", flush=True)
     return 0
+
+
+def add_budget_options(parser, usd_per_mtok: bool = True) -> None:
+    """--max-usd, --max-rpm, --max-tpm (and --usd-per-mtok): the run-wide budget of model calls, over the
+    settings' `budget`."""
+    parser.add_argument("--max-usd", type=_positive_number, default=None, metavar="USD",
+                        help="stop once the models have spent this many dollars (cut-off episodes end as 'budget')")
+    parser.add_argument("--max-rpm", type=_positive_number, default=None, metavar="N",
+                        help="model requests per minute, shared by all agents (calls wait for their turn)")
+    parser.add_argument("--max-tpm", type=_positive_number, default=None, metavar="N",
+                        help="model tokens per minute, shared by all agents")
+    if usd_per_mtok:
+        parser.add_argument("--usd-per-mtok", type=_price, default=None, metavar="USD",
+                            help="dollars per million tokens for every model, instead of the price table")
+
+
+def budget_limits(args, settings_budget: dict | None = None):
+    """The BudgetLimits of a command: the settings' `budget` (the --settings file and MINDPY_BUDGET, or
+    `settings_budget`), each given flag overriding its key. ConfigError (one line) for a bad settings file."""
+    from ..models.budget import BudgetLimits
+    from ..settings import SettingsError, load_settings
+
+    if settings_budget is None:
+        try:
+            settings_budget = load_settings(getattr(args, "settings", None)).budget
+        except SettingsError as exc:
+            raise ConfigError(one_line(str(exc))) from None
+    values = dict(settings_budget)
+    for flag, key in (("max_usd", "max_usd"), ("max_rpm", "max_requests_per_minute"),
+                      ("max_tpm", "max_tokens_per_minute"), ("usd_per_mtok", "usd_per_mtok")):
+        if getattr(args, flag, None) is not None:
+            values[key] = getattr(args, flag)
+    try:
+        return BudgetLimits.from_mapping(values)
+    except ValueError as exc:
+        raise ConfigError(f"budget: {one_line(str(exc))}") from None
+
+
+def budget_arguments(limits, parallel: int = 1) -> list[str]:
+    """The command-line arguments that give a child episode these limits; the rates are split evenly between the
+    `parallel` episodes played at once, so that together they keep to them."""
+    out: list[str] = []
+    if limits.max_usd is not None:
+        out += ["--max-usd", repr(float(limits.max_usd))]
+    for flag, rate in (("--max-rpm", limits.max_requests_per_minute), ("--max-tpm", limits.max_tokens_per_minute)):
+        if rate is not None:
+            out += [flag, repr(float(rate) / parallel)]
+    return out
 
 
 def add_round_options(parser) -> None:
@@ -126,8 +178,9 @@ def _cmd_eval(args, parser=None) -> int:
     signal.signal(signal.SIGTERM, on_terminate)
     evaluation = Evaluation(args.files, out=args.out, model=args.model, parallel=args.parallel,
                             servers=args.servers.split(",") if args.servers else None,
-                            ids=args.task_id or None, limit=args.limit, usd_per_mtok=args.usd_per_mtok,
-                            trials=args.trials, rounds=round_options(args), profile_options=method_options(args))
+                            ids=args.task_id or None, limit=args.limit, usd_per_mtok=args.usd_per_mtok or 0.0,
+                            trials=args.trials, rounds=round_options(args), profile_options=method_options(args),
+                            budget=budget_limits(args))
     try:
         summary = evaluation.run()
     except KeyboardInterrupt:
@@ -137,9 +190,13 @@ def _cmd_eval(args, parser=None) -> int:
     print(f"Results: {Path(args.out) / 'results.csv'}, {Path(args.out) / 'summary.json'}, "
           f"{Path(args.out) / 'summary.png'}")
     skipped = sum(summary["skipped"].values())
+    budget = summary["budget"]
     print(f"success rate {summary['success_rate']:.2%} over {summary['episodes']} episodes "
           f"({summary['errors']} infrastructure errors, {skipped} tasks skipped)")
-    return 0 if summary["errors"] == 0 and summary["episodes"] else 1
+    if budget["max_usd"] is not None:
+        print(f"models spent ${budget['spent_usd']:.4f} of ${budget['max_usd']:g}: {budget['ended']} episodes cut "
+              f"off and {len(budget['not_played'])} not played for the budget (not failures; a rerun plays them)")
+    return 0 if summary["errors"] == 0 and (summary["episodes"] or budget["not_played"]) else 1
 
 
 def _cmd_eval_compare(args, parser) -> int:
@@ -171,6 +228,33 @@ def _positive_int(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {one_line(text, 40)!r}")
+    return value
+
+
+def _positive_number(text: str) -> float:
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a number above 0, got {one_line(text, 40)!r}")
+    return value
+
+
+def _price(text: str) -> float:
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"must be dollars per million tokens (a number >= 0), got "
+                                         f"{one_line(text, 40)!r}")
     return value
 
 
@@ -210,7 +294,9 @@ def register(sub) -> None:
     ev.add_argument("--task-id", action="append", default=[], help="only these task ids (repeatable)")
     ev.add_argument("--limit", type=_positive_int, default=None, help="only the first N valid tasks of each file")
     ev.add_argument("--trials", type=_positive_int, default=1, help="episodes per task (default 1)")
-    ev.add_argument("--usd-per-mtok", type=float, default=0.0, help="price per million tokens, for the cost column")
+    ev.add_argument("--usd-per-mtok", type=_price, default=None,
+                    help="price per million tokens, for the cost column and the budget's dollars")
+    add_budget_options(ev, usd_per_mtok=False)
     add_round_options(ev)
     add_method_options(ev)
     ev.set_defaults(func=partial(_cmd_eval, parser=ev))

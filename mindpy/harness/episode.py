@@ -17,6 +17,12 @@ and `round_tally` (per agent: turns used on an action, messages, turns passed).
 (mindpy.profiles). An agent with `reflection` on gets the review of the structure (mindpy.tasks.coblock_review)
 after each round, or, playing without rounds, after each of its own !placeBlock and !breakBlock.
 
+`budget` (BudgetLimits; default: the settings' `budget`) limits the model calls of all the agents together
+(mindpy.models.budget): requests and tokens per minute, and dollars. When the dollars are spent the episode ends
+with the reason "budget" (or success, if the task is complete at that moment): cut off, not failed. The result's
+`budget` gives the spend (usd, requests, tokens, seconds waited). A hosted model without a known price is refused
+before anything starts when `max_usd` is set.
+
 An episode whose infrastructure failed (a server that does not start or dies, a bot that cannot join or is kicked,
 a world that does not set up) raises `EpisodeInfraError`: it is not the model's failure and is never scored.
 """
@@ -36,6 +42,7 @@ from typing import Any
 import yaml
 
 from ..errors import BridgeTimeout, ConfigError, MindpyError
+from ..models.budget import Budget, BudgetLimits, release_budget, shared_budget
 from ..tasks.checkers import SUCCESS, TaskMonitor, checker_for
 from ..tasks.coblock_review import built_blocks, review, review_text
 from ..tasks.coblock_site import structure_cells
@@ -131,15 +138,31 @@ def refuse_unplayable(task, source: str | Path = "") -> None:
         raise ConfigError(f"{where}task '{one_line(task.id, 80)}': {reason}")
 
 
+def refuse_unpriced(model: Any, limits: BudgetLimits) -> None:
+    """ConfigError (one line) when a dollar limit is set and the model `model` names has no known price, so that
+    its spend could not be counted; checked before any server starts. None (the default model) is checked when its
+    agents are made."""
+    from ..models import parse_model_spec
+
+    if model is None or limits.max_usd is None:
+        return
+    try:
+        spec = parse_model_spec(model)
+        Budget(limits).price(f"{spec.api}/{spec.model}")
+    except ValueError as exc:
+        raise ConfigError(f"--max-usd: {one_line(str(exc))}") from None
+
+
 def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
                 seed: int = 0, settings_overrides: dict | None = None,
                 progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None,
                 echo: bool = False, rounds: RoundOptions | None = None,
-                profile_options: dict[str, Any] | None = None) -> dict:
+                profile_options: dict[str, Any] | None = None, budget: BudgetLimits | None = None) -> dict:
     """Play `task` once. `model`: a model spec for every agent (None: the default), or `models` by agent name
     (ready model objects, for tests). `echo` also prints the console log (who said and did what) to stdout.
     `rounds`: play in round mode with these rules (None: the agents act when they like); `profile_options`: fields
-    added to every agent's profile (partner_modelling, reflection).
+    added to every agent's profile (partner_modelling, reflection); `budget`: the run's limits on model calls
+    (None: the settings' `budget`).
     Returns the result (also written to RUN_DIR/result.json)."""
     from ..agent.runner import AgentRunner, ConsoleLog
     from ..profiles import load_profile
@@ -156,6 +179,8 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         "profiles": [str(p) for p in write_profiles(run_dir, names, model, base_profile(task), profile_options)],
         **(settings_overrides or {})})
     profiles = [load_profile(p, settings=settings) for p in settings.profiles]
+    limits = budget if budget is not None else settings.budget_limits()
+    refuse_unpriced(model, limits)  # before the server starts: an unpriced model cannot be budgeted
     address = parse_server(server)
     console_file = (run_dir / "console.log").open("a", encoding="utf-8")
     console = ConsoleLog(_Tee(console_file, sys.stdout) if echo else console_file)
@@ -176,7 +201,9 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
             host, port = address.host, address.port
         say(f"{task.id}: {len(names)} agents ({', '.join(names)}) joining {host}:{port}")
 
-        hooks = _EpisodeHooks(run_dir)
+        spend = shared_budget(str(run_dir), limits)  # one budget for all the agents of the episode
+        stack.callback(release_budget, str(run_dir))
+        hooks = _EpisodeHooks(run_dir, spend)
         reviewer = _Reviewer(task, names, lambda: runner.agents)
         if rounds is None:
             hooks.after_build = reviewer.review_one  # reflection after each of an agent's own place and break
@@ -208,6 +235,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
             lambda score, reason: hooks.count_tokens(),
             lambda score, reason: recorder.on_end(score, reason, monitor.error),  # the cause of an error too
             lambda score, reason: finished.set()])
+        spend.on_exceeded.append(lambda exc: _end_by_budget(monitor))  # the watch retries if this check fails
 
         for i, name in enumerate(names):
             agent = agents[name]
@@ -224,8 +252,9 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         if rounds is not None:
             scheduler = _start_rounds(rounds, runner, names, monitor, finished, recorder, reviewer)
 
-        _watch(monitor, finished, task, embedded, bots, humans, runner)
+        _watch(monitor, finished, task, embedded, bots, humans, runner, spend)
         result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
+        result = {**result, "budget": spend.summary()}
         if scheduler is not None:
             scheduler.join(timeout=STOP_WAIT_S)  # the last round's turns end: their tally is complete
             result = {**result, "round_rules": {"limit": scheduler.options.limit,
@@ -233,7 +262,9 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
                       "round_tally": scheduler.tally.as_dict()}
         (run_dir / "result.json").write_text(json.dumps({**result, "run_dir": str(run_dir),
                                                          "agent_names": names}, indent=2) + "\n")
-        say(f"{task.id}: {result['end_reason']} with score {result['score']} after {result['duration_s']:.0f} s")
+        spent = f"; models spent ${spend.spent_usd:.4f}" + (f" of ${limits.max_usd:g}" if limits.max_usd else "")
+        say(f"{task.id}: {result['end_reason']} with score {result['score']} after {result['duration_s']:.0f} s"
+            + spent)
         if result["end_reason"] == "error":
             raise EpisodeInfraError(result.get("error") or "the episode ended with an error")
         time.sleep(0.5)  # let the agents write the end-of-task line to their state files
@@ -256,11 +287,13 @@ class _Tee:
 
 
 class _EpisodeHooks:
-    """The middleware an episode gives its agents: a call log around each model (calls/<agent>.jsonl), and the
-    counters of the result (commands, messages, tokens), which count once the play has begun."""
+    """The middleware an episode gives its agents: a call log around each model (calls/<agent>.jsonl) with the run's
+    budget inside it, and the counters of the result (commands, messages, tokens), which count once the play has
+    begun."""
 
-    def __init__(self, run_dir: Path):
+    def __init__(self, run_dir: Path, budget: Budget | None = None):
         self.run_dir = run_dir
+        self.budget = budget  # every agent's model goes through it (inside the call log: refused calls are not logged)
         self.logs: dict[str, CallLog] = {}
         self.recorder: EpisodeRecorder | None = None
         self.after_build: Callable[[str], None] | None = None  # (agent) after its !placeBlock or !breakBlock ran
@@ -270,6 +303,11 @@ class _EpisodeHooks:
         previous = self.logs.get(name)
         if previous is not None:  # a restarted agent: finish the old log's last line first
             previous.close()
+        if self.budget is not None:
+            try:
+                model = self.budget.wrap(model)
+            except ValueError as exc:  # a profile's own model without a price, with a dollar limit
+                raise ConfigError(f"{name}: {one_line(str(exc))}") from None
         self.logs[name] = CallLog(model, self.run_dir / "calls" / f"{name}.jsonl", name)
         return self.logs[name]
 
@@ -395,9 +433,9 @@ def _honour_end_task(monitor: TaskMonitor, runner) -> None:
 
 
 def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, embedded, bots, humans: HumanSlots,
-           runner) -> None:
-    """Wait for the episode to end, serving the task's human players and honouring an agent's end of the task; a
-    dead server or a lost bot ends it as an error."""
+           runner, spend: Budget | None = None) -> None:
+    """Wait for the episode to end, serving the task's human players and honouring an agent's end of the task and
+    a spent budget; a dead server or a lost bot ends it as an error."""
     deadline = time.monotonic() + task.timeout + GRACE_S
     while not finished.wait(1.0):
         try:
@@ -405,6 +443,8 @@ def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, embedded
         except MindpyError as exc:  # a slow answer: the next poll tries again; the bots' state decides the rest
             log.warning("reading the human players: %s", exc)
         _honour_end_task(monitor, runner)
+        if spend is not None and spend.exceeded is not None and not monitor.ended:
+            _end_by_budget(monitor)
         _check(monitor)
         if embedded is not None and not embedded.is_running():
             monitor.fail("the embedded server stopped during the episode")
@@ -427,6 +467,17 @@ def _lost_bots(bots) -> list[str]:
         except BridgeTimeout as exc:
             log.warning("could not read the connection of %s: %s", bot.name, exc)
     return lost
+
+
+def _end_by_budget(monitor: TaskMonitor) -> None:
+    """The budget is spent: end the episode by it. Called on the thread of the model call that spent the last of
+    it, and again by the watch while the episode runs; a check that waits too long is retried there."""
+    try:
+        monitor.end_by_budget()
+    except BridgeTimeout as exc:
+        log.warning("the task check at the end of the budget waited too long: %s", exc)
+    except MindpyError as exc:
+        monitor.fail(f"checking the task failed: {exc}")
 
 
 def _check(monitor: TaskMonitor, now: bool = False) -> None:

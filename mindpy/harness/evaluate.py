@@ -27,6 +27,17 @@ value (left out of that breakdown); a row of an older run without the column cou
 Resumable: an episode whose run directory holds a result.json (not an error) is not played again. An episode that
 fails for infrastructure reasons is retried once, then reported as an error: errors are never counted as failures
 of the model, and they are left out of the success rates.
+
+Budget (`budget`, BudgetLimits): the dollars of one `mindpy eval` command are shared out to its episodes. Each
+child is given what is left of `max_usd` (split between the episodes played at once, so that together they never
+pass it); what an episode spent (its result's `budget.usd`) is added up, and once nothing is left no further
+episode starts. An episode cut off by the budget ends as "budget" and the ones never started are listed in
+summary.json's `budget.not_played`: neither counts as a failure nor an error, both are left out of the success
+rates, and a rerun (with more money) plays them. The request and token rates are split evenly between the
+episodes played at once.
+
+    Evaluation(["tasks/cooking_test.json"], budget=BudgetLimits(max_usd=20.0)).run()["budget"]
+    # {"max_usd": 20.0, "spent_usd": 20.4, "ended": 1, "ended_episodes": [...], "not_played": [...]}
 """
 
 from __future__ import annotations
@@ -48,6 +59,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..models.budget import BUDGET_END_REASON, BudgetLimits
+
 FAMILY = {"techtree": "crafting", "cooking": "cooking", "construction": "construction"}
 ATTEMPTS = 2  # an infrastructure failure is retried once
 COBLOCK_FIELDS = ("timesteps", "gamma", "rounds")
@@ -60,6 +73,8 @@ CSV_FIELDS = ("task_id", "file", "family", "agent_count", "trial", "score", "suc
 NOT_APPLICABLE = "n/a"  # a breakdown value the task does not have (crafting's depth of a cooking task)
 UNKNOWN = "unknown"  # a breakdown value a row does not record (rows of runs from before the column)
 NAME_LIMIT = 100  # characters of a file or task name kept in a folder name
+NOT_COUNTED = ("error", BUDGET_END_REASON)  # ends that say nothing about the model: out of the success rates
+MIN_GRANT_USD = 1e-6  # a share of the dollars below this is no money: the episode is not started
 
 
 @dataclass
@@ -83,14 +98,20 @@ class Episode:
         return self.run_dir / "result.json"
 
     def finished(self) -> dict | None:
-        """The saved result when the episode was played to the end (not an infrastructure error)."""
+        """The saved result when the episode was played to the end (not an infrastructure error, nor cut off by
+        the budget: a rerun plays those)."""
+        result = self.saved()
+        return result if result is not None and result.get("end_reason") not in NOT_COUNTED else None
+
+    def saved(self) -> dict | None:
+        """The episode's saved result, however it ended (None when there is none)."""
         try:
             result = json.loads(self.result_path.read_text())
         except (OSError, ValueError):
             return None
         if not isinstance(result, dict) or result.get("task_id", self.task_id) != self.task_id:
             return None
-        return result if result.get("end_reason") != "error" else None
+        return result
 
 
 @dataclass
@@ -129,7 +150,10 @@ def task_breakdown(task) -> dict[str, str]:
 
 
 def is_success(result: dict) -> bool:
-    """Crafting and cooking: the targets were made. Construction: the whole blueprint matches."""
+    """Crafting and cooking: the targets were made. Construction: the whole blueprint matches. An episode cut off
+    by the budget is no success, and no failure either: summaries leave it out (NOT_COUNTED)."""
+    if result.get("end_reason") == BUDGET_END_REASON:
+        return False
     return float(result.get("score", 0)) >= 1.0
 
 
@@ -138,10 +162,12 @@ class Evaluation:
     def __init__(self, files: list[str], out: str | Path = "runs/eval", model: str | None = None, parallel: int = 1,
                  servers: list[str] | None = None, ids: list[str] | None = None, limit: int | None = None,
                  usd_per_mtok: float = 0.0, progress=None, trials: int = 1, rounds=None,
-                 profile_options: dict | None = None):
+                 profile_options: dict | None = None, budget: BudgetLimits | None = None):
         """`rounds`: RoundOptions to play every episode in round mode (None: asynchronous play);
-        `profile_options`: the agent method's switches for every agent (partner_modelling, reflection)."""
+        `profile_options`: the agent method's switches for every agent (partner_modelling, reflection);
+        `budget`: limits on the model calls of the whole evaluation (see the module's "Budget")."""
         from .cli import check_model_option
+        from .episode import refuse_unpriced
 
         self.out = Path(out)
         self.model = model
@@ -152,6 +178,12 @@ class Evaluation:
         self.profile_options = dict(profile_options or {})
         self.progress = progress or _stderr
         check_model_option(model)  # first: a typo costs nothing, not even the planning
+        self.budget = budget or BudgetLimits()
+        refuse_unpriced(model, self.budget)
+        self.spent_usd = 0.0  # what the episodes of this command spent (a rerun starts its own count)
+        self._grants: dict[Path, float] = {}  # dollars given to the episodes being played
+        self._unstarted = 0  # episodes still to start (their share of the dollars is kept for them)
+        self.not_played: list[Episode] = []  # never started: the budget was spent
         self.episodes: list[Episode] = []
         self.skipped: list[SkippedTask] = []
         self.notes: list[str] = []  # what to say before playing (files read with warnings)
@@ -225,6 +257,7 @@ class Evaluation:
         skipped = f", {len(self.skipped)} skipped" if self.skipped else ""
         self._report(f"{len(self.episodes)} episodes: {len(self.episodes) - len(todo)} already done, "
                      f"{len(todo)} to play, {self.parallel} at a time{skipped}")
+        self._unstarted = len(todo)
         pool = ThreadPoolExecutor(max_workers=self.parallel)
         try:
             for _ in pool.map(self._play, todo):
@@ -255,33 +288,76 @@ class Evaluation:
 
     def _play(self, ep: Episode) -> None:
         error = ""
+        with self._lock:
+            self._unstarted -= 1
         for attempt in range(1, ATTEMPTS + 1):
             if self._stopping:
+                return
+            grant = self._grant(ep)
+            if grant is not None and grant < MIN_GRANT_USD:
+                self._not_played(ep)
                 return
             if ep.run_dir.exists():
                 shutil.rmtree(ep.run_dir)  # a half-played episode (killed run, or the failed attempt)
             ep.run_dir.mkdir(parents=True)
-            code, error = self._run_process(ep)
+            try:
+                code, error = self._run_process(ep, grant)
+            finally:
+                self._settle(ep)
             if self._stopping:
                 return  # cut off, not failed: left unrecorded so that a rerun plays it
-            result = ep.finished()
+            result = ep.saved()
             # a saved result is only written once the episode was played to the end: it counts even when the
             # process then died in the interpreter's teardown (native thread pools sometimes abort there)
-            if result is not None:
+            if result is not None and result.get("end_reason") != "error":
                 self._record(ep, self._row(ep, result, attempts=attempt))
                 return
             self._report(f"{ep.label}: attempt {attempt} failed ({error or f'exit code {code}'})")
         self._record(ep, self._error_row(ep, error, ATTEMPTS))
 
-    def _run_process(self, ep: Episode) -> tuple[int, str]:
+    # ---- the dollars -----------------------------------------------------------------------------------------
+    def _grant(self, ep: Episode) -> float | None:
+        """The dollars episode `ep` may spend (None: no dollar limit): what is left of max_usd after what was spent
+        and what the running episodes were given, shared with the episodes that could start beside it."""
+        cap = self.budget.max_usd
+        if cap is None:
+            return None
+        with self._lock:
+            left = cap - self.spent_usd - sum(self._grants.values())
+            sharing = max(1, min(self.parallel - len(self._grants), self._unstarted + 1))
+            grant = max(0.0, left / sharing)
+            if grant >= MIN_GRANT_USD:
+                self._grants[ep.run_dir] = grant
+            return grant
+
+    def _settle(self, ep: Episode) -> None:
+        """The episode's process ended: count what it spent (from its result) and give back the rest of its grant."""
+        result = ep.saved() or {}
+        spent = result.get("budget", {}).get("usd", 0.0) if isinstance(result.get("budget"), dict) else 0.0
+        with self._lock:
+            self._grants.pop(ep.run_dir, None)
+            self.spent_usd += float(spent or 0.0)
+
+    def _not_played(self, ep: Episode) -> None:
+        with self._lock:
+            self.not_played.append(ep)
+            self.progress(f"not played: {ep.label} (the budget of ${self.budget.max_usd:g} is spent: "
+                          f"${self.spent_usd:.4f})")
+
+    def _run_process(self, ep: Episode, grant: float | None = None) -> tuple[int, str]:
+        """Play the episode in a child process; `grant`: the dollars it may spend (None: no limit)."""
         server = self._take_server()
         command = [sys.executable, "-m", "mindpy.cli", "run", "--task", ep.file, "--task-id", ep.task_id,
                    "--run-dir", str(ep.run_dir), "--server", server or "embedded", "--seed", str(ep.trial - 1)]
         if self.model:
             command += ["--model", self.model]
-        from .cli import method_arguments, round_arguments
+        from .cli import budget_arguments, method_arguments, round_arguments
 
         command += round_arguments(self.rounds) + method_arguments(self.profile_options)
+        limits = BudgetLimits(self.budget.max_requests_per_minute, self.budget.max_tokens_per_minute, grant)
+        command += budget_arguments(limits, self.parallel)
+        if self.usd_per_mtok:  # the price the dollars are counted at (a price from MINDPY_BUDGET is inherited)
+            command += ["--usd-per-mtok", repr(float(self.usd_per_mtok))]
         try:
             with (ep.run_dir / "process.log").open("w") as log:
                 proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=_child_env())
@@ -309,12 +385,14 @@ class Evaluation:
     def _record(self, ep: Episode, row: dict) -> None:
         with self._lock:
             self.rows[ep.run_dir] = row
-            played = [r for r in self.rows.values() if r["end_reason"] != "error"]
+            played = [r for r in self.rows.values() if r["end_reason"] not in NOT_COUNTED]
             wins = sum(1 for r in played if r["success"])
-            errors = len(self.rows) - len(played)
+            errors = sum(1 for r in self.rows.values() if r["end_reason"] == "error")
             rate = f"{wins / len(played):.0%}" if played else "-"
+            cap = self.budget.max_usd
+            spent = f", spent ${self.spent_usd:.4f}" + (f" of ${cap:g}" if cap is not None else "")
             self.progress(f"[{len(self.rows)}/{len(self.episodes)}] success so far {wins}/{len(played)} ({rate}), "
-                          f"errors {errors} | {ep.label}: {row['end_reason']} score {row['score']}")
+                          f"errors {errors}{spent} | {ep.label}: {row['end_reason']} score {row['score']}")
             self._write_csv()  # keep the file current: a crash loses nothing finished
 
     def _report(self, text: str) -> None:
@@ -357,19 +435,25 @@ class Evaluation:
     def write(self) -> dict:
         with self._lock:
             self._write_csv()
-            summary = summarize(list(self.rows.values()), self.usd_per_mtok, self.model, self.skipped)
+            summary = summarize(list(self.rows.values()), self.usd_per_mtok, self.model, self.skipped,
+                                budget={"max_usd": self.budget.max_usd, "spent_usd": round(self.spent_usd, 6),
+                                        "not_played": [_identity(ep) for ep in self.not_played]})
         (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         chart(summary, self.out / "summary.png")
         return summary
 
 
 def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = None,
-              skipped: Sequence[SkippedTask] = ()) -> dict:
-    """Success rates, scores and costs per task family and agent count (errored episodes left out), and the
-    tasks that were not played: `skipped` counts them by reason, `skipped_tasks` lists each with its problems.
-    Also success by breakdown, and with several trials their spread. Rows may come from results.csv (strings)."""
+              skipped: Sequence[SkippedTask] = (), budget: dict | None = None) -> dict:
+    """Success rates, scores and costs per task family and agent count (errored episodes and those cut off by the
+    budget left out), and the tasks that were not played: `skipped` counts them by reason, `skipped_tasks` lists
+    each with its problems. Also success by breakdown, and with several trials their spread; `budget` (max_usd,
+    spent_usd, not_played) is reported with the episodes the budget cut off. Rows may come from results.csv
+    (strings)."""
     rows = [_typed_row(r) for r in rows]
-    played = [r for r in rows if r["end_reason"] != "error"]
+    played = [r for r in rows if r["end_reason"] not in NOT_COUNTED]
+    cut_off = [r for r in rows if r["end_reason"] == BUDGET_END_REASON]
+    errors = [r for r in rows if r["end_reason"] == "error"]
     groups: dict[str, dict] = {}
     for r in played:
         key = f"{r['family']}/{r['agent_count']}_agents"
@@ -395,14 +479,17 @@ def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = N
     construction = [float(r["score"]) for r in played if r["family"] == "construction"]
     return {
         "model": model or "default",
-        "episodes": len(rows), "played": len(played), "errors": len(rows) - len(played),
+        "episodes": len(rows), "played": len(played), "errors": len(errors),
         "success_rate": (sum(1 for r in played if r["success"]) / len(played)) if played else 0.0,
         "by_family": by_family, "by_family_and_agents": by_group,
         "construction_mean_score": (sum(construction) / len(construction)) if construction else None,
         "coblock": coblock_summary([r for r in played if r["family"] == "coblock"]),
         "tokens": tokens, "cost_usd": round(tokens / 1e6 * usd_per_mtok, 4),
         "errors_by_episode": [{k: r.get(k) for k in ("file", "task_id", "agent_count", "trial", "error")}
-                              for r in rows if r["end_reason"] == "error"],
+                              for r in errors],
+        "budget": {"max_usd": None, "spent_usd": None, "not_played": [], **(budget or {}), "ended": len(cut_off),
+                   "ended_episodes": [{k: r.get(k) for k in ("file", "task_id", "agent_count", "trial")}
+                                      for r in cut_off]},
         "skipped": {"invalid": 0, **Counter(s.reason for s in skipped)},
         "skipped_tasks": [asdict(s) for s in skipped],
         "by_breakdown": by_breakdown(played),
@@ -520,6 +607,11 @@ def coblock_line(summary: dict) -> str | None:
     return (f"coblock: {part['episodes']} episodes, mean gamma {show(part['mean_gamma'], '.3f')} "
             f"(over {part['episodes_with_gamma']}), mean timesteps {show(part['mean_timesteps'], '.1f')}, "
             f"mean rounds {show(part['mean_rounds'], '.1f')} (over {part['episodes_in_rounds']})")
+
+
+def _identity(ep: Episode) -> dict:
+    """How summary.json names an episode: file, task id, agent count, trial."""
+    return {"file": ep.file, "task_id": ep.task_id, "agent_count": ep.agent_count, "trial": ep.trial}
 
 
 def _blank_if_none(value):

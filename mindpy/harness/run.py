@@ -1,5 +1,8 @@
 """`mindpy run --profile profiles/andy.yaml [--profile ...] [--server embedded|HOST:PORT]`: start bots and keep
-them playing until Ctrl-C. The main CLI calls `register(subparsers)`."""
+them playing until Ctrl-C. The main CLI calls `register(subparsers)`.
+
+With --max-usd / --max-rpm / --max-tpm (or the settings' `budget`) every bot's model goes through one shared
+budget (mindpy.models.budget); once the dollars are spent the run stops and prints the spend."""
 
 from __future__ import annotations
 
@@ -18,12 +21,15 @@ def _cmd_run(args) -> int:
         print("mindpy run: give at least one --profile FILE (or --task FILE --task-id ID)", file=sys.stderr)
         return 2
     from ..agent.runner import AgentRunner, ConsoleLog
+    from ..models.budget import release_budget, shared_budget
     from ..profiles import load_profile
     from ..server.address import parse_server
     from ..settings import load_settings
+    from .cli import budget_limits
 
     settings = load_settings(args.settings, profiles=list(args.profile))
     profiles = [load_profile(p, settings=settings) for p in args.profile]
+    limits = budget_limits(args, settings.budget)
     address = parse_server(args.server)
     with contextlib.ExitStack() as stack:
         if address is None:
@@ -36,7 +42,11 @@ def _cmd_run(args) -> int:
                   f"log: {server.log_path})", flush=True)
         else:
             host, port = address.host, address.port
-        runner = stack.enter_context(AgentRunner(settings, profiles, host, port, console=ConsoleLog()))
+        budget = shared_budget(args.run_dir, limits)  # one budget for all the bots of this process
+        stack.callback(release_budget, args.run_dir)
+        runner = stack.enter_context(AgentRunner(settings, profiles, host, port, console=ConsoleLog(),
+                                                 wrap_model=lambda name, model: budget.wrap(model)))
+        budget.on_exceeded.append(lambda exc: runner.stop())  # no bot can think any more: the run is over
         signal.signal(signal.SIGTERM, lambda *_: runner.stop())
         runner.start()
         names = ", ".join(runner.agents)
@@ -45,12 +55,17 @@ def _cmd_run(args) -> int:
             runner.wait()
         except KeyboardInterrupt:
             print("\nStopping...", flush=True)
+        spent = budget.summary()
+        if spent["exceeded"]:
+            print(f"Stopped: the model budget is spent (${spent['usd']:.4f} of ${spent['max_usd']:g})", flush=True)
+        elif spent["requests"]:
+            print(f"Models spent ${spent['usd']:.4f} on {spent['requests']} requests", flush=True)
     return 0
 
 
 def register(sub) -> None:
     """Add the `run` command to the CLI's subparsers."""
-    from .cli import add_method_options, add_round_options
+    from .cli import add_budget_options, add_method_options, add_round_options
     run = sub.add_parser("run", help="start bots from profiles (or play one task) and keep them playing")
     run.add_argument("--profile", action="append", default=[], metavar="FILE",
                      help="a bot's profile (YAML, or a MINDcraft JSON profile); repeat for several bots")
@@ -64,4 +79,5 @@ def register(sub) -> None:
     run.add_argument("--seed", type=int, default=0, help="seed of a task's set-up (where the agents stand)")
     add_round_options(run)
     add_method_options(run)
+    add_budget_options(run)
     run.set_defaults(func=_cmd_run)

@@ -17,8 +17,9 @@ Scoring (REFERENCE "Tasks"):
   of G built minus the extra blocks (CoblockChecker).
 
 `TaskMonitor` runs a checker on the agents' update tick and ends the episode once: on success, on timeout (the
-current score stands), at the round limit in round mode (`out_of_rounds`, likewise), on error, or when an agent
-ends the task (`end_by_agent`, CoBlock's end_task), calling every `on_end(score, reason)` callback.
+current score stands), at the round limit in round mode (`out_of_rounds`, likewise), on error, when an agent
+ends the task (`end_by_agent`, CoBlock's end_task), or when the run's model budget is spent (`end_by_budget`),
+calling every `on_end(score, reason)` callback.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..models.budget import BUDGET_END_REASON
 from .blueprint import Blueprint, GetBlock, block_base_name
 from .coblock_site import box_cells, site_box, structure_cells
 from .schema import Task, unplayable_reason
@@ -40,6 +42,7 @@ HumanInventories = Callable[[], Sequence[Inventory]]  # the human players' inven
 SUCCESS, TIMEOUT, ERROR = "success", "timeout", "error"
 ENDED = "ended"  # an agent ended the task before it was complete (CoBlock's end_task)
 ROUND_LIMIT = "round_limit"  # round mode: the last round was played and the task is not complete
+BUDGET = BUDGET_END_REASON  # the run's model budget was spent before the task was complete
 CHECK_INTERVAL = 0.3  # seconds: the agents' update tick
 
 
@@ -215,6 +218,7 @@ class TaskMonitor:
         monitor.tick()            # from each agent's update loop; checks at most every `interval` seconds
         monitor.fail("crashed")   # an error ended the episode
         monitor.end_by_agent("andy")  # an agent ended the task (CoBlock's end_task)
+        monitor.end_by_budget()   # the model budget is spent (end reason "budget" unless the task is done)
     """
 
     def __init__(self, task: Task, bots: Sequence, on_end: Sequence[OnEnd] = (), checker: Checker | None = None,
@@ -285,6 +289,18 @@ class TaskMonitor:
             self.last_check_at = self.clock()
             self.last_result = self.checker.check(self.bots)
             self._end(SUCCESS if self.last_result.done else ROUND_LIMIT)
+            return self.last_result
+
+    def end_by_budget(self) -> CheckResult:
+        """The run's model budget is spent: no agent can think any more. Check once more and end the episode, with
+        SUCCESS when the task is complete, else BUDGET with the score of this check (cut off, not failed). An error
+        of the check itself reaches the caller and leaves the episode running."""
+        with self._lock:
+            if self.ended:
+                return self.last_result
+            self.last_check_at = self.clock()
+            self.last_result = self.checker.check(self.bots)
+            self._end(SUCCESS if self.last_result.done else BUDGET)
             return self.last_result
 
     def end_by_agent(self, name: str) -> CheckResult:
