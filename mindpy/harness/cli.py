@@ -231,7 +231,8 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _positive_number(text: str) -> float:
+def _finite_number(text: str, above_zero: bool, wanted: str) -> float:
+    """A finite number from an argument: above 0, or at least 0; else argparse's one-line error saying `wanted`."""
     import argparse
     import math
 
@@ -239,23 +240,17 @@ def _positive_number(text: str) -> float:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a number above 0, got {one_line(text, 40)!r}")
+    if not (math.isfinite(value) and (value > 0 if above_zero else value >= 0)):
+        raise argparse.ArgumentTypeError(f"must be {wanted}, got {one_line(text, 40)!r}")
     return value
+
+
+def _positive_number(text: str) -> float:
+    return _finite_number(text, True, "a number above 0")
 
 
 def _price(text: str) -> float:
-    import argparse
-    import math
-
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"must be dollars per million tokens (a number >= 0), got "
-                                         f"{one_line(text, 40)!r}")
-    return value
+    return _finite_number(text, False, "dollars per million tokens (a number >= 0)")
 
 
 def _cmd_sft_export(args) -> int:

@@ -472,20 +472,21 @@ def _lost_bots(bots) -> list[str]:
 def _end_by_budget(monitor: TaskMonitor) -> None:
     """The budget is spent: end the episode by it. Called on the thread of the model call that spent the last of
     it, and again by the watch while the episode runs; a check that waits too long is retried there."""
-    try:
-        monitor.end_by_budget()
-    except BridgeTimeout as exc:
-        log.warning("the task check at the end of the budget waited too long: %s", exc)
-    except MindpyError as exc:
-        monitor.fail(f"checking the task failed: {exc}")
+    _guarded(monitor, monitor.end_by_budget)
 
 
 def _check(monitor: TaskMonitor, now: bool = False) -> None:
     """Check the task (also checked on agent 0's update tick; this keeps checking if that tick is busy). A check
     that fails because the bots or the server went away ends the episode with that cause."""
+    _guarded(monitor, monitor.check_now if now else monitor.tick)
+
+
+def _guarded(monitor: TaskMonitor, check: Callable[[], Any]) -> None:
+    """Run one of the monitor's checks: one that waits too long (Node busy) is tried again later, one that fails
+    because the bots or the server went away ends the episode with that cause."""
     try:
-        monitor.check_now() if now else monitor.tick()
-    except BridgeTimeout as exc:  # Node busy: check again on the next round
+        check()
+    except BridgeTimeout as exc:
         log.warning("the task check waited too long: %s", exc)
     except MindpyError as exc:
         monitor.fail(f"checking the task failed: {exc}")

@@ -206,7 +206,7 @@ def offered_colours(text: str) -> set[str] | None:
     which of your blocks to place"); an empty set when it names none; None when the message offers no help."""
     if not _OFFERS_HELP.search(text):
         return None
-    named = with_block_names(text)
+    named = with_block_names(text).lower()
     return {name for word in re.findall(r"[a-z]+(?:_[a-z]+)+", named)
             if (name := block_name(word)) is not None and name == word}
 
@@ -445,11 +445,7 @@ class Site:
 
     def reclaim(self, colours: set[str] | None = None) -> list[Cell]:
         """Take back handed-over cells not yet placed (of `colours`, or all): I place them myself after all."""
-        return self.reclaim_cells([c for c, b in self.handed.items() if colours is None or b in colours])
-
-    def reclaim_cells(self, cells: list[Cell]) -> list[Cell]:
-        """Take back these handed-over cells, those not yet placed."""
-        back = [c for c in cells if c in self.handed and not self.in_place(c)]
+        back = [c for c, b in self.handed.items() if not self.in_place(c) and (colours is None or b in colours)]
         for cell in back:
             del self.handed[cell]
         return back

@@ -21,9 +21,9 @@ Protocol between oracle agents (nothing is agreed by talking; every agent works 
 
 from __future__ import annotations
 
+import copy
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import coblock, construction, cooking, crafting
 from .cooking import Move
@@ -74,7 +74,7 @@ class Memory:
     offers: list[tuple[str, set[str], int]] = field(default_factory=list)  # CoBlock: (partner, colours, its blocks
     #                                                                           left) offering help
     idle: int = 0                     # CoBlock: waits in a row, with nothing I could place
-    unsent: tuple[str, Callable[[], None]] | None = None  # CoBlock: my last offer or handover, and how to undo it
+    sent: tuple[str, Memory] | None = None  # CoBlock: my last reply, and my memory from before it
     offered_at: int = -OFFER_EVERY    # CoBlock: the call when I last offered help while waiting
 
 
@@ -168,10 +168,10 @@ class Player:
     # ---- the conversing prompt ---------------------------------------------------------------------------
     def _converse(self, view: PromptView) -> str:
         goal = self.goal(view)
+        self.mem.calls += 1
         if goal.kind == "coblock":
             return self._coblock(view, goal)
         inv = view.inventory
-        self.mem.calls += 1
         self.mem.stuck = {c: until for c, until in self.mem.stuck.items() if until > self.mem.calls}
         if inv != self.mem.last_inventory:
             self.mem.waits = 0
@@ -503,6 +503,21 @@ class Player:
         return self.mem.site
 
     def _coblock(self, view: PromptView, goal: TaskGoal) -> str:
+        """My turn in a CoBlock task (see _coblock_turn), kept only if the agent keeps my reply: an agent drops a
+        reply that a newer message made stale, and then what I decided in it (a promise, a handover, an offer, a
+        request) never reached anyone, so my memory goes back to what it was before it. What that call read comes
+        again in this prompt, which still holds everything after my last kept reply."""
+        if self.mem.sent is not None:
+            reply, before = self.mem.sent
+            if not any(reply.strip() in str(t["content"]) for t in view.turns[-8:] if t["role"] == "assistant"):
+                before.calls = self.mem.calls
+                self.mem = before
+        before = copy.deepcopy(replace(self.mem, sent=None))
+        reply = self._coblock_turn(view, goal)
+        self.mem.sent = (reply, before) if reply else None
+        return reply
+
+    def _coblock_turn(self, view: PromptView, goal: TaskGoal) -> str:
         """My turn in a CoBlock task: give (or place) what a partner asked of me, fix and build my goal bottom up,
         ask for the colours I lack, announce my part done, and end the task once both parts are done."""
         mem, site = self.mem, self._site(goal)
@@ -517,7 +532,6 @@ class Player:
             site.news()  # items came in: a partner may be building too
             mem.waits = 0
         mem.last_inventory = dict(view.inventory)
-        self._cb_undo_unsent(view)
         self._cb_absorb(view, goal, site)
         for x, y, z, block in site.unkept_promises(view.inventory):
             partner = view.others[0] if view.others else ""
@@ -592,17 +606,6 @@ class Player:
                 elif not msg.ended:
                     mem.to_say.append((msg.sender, f"Sorry {msg.sender}, I don't have any {item} to spare."))
 
-    def _cb_undo_unsent(self, view: PromptView) -> None:
-        """An agent drops a reply that a newer message made stale: if my last offer or handover is not among my
-        turns, it never reached the partner, so what it promised is undone (the cells are mine again, the offer
-        is made again)."""
-        if self.mem.unsent is None:
-            return
-        text, undo = self.mem.unsent
-        self.mem.unsent = None
-        if not any(text in str(t["content"]) for t in view.turns[-8:] if t["role"] == "assistant"):
-            undo()
-
     def _cb_promise(self, view: PromptView, site: coblock.Site, partner: str, cells: list) -> None:
         """A partner asks me to place blocks for it: I promise those my spares cover, and say which I cannot."""
         wanted: dict[str, list] = {}
@@ -647,21 +650,16 @@ class Player:
             helper, colours, theirs = offer
             cells = site.hand_over(colours, view.inventory, theirs)  # a partner with time to spare: evens us out
             if cells:
-                def undo(cells=cells, offer=offer) -> None:
-                    site.reclaim_cells([c[:3] for c in cells])
-                    mem.offers.append(offer)
-                return self._cb_sent(helper, coblock.handover_text(cells), undo)
+                return helper, coblock.handover_text(cells)
         partner = view.partner or (view.others[0] if view.others else "")
         held = sorted(b for b, n in view.inventory.items() if n > 0 and coblock.block_name(b) == b)
         if site.mine_done() and not mem.announced and not mem.team_done and partner:
             mem.announced = True
-            return self._cb_sent(partner, coblock.offering_text(len(site.goal), held),
-                                 lambda: setattr(mem, "announced", False))
+            return partner, coblock.offering_text(len(site.goal), held)
         if not site.mine_done() and mem.idle >= IDLE_BEFORE_OFFER and mem.calls - mem.offered_at >= OFFER_EVERY \
                 and not mem.team_done and partner and held:
             mem.offered_at = mem.calls
-            return self._cb_sent(partner, coblock.waiting_offer_text(held, site.work_left(view.inventory)),
-                                 lambda: setattr(mem, "offered_at", -OFFER_EVERY))
+            return partner, coblock.waiting_offer_text(held, site.work_left(view.inventory))
         rounds = view.round is not None
         if site.mine_done() and rounds and mem.waits >= DONE_PATIENCE and not mem.team_done and \
                 not mem.asked_progress and partner:
@@ -669,11 +667,6 @@ class Player:
             question = "Have you placed all your blocks yet?"
             return partner, f"{question} {coblock.offer_sentence(held)}" if held else question
         return None
-
-    def _cb_sent(self, partner: str, text: str, undo: Callable[[], None]) -> tuple[str, str]:
-        """(partner, text) to say, remembered with `undo` in case the agent drops the reply."""
-        self.mem.unsent = (text, undo)
-        return partner, text
 
     def _cb_say(self, view: PromptView, talk: tuple[str, str]) -> str:
         """A message to a partner: in our conversation as it is, else opening one."""

@@ -283,37 +283,32 @@ class TaskMonitor:
     def out_of_rounds(self) -> CheckResult:
         """Round mode: the last round has been played. Check once more and end the episode, with SUCCESS when the
         task is complete, else ROUND_LIMIT with the score of this check (as a time limit would)."""
-        with self._lock:
-            if self.ended:
-                return self.last_result
-            self.last_check_at = self.clock()
-            self.last_result = self.checker.check(self.bots)
-            self._end(SUCCESS if self.last_result.done else ROUND_LIMIT)
-            return self.last_result
+        return self._check_and_end(ROUND_LIMIT)
 
     def end_by_budget(self) -> CheckResult:
         """The run's model budget is spent: no agent can think any more. Check once more and end the episode, with
         SUCCESS when the task is complete, else BUDGET with the score of this check (cut off, not failed). An error
         of the check itself reaches the caller and leaves the episode running."""
-        with self._lock:
-            if self.ended:
-                return self.last_result
-            self.last_check_at = self.clock()
-            self.last_result = self.checker.check(self.bots)
-            self._end(SUCCESS if self.last_result.done else BUDGET)
-            return self.last_result
+        return self._check_and_end(BUDGET)
 
     def end_by_agent(self, name: str) -> CheckResult:
         """Agent `name` ended the task: check once more and end the episode, with SUCCESS when the task is
         complete, else ENDED with the score of this check. Once the episode has ended, nothing changes. An error
         of the check itself reaches the caller and leaves the episode running."""
+        return self._check_and_end(ENDED, ended_by=name)
+
+    def _check_and_end(self, otherwise: str, ended_by: str | None = None) -> CheckResult:
+        """Check once more and end the episode: SUCCESS when the task is complete, else `otherwise`, with the score
+        of this check. Once the episode has ended, nothing changes; an error of the check reaches the caller and
+        leaves the episode running."""
         with self._lock:
             if self.ended:
                 return self.last_result
             self.last_check_at = self.clock()
             self.last_result = self.checker.check(self.bots)
-            self.ended_by = name
-            self._end(SUCCESS if self.last_result.done else ENDED)
+            if ended_by is not None:
+                self.ended_by = ended_by
+            self._end(SUCCESS if self.last_result.done else otherwise)
             return self.last_result
 
     def _end(self, reason: str) -> None:
