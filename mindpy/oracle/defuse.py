@@ -100,13 +100,12 @@ class OracleAgent:
         self.rooms = layout.room_ids
         self.cutters = layout.cutters       # everyone's, as the goal text tells
         self.hub = max(self.rooms, key=lambda r: (len(self.neighbours[r]), -r))
+        self.index_of = {name: i for i, name in enumerate(AGENT_NAMES[:len(self.cutters)])}
         self.beliefs = Beliefs()
 
     def reply(self, obs: Observation) -> str:
         self._learn(obs)
-        positions = {self.index: obs.room}
-        names = {name: i for i, name in enumerate(AGENT_NAMES[:len(self.cutters)])}
-        positions.update({names[name]: room for name, room in obs.teammates.items()})
+        positions = {self.index: obs.room, **{self.index_of[name]: room for name, room in obs.teammates.items()}}
         action = self._choose(obs, positions)
         self._predict(action)
         if action.kind == "inspect":  # said now, so nobody inspects it again while the result is on its way

@@ -1056,10 +1056,14 @@ class _TaskParser:
         if "seed" in data and not _is_int(data["seed"]):
             self.notes.add("seed", f"must be an integer, got {_show(data['seed'])}")
         dishes = data.get("dishes", [])
-        if not isinstance(dishes, list) or ("dishes" in data and not dishes) or \
-                not all(isinstance(d, str) for d in dishes):
+        dishes_ok = isinstance(dishes, list) and bool(dishes) and all(isinstance(d, str) for d in dishes)
+        if "dishes" in data and not dishes_ok:
             self.notes.add("dishes", f"must be a non-empty list of dish names, got {_show(dishes)}")
+        if not dishes_ok:
             dishes = []
+        elif len(set(dishes)) < len(dishes):
+            twice = sorted({d for d in dishes if dishes.count(d) > 1})
+            self.notes.add("dishes", f"names a dish twice: {', '.join(twice)}")
         unknown = [d for d in dishes if d not in ORDER_DISHES]
         if unknown:
             self.notes.add("dishes", f"has dishes the cooking world has no recipe for: {', '.join(unknown)} (known: "
@@ -1068,7 +1072,7 @@ class _TaskParser:
         if not isinstance(lifetimes, Mapping) or not all(_int_in(v, 1, MAX_EPISODE_STEPS) for v in lifetimes.values()):
             self.notes.add("tau_lft", f"must map each dish to its lifetime, an integer from 1 to {MAX_EPISODE_STEPS} "
                                       f"steps, got {_show(lifetimes)}")
-        elif "tau_lft" in data and set(lifetimes) != set(dishes):
+        elif "tau_lft" in data and dishes and set(lifetimes) != set(dishes):  # (bad dishes: said above)
             self.notes.add("tau_lft", f"must have a lifetime for each dish and no other: has {sorted(lifetimes)}, "
                                       f"dishes are {sorted(dishes)}")
 

@@ -8,11 +8,10 @@ from itertools import combinations
 
 import pytest
 
+from mindpy.tasks import dumps_tasks, splits
 from mindpy.tasks.defuse import game as dg
 from mindpy.tasks.defuse.game import Action, DefuseGame, mentioned_facts, parse_action
 from mindpy.tasks.defuse.generator import (
-    TEST_FILE,
-    dumps,
     fingerprint,
     fingerprints_of_test_split,
     generate,
@@ -57,7 +56,8 @@ def test_generator_is_deterministic_and_seeds_matter():
 
 
 def test_committed_test_split_is_the_generators():
-    assert TEST_FILE.read_text(encoding="utf-8") == dumps(generate("test"))
+    assert splits.COMMITTED["defuse"].read_text(encoding="utf-8") == dumps_tasks(splits.generate("defuse", "test"))
+    assert splits.generate_raw("defuse", "test") == generate("test")
 
 
 def test_train_split_leaves_out_the_test_layouts():
@@ -139,6 +139,32 @@ def test_task_problems_name_the_field():
     assert task_problems(task) == ["field 'cutters' is required for defuse tasks"]
 
 
+def _broken(change) -> dict:
+    task = task_dict(3)
+    change(task)
+    return task
+
+
+@pytest.mark.parametrize("task, problem", [
+    (_broken(lambda t: t.update(layout=[])), "field 'layout' must be a mapping as Layout.to_dict writes it, got list"),
+    (_broken(lambda t: t.update(bombs="x")), "field 'bombs' must be a list as Layout.to_dict writes it, got str"),
+    (_broken(lambda t: t.update(cutters=None)), "field 'cutters' must be a mapping as Layout.to_dict writes it"),
+    (_broken(lambda t: t["layout"].update(hallways=[[0, 9]])), "hallway (0, 9) joins an unknown room"),
+    (_broken(lambda t: t["layout"].update(hub=42)), "the hub 42 is not one of the rooms"),
+    (_broken(lambda t: t["layout"]["rooms"].append(t["layout"]["rooms"][0])), "room numbers given twice: "),
+    (_broken(lambda t: t["bombs"].append(t["bombs"][0])), "bomb numbers given twice: "),
+    (_broken(lambda t: t["cutters"].update({"0": ["purple"]})), "agent 0 holds a cutter outside red, green, blue"),
+    (_broken(lambda t: t["layout"]["start_rooms"].pop("2")), "bad defuse layout (KeyError: '2')"),
+    (_broken(lambda t: t.update(agent_count="3")), None),   # the schema's own check names agent_count
+])
+def test_malformed_tasks_get_one_line_problems(task, problem):
+    problems = task_problems(task)
+    if problem is None:
+        assert problems == []
+    else:
+        assert len(problems) == 1 and problem in problems[0] and "\n" not in problems[0]
+
+
 def test_bad_task_is_refused_with_a_message():
     with pytest.raises(ValueError, match="not a defuse task"):
         DefuseGame.from_task({"type": "coblock"})
@@ -159,6 +185,28 @@ def test_bad_task_is_refused_with_a_message():
     ('Message to Team: "Bomb 2 is red". Action selection: Inspect Bomb', Action.inspect(None, "Bomb 2 is red")),
     ('Message to Team: "Bomb 2 is green, blue"', Action("message", message="Bomb 2 is green, blue")),
     ("I am not sure what to do", None),
+    # wordings a model writes
+    ("move to room 3", Action.move(3)),
+    ("**MOVE TO ROOM 3.**", Action.move(3)),
+    ("Move to room #3", Action.move(3)),
+    ("Move to the Room 3", Action.move(3)),
+    ("Apply the red tool to bomb 2", Action.apply("red", 2)),
+    ("Apply Tool Red to Bomb #2.", Action.apply("red", 2)),
+    ("apply RED cutters on the bomb 2", Action.apply("red", 2)),
+    ("Inspect bomb #4.", Action.inspect(4)),
+    ("inspect Bomb4", Action.inspect(4)),
+    ("Apply purple tool", Action.apply("purple")),          # parsed; the game refuses the colour
+    ('Move to Room 3. Message to Team: "I said "hi" to you"', Action.move(3, 'I said "hi" to you')),
+    ("Message to team: \u201cBomb 2 is red\u201d", Action("message", message="Bomb 2 is red")),
+    ("Message to team: 'I'll check bomb 3'. Action: Wait", Action.wait("I'll check bomb 3")),
+    ("Move to Room 3\nMessage to Team: Bomb 2 is red.", Action.move(3, "Bomb 2 is red.")),
+    ("I could move to Room 2, but Action selection: Inspect Bomb", Action.inspect()),
+    # malformed: no action found
+    ("Apply the tool", None),
+    ("Apply the tool to bomb 2", None),
+    ("Inspect", None),
+    ("Go to room three", None),
+    ("", None),
 ])
 def test_replies_parse_as_in_the_paper(reply, expected):
     assert parse_action(reply) == expected
@@ -191,6 +239,14 @@ def test_errors_use_the_papers_feedback_and_change_nothing():
     assert [(v.valid, v.replies) for v in game.validity] == [(3, 5), (2, 5), (2, 5)]
     assert game.valid_rate() == pytest.approx(7 / 15)
     assert game.score == 10
+
+
+def test_unknown_rooms_and_colours_are_refused_with_a_clear_line():
+    game = DefuseGame(hand_layout())
+    assert round_of(game, "Move to Room 9", "Apply purple Tool", "Apply the tool") == [
+        "Your action is invalid. There is no Room 9: the rooms are 0, 1, 2, 3, 4.",
+        dg.NO_SUCH_TOOL.format(colour="purple"), dg.INVALID]
+    assert game.rooms == [0, 0, 0] and [v.valid for v in game.validity] == [0, 0, 0]
 
 
 def test_correct_cutters_score_ten_per_phase_and_finish_the_game():

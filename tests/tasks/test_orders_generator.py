@@ -168,6 +168,17 @@ def test_orders_tasks_are_valid_but_not_yet_playable(test_split):
     ({"tau_lft": {"bread": 4}}, "tau_lft", "a lifetime for each dish"),
     ({"tau_int": 0}, "tau_int", "integer >= 1"),
     ({"alpha": "fast"}, "alpha", "number > 0"),
+    # malformed shapes are one-line problems too, never a crash
+    ({"alpha": True}, "alpha", "number > 0"),
+    ({"dishes": "bread"}, "dishes", "non-empty list of dish names"),
+    ({"dishes": [{"bread": 1}]}, "dishes", "non-empty list of dish names"),
+    ({"tau_lft": [6, 5]}, "tau_lft", "must map each dish"),
+    ({"tau_lft": {"bread": "6", "cookie": 5}}, "tau_lft", "must map each dish"),
+    ({"tau_int": 10**30}, "tau_int", "integer from 1 to"),
+    ({"episode_steps": None}, "episode_steps", "is required for orders tasks"),
+    ({"seed": 1.5}, "seed", "must be an integer"),
+    ({"level": 3}, "level", "must be a level name"),
+    ({"dishes": ["bread", "bread"], "tau_lft": {"bread": 5}}, "dishes", "names a dish twice: bread"),
 ])
 def test_bad_orders_fields_are_problems_naming_the_field(test_split, change, field, words):
     data = next(iter(t for t in test_split.values() if t.extra["level"] == "l03_bakery")).to_dict()
@@ -191,3 +202,10 @@ def test_cli_validate_and_show_the_test_split(capsys):
     assert main(["tasks", "show", path, "orders_l11_banquet_4_agents_alpha_3"]) == 0
     out, _ = capsys.readouterr()
     assert "type: orders; 4 agents" in out and "agent 3:" in out and "difficulty: advanced" in out
+
+
+def test_a_bad_dish_list_is_said_once_not_again_as_a_lifetime_problem(test_split):
+    data = next(iter(test_split.values())).to_dict()
+    data["dishes"] = "bread"
+    problems = check_task("bad", data).problems
+    assert [p for p in problems if "field 'dishes'" in p] and not [p for p in problems if "field 'tau_lft'" in p]

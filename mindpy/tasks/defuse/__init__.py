@@ -9,9 +9,9 @@ layout.py draws the map, game.py plays it, knowledge.py answers who knows what, 
 """
 
 from .game import Action, DefuseGame, Observation, parse_action
-from .generator import generate, task_dict, write_split
+from .generator import generate, task_dict
 from .knowledge import KnowledgeTracker, bomb_sequence, bomb_state, room_contents
 from .layout import Layout, generate_layout
 
 __all__ = ["Action", "DefuseGame", "KnowledgeTracker", "Layout", "Observation", "bomb_sequence", "bomb_state",
-           "generate", "generate_layout", "parse_action", "room_contents", "task_dict", "write_split"]
+           "generate", "generate_layout", "parse_action", "room_contents", "task_dict"]

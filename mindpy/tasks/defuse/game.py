@@ -42,6 +42,7 @@ NOTHING_TO_INSPECT = "There is no bomb in the current location, Room {here}, for
 WRONG_COLOUR = ("You can not apply Tool {colour} to Bomb {bomb} because the sequence of this bomb is {sequence}. "
                 "You will need to apply other color tool first.")
 NOTHING_TO_DEFUSE = "There is no bomb in your current location, room {here}, for you to defuse."
+NO_SUCH_ROOM = INVALID + " There is no Room {room}: the rooms are {rooms}."
 NO_SUCH_TOOL = ("You do not have Tool {colour}. Consider asking your teammates who have this tool to help you "
                 "defuse the bomb.")
 
@@ -83,30 +84,46 @@ class Action:
         return words
 
 
-_MESSAGE = re.compile(r'message to team\s*:\s*"?(?P<text>[^"]*)"?', re.I | re.S)
-_MOVE = re.compile(r"\bmove to room\s+(\d+)", re.I)
-_INSPECT = re.compile(r"\binspect(?:\s+the)?\s+bomb(?:\s+(\d+))?", re.I)
-_APPLY = re.compile(r"\bapply(?:\s+the)?\s+(\w+)\s+(?:wire[- ]?)?(?:tool|cutter)s?(?:\s+(?:to|on)\s+bomb\s+(\d+))?",
-                    re.I)
+# A quoted message runs to its last closing quote (it may quote words itself); an unquoted one to the end.
+_MESSAGE = re.compile(r'message to (?:the )?team\s*:\s*(?:"(?P<dq>.*)"|\u201c(?P<cq>.*)\u201d|'
+                      r"'(?P<sq>.*)'|(?P<bare>[^\"]*))", re.I | re.S)
+_LABEL = re.compile(r"\baction(?:\s+selection)?\s*:", re.I)
+_NUMBER = r"\s*#?\s*(\d+)"
+_MOVE = re.compile(r"\bmove\s+to\s+(?:the\s+)?room" + _NUMBER, re.I)
+_INSPECT = re.compile(r"\binspect(?:\s+the)?\s+bomb(?:" + _NUMBER + r")?(?![a-z])", re.I)
+_TOOL = r"(?:wire[- ]?)?(?:tool|cutter)s?"
+_COLOUR = r"(?!(?:the|a|to|on|wire|tool|cutter)s?\b)(\w+)"
+_APPLY = re.compile(rf"\bapply\s+(?:the\s+)?(?:{_COLOUR}\s+{_TOOL}|{_TOOL}\s+{_COLOUR})"
+                    rf"(?:\s+(?:to|on)\s+(?:the\s+)?bomb{_NUMBER})?", re.I)
 _WAIT = re.compile(r"\bwait\b", re.I)
 
 
 def parse_action(reply: str) -> Action | None:
     """The action in a reply in the paper's format ("Move to Room X", "Inspect Bomb", "Apply X Tool", optionally
-    'Message to Team: "..."'; "Wait" and bomb numbers are ours); None when no action or message is found."""
+    'Message to Team: "..."'; "Wait" and bomb numbers are ours); None when no action or message is found. Case,
+    "the", "#3", "Tool X" and curly quotes are read too; after an "Action selection:" label the action named
+    there counts, else move before inspect before apply before wait."""
     found = _MESSAGE.search(reply)
-    message = found.group("text").strip() if found else None
+    message = next(g for g in found.group("dq", "cq", "sq", "bare") if g is not None).strip() if found else None
     head = reply[:found.start()] + " " + reply[found.end():] if found else reply  # the action, said before or after
-    if m := _MOVE.search(head):
+    labels = list(_LABEL.finditer(head))
+    if labels:
+        action = _action_in(head[labels[-1].end():], message)
+        if action is not None:
+            return action
+    return _action_in(head, message) or (Action("message", message=message) if message else None)
+
+
+def _action_in(text: str, message: str | None) -> Action | None:
+    if m := _MOVE.search(text):
         return Action.move(int(m.group(1)), message)
-    if m := _INSPECT.search(head):
+    if m := _INSPECT.search(text):
         return Action.inspect(int(m.group(1)) if m.group(1) else None, message)
-    if m := _APPLY.search(head):
-        return Action.apply(m.group(1).lower(), int(m.group(2)) if m.group(2) else None, message)
-    if _WAIT.search(head):
+    if m := _APPLY.search(text):
+        colour = m.group(1) or m.group(2)
+        return Action.apply(colour.lower(), int(m.group(3)) if m.group(3) else None, message)
+    if _WAIT.search(text):
         return Action.wait(message)
-    if message:
-        return Action("message", message=message)
     return None
 
 
@@ -268,8 +285,7 @@ class DefuseGame:
 
     def valid_rate(self) -> float:
         """Valid replies over all replies, for the whole team."""
-        total = sum(v.replies for v in self.validity)
-        return sum(v.valid for v in self.validity) / total if total else 0.0
+        return Validity(sum(v.replies for v in self.validity), sum(v.valid for v in self.validity)).rate
 
     # ----- what an agent sees -----
     def observation(self, agent: int) -> Observation:
@@ -294,7 +310,7 @@ class DefuseGame:
             return INVALID
         if action.kind == "move":
             if action.room not in self.layout.room_ids:
-                return INVALID
+                return NO_SUCH_ROOM.format(room=action.room, rooms=", ".join(map(str, self.layout.room_ids)))
             if action.room not in self.layout.neighbours(here):
                 return NOT_ADJACENT.format(room=action.room, here=here)
             return None

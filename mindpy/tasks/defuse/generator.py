@@ -1,8 +1,7 @@
-"""Defuse task dicts, and the committed test split (tasks/defuse_test.json).
+"""Defuse task dicts; `mindpy tasks generate defuse --split test` writes the committed tasks/defuse_test.json.
 
     tasks = generate("test", seed=2, count=30)     # task id -> dict; the same arguments give the same tasks
     tasks["defuse_0"]["cutters"]                   # {"0": ["blue", "red"], "1": [...], "2": [...]}
-    write_split("tasks/defuse_test.json")          # the test split, as committed
 
 A task: `type` "defuse", `agent_count`, `seed` (its layout's seed: `generate_layout(seed, agent_count)` remakes
 it), `layout` (rooms with boxes, hub, hallways, doors, start rooms), `bombs` (number, room, sequence, cell),
@@ -17,21 +16,16 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any
 
 from ..generators.common import join_words, rng_for
-from ..loader import _encode
+from ..splits import SEEDS, SIZES
 from .game import ROUND_LIMIT
 from .layout import AGENT_NAMES, PHASE_COUNTS, Layout, generate_layout
 
-SEEDS = {"train": 1, "test": 2}
 TASK_FIELDS = ("seed", "layout", "bombs", "cutters", "round_limit")   # besides type, agent_count and goal
 MAX_ROUNDS = 1000
-SIZES = {"train": 300, "test": 30}
 DEFAULT_AGENTS = 3
-TASKS_DIR = Path(__file__).resolve().parents[3] / "tasks"
-TEST_FILE = TASKS_DIR / "defuse_test.json"
 
 
 def goal_text(layout: Layout, agent: int) -> str:
@@ -82,7 +76,7 @@ def generate(split: str, seed: int | None = None, count: int | None = None, *, e
     if split not in SEEDS:
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
     seed = SEEDS[split] if seed is None else seed
-    count = SIZES[split] if count is None else count
+    count = SIZES["defuse"][split] if count is None else count
     agents = DEFAULT_AGENTS if agents is None else agents
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"count must be a whole number >= 0, got {count!r}")
@@ -107,24 +101,15 @@ def fingerprints_of_test_split() -> frozenset[str]:
     return frozenset(fingerprint(t) for t in generate("test").values())
 
 
-def dumps(tasks: dict[str, dict[str, Any]]) -> str:
-    """The task file's text, in the loader's layout (the bytes `dumps_tasks` writes for these tasks once they
-    parse as Tasks, so the file stays the same when the family joins the splits)."""
-    return _encode(tasks, 0) + "\n"
-
-
-def write_split(path: str | Path = TEST_FILE, split: str = "test") -> Path:
-    """Write a split's task file (the train split leaves out the test split's layouts); returns the path."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps(generate(split)), encoding="utf-8")
-    return path
-
-
 def task_problems(data: Mapping[str, Any]) -> list[str]:
     """What is wrong with a defuse task's own fields (layout, bombs, cutters, round_limit, seed), one line each;
     [] when they make a game."""
     problems = [f"field '{key}' is required for defuse tasks" for key in TASK_FIELDS if key not in data]
+    if problems:
+        return problems
+    shapes = {"layout": (Mapping, "a mapping"), "bombs": (list, "a list"), "cutters": (Mapping, "a mapping")}
+    problems = [f"field '{key}' must be {name} as Layout.to_dict writes it, got {type(data[key]).__name__}"
+                for key, (kind, name) in shapes.items() if not isinstance(data[key], kind)]
     if problems:
         return problems
     if not isinstance(data["seed"], int) or isinstance(data["seed"], bool):
@@ -136,7 +121,8 @@ def task_problems(data: Mapping[str, Any]) -> list[str]:
         layout = Layout.from_dict({**data["layout"], "bombs": data["bombs"], "cutters": data["cutters"]})
     except (ValueError, TypeError) as exc:
         return [*problems, str(exc)]
-    if data.get("agent_count") != layout.agent_count:
+    count = data.get("agent_count")
+    if isinstance(count, int) and count != layout.agent_count:   # not a whole number: the schema says so
         problems.append(f"field 'cutters' is for {layout.agent_count} agents but agent_count is "
-                        f"{data.get('agent_count')!r}")
+                        f"{count}")
     return problems

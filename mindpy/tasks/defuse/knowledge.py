@@ -32,8 +32,7 @@ from dataclasses import dataclass, field
 
 from .layout import AGENT_NAMES
 
-Fact = tuple[str, int]   # (kind, room or bomb number)
-KINDS = ("room", "bomb", "sequence")
+Fact = tuple[str, int]   # (kind: room, bomb or sequence; room or bomb number)
 
 
 def room_contents(room: int) -> Fact:

@@ -67,12 +67,6 @@ class Room:
     id: int
     box: Box
 
-    @property
-    def centre(self) -> Cell:
-        """The floor cell in the middle of the room, where an agent can stand."""
-        x0, y0, z0, x1, _, z1 = self.box
-        return (x0 + x1) // 2, y0, (z0 + z1) // 2
-
 
 @dataclass(frozen=True)
 class Door:
@@ -111,9 +105,9 @@ class Layout:
 
     def __post_init__(self) -> None:
         adjacent: dict[int, list[int]] = {room.id: [] for room in self.rooms}
-        for a, b in self.hallways:
-            adjacent[a].append(b)
-            adjacent[b].append(a)
+        for a, b in self.hallways:   # a hallway to an unknown room is left to check()
+            adjacent.get(a, []).append(b)
+            adjacent.get(b, []).append(a)
         self._adjacent.update({room: tuple(sorted(ns)) for room, ns in adjacent.items()})
 
     @property
@@ -187,6 +181,14 @@ class Layout:
         problems += [f"bomb {b.id} has a colour outside {', '.join(COLOURS)}" for b in self.bombs
                      if not b.sequence or not set(b.sequence) <= set(COLOURS)]
         problems += [f"agent {i} starts in unknown room {r}" for i, r in enumerate(self.start_rooms) if r not in ids]
+        problems += [f"agent {i} holds a cutter outside {', '.join(COLOURS)}" for i, c in enumerate(self.cutters)
+                     if not set(c) <= set(COLOURS)]
+        if self.hub not in ids:
+            problems.append(f"the hub {self.hub} is not one of the rooms")
+        for what, numbers in (("room", [r.id for r in self.rooms]), ("bomb", [b.id for b in self.bombs])):
+            twice = sorted({n for n in numbers if numbers.count(n) > 1})
+            if twice:
+                problems.append(f"{what} numbers given twice: {', '.join(map(str, twice))}")
         if not MIN_AGENTS <= self.agent_count <= MAX_AGENTS:
             problems.append(f"{self.agent_count} agents: a defuse task has {MIN_AGENTS} to {MAX_AGENTS}")
         if problems:
