@@ -37,10 +37,6 @@ class Decision:
     user: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def prompt(self) -> str:
-        return f"{self.system}\n\n{self.user}" if self.system else self.user
-
     def history_entry(self) -> HistoryEntry:
         return HistoryEntry(self.step, dict(self.commands), tuple(self.problems))
 

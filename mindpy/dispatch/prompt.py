@@ -30,6 +30,7 @@ STATE = "Current state"
 FEEDBACK = "Execution feedback"
 HISTORY = "History"
 SECTION_ORDER = (RECIPES, INSTRUCTIONS, KNOWLEDGE, DEMO, STATE, FEEDBACK, HISTORY)
+FIXED_SECTIONS = (RECIPES, INSTRUCTIONS, KNOWLEDGE, DEMO)  # the same every step: the system part
 
 DEMO_FORMS = ("full", "few_step")
 FEW_STEPS = 2  # the paper's ablation keeps a two-step demonstration
@@ -212,6 +213,6 @@ def build_prompt(dishes: Sequence[str], state: DispatchState, options: Dispatche
         HISTORY: history_text(history, options.history_steps) if options.history_steps else None,
     }
     parts = [(title, _section(title, body)) for title, body in sections.items() if body is not None]
-    fixed = [text for title, text in parts if title in (RECIPES, INSTRUCTIONS, KNOWLEDGE, DEMO)]
-    per_step = [text for title, text in parts if title not in (RECIPES, INSTRUCTIONS, KNOWLEDGE, DEMO)]
+    fixed = [text for title, text in parts if title in FIXED_SECTIONS]
+    per_step = [text for title, text in parts if title not in FIXED_SECTIONS]
     return DispatchPrompt("\n\n".join(fixed), "\n\n".join(per_step))

@@ -12,7 +12,8 @@ the rest (a late dish still serves a later order of the same dish); free cooks i
 One cook keeps an order to the end so that its ingredients stay in one inventory. The order a cook holds is
 dropped when it leaves the open orders (served or expired). A step is counted as done when it has been
 commanded: the runner reports failures as feedback, which this oracle does not replan on. The reply text goes
-through the same parser as a model's, so the oracle's commands are checked the same way.
+through the same parser as a model's, with the same allowed commands, so the oracle's commands are checked the
+same way.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from ..commands import CommandRegistry, default_registry
 from ..tasks.orders import DISHES
 from .decision import Decision
+from .prompt import DISPATCH_COMMANDS
 from .reply import parse_dispatch_reply
 from .state import DispatchState, OpenOrder
 from .steps import dish_commands
@@ -78,6 +80,7 @@ class ScriptedDispatcher:
 
     def decide(self, state: DispatchState) -> Decision:
         text = self.reply(state)
-        parsed = parse_dispatch_reply(text, self.agent_names, self.registry, busy=state.busy_agents())
+        parsed = parse_dispatch_reply(text, self.agent_names, self.registry, busy=state.busy_agents(),
+                                      allowed=DISPATCH_COMMANDS)
         problems = [] if not text else parsed.problems  # nothing to do is no mistake for the oracle
         return Decision(step=state.step, commands=parsed.commands, problems=problems, reply=text)

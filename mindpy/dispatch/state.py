@@ -96,9 +96,6 @@ class DispatchState:
         if twice:
             raise ValueError(f"agent names must be unique; repeated: {', '.join(twice)}")
 
-    def agent(self, name: str) -> AgentState | None:
-        return next((a for a in self.agents if a.name == name), None)
-
     def free_agents(self) -> tuple[str, ...]:
         return tuple(a.name for a in self.agents if not a.busy)
 

@@ -7,6 +7,7 @@ import pytest
 from mindpy.commands import default_registry
 from mindpy.commands.parser import parse_strict
 from mindpy.dispatch import (
+    DISPATCH_COMMANDS,
     AgentState,
     ChestState,
     Dispatcher,
@@ -80,11 +81,14 @@ def test_state_with_an_agent_the_dispatcher_does_not_command_is_refused():
         dispatcher.decide(kitchen(0))
 
 
-def test_every_dish_step_is_a_valid_command():
+def test_every_dish_step_is_a_valid_command_the_dispatcher_may_give():
     registry = default_registry()
+    others = set(registry.names()) - set(DISPATCH_COMMANDS)
     for dish in DISHES:
         for command in dish_commands(dish):
-            assert parse_strict(command, registry).ok, command
+            parsed = parse_strict(command, registry, others)
+            assert parsed.ok, (command, parsed.error)
+            assert (parsed.call_text(), parsed.notes) == (command, []), command
 
 
 def simulate(level, alpha, agents, steps, seed=3):
