@@ -16,10 +16,9 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from .base import ChatModel, Message, ModelError, Usage
-from .presets import base_url, preset, require_key
-from .retry import RetryPolicy, Transient, call_with_retries
-from .tokens import count_messages, count_tokens
+from .base import ChatModel, Message, ModelError, Usage, estimated_usage
+from .presets import base_url, key_variable, require_key, scrub
+from .retry import RetryPolicy, Transient, call_or_fail
 
 API_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 4096  # the API refuses a request without max_tokens
@@ -37,7 +36,7 @@ class AnthropicModel(ChatModel):
                  attempts: int = 4, timeout: float = 60.0, base_delay: float = 1.0, max_delay: float = 30.0):
         super().__init__(model)
         self.url = (base_url(self.api, url) or "").rstrip("/")
-        self.key_env = key_env or preset(self.api).key_env
+        self.key_env = key_variable(self.api, key_env)
         self.params = dict(params or {})
         self.timeout = float(timeout)
         self.policy = RetryPolicy(attempts=int(attempts), base_delay=float(base_delay), max_delay=float(max_delay))
@@ -64,7 +63,7 @@ class AnthropicModel(ChatModel):
         return body
 
     def _scrub(self, text: str) -> str:
-        return text.replace(self._key, "***") if self._key else text
+        return scrub(text, self._key)
 
     def _once(self, data: bytes) -> dict:
         request = urllib.request.Request(self.endpoint, data=data, method="POST", headers={
@@ -88,17 +87,10 @@ class AnthropicModel(ChatModel):
 
     def _complete(self, messages: list[Message], system: str) -> tuple[str, Usage]:
         data = json.dumps(self.request_body(messages, system)).encode()
-        try:
-            payload, attempts = call_with_retries(lambda: self._once(data), self.policy, what=self.describe())
-        except Transient as exc:
-            raise ModelError(f"{self.describe()} failed after {self.policy.attempts} attempt(s): {exc}") from None
+        payload, attempts = call_or_fail(lambda: self._once(data), self.policy, self.describe())
         text = "".join(block.get("text", "") for block in payload.get("content") or []
                        if isinstance(block, dict) and block.get("type") == "text")
-        usage = read_usage(payload.get("usage"), attempts)
-        if usage is None:
-            usage = Usage(prompt_tokens=count_messages(messages, system), completion_tokens=count_tokens(text),
-                          attempts=attempts, estimated=True)
-        return text, usage
+        return text, read_usage(payload.get("usage"), attempts) or estimated_usage(messages, system, text, attempts)
 
 
 def read_usage(raw: Any, attempts: int = 1) -> Usage | None:

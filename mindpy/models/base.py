@@ -8,6 +8,7 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 
 from ..errors import MindpyError
+from .tokens import count_messages, count_tokens
 
 THINK_END = "</think>"
 
@@ -106,6 +107,12 @@ class ChatModel(ABC):
 
     def __repr__(self) -> str:  # never shows keys: providers keep only the name of the variable holding one
         return f"<{type(self).__name__} {self.describe()}>"
+
+
+def estimated_usage(messages: list[Message], system: str, text: str, attempts: int) -> Usage:
+    """The usage of a call whose server reported none, counted here so that budgets still work."""
+    return Usage(prompt_tokens=count_messages(messages, system), completion_tokens=count_tokens(text),
+                 attempts=attempts, estimated=True)
 
 
 def with_system(messages: list[Message], system: str) -> list[Message]:

@@ -22,11 +22,11 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .base import ChatModel, Message, ModelError, Reply, Usage
-from .prices import Price, parse_price, price_for
+from .prices import FREE, Price, parse_price, price_for
 from .tokens import count_messages
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ class BudgetLimits:
     @classmethod
     def from_mapping(cls, values: dict[str, Any]) -> BudgetLimits:
         """Limits from settings: keys max_requests_per_minute, max_tokens_per_minute, max_usd, usd_per_mtok."""
-        allowed = {"max_requests_per_minute", "max_tokens_per_minute", "max_usd", "usd_per_mtok"}
+        allowed = {f.name for f in fields(cls)}
         unknown = set(values) - allowed
         if unknown:
             raise ValueError(f"unknown budget key(s) {sorted(unknown)} (allowed: {', '.join(sorted(allowed))})")
@@ -70,10 +70,6 @@ class BudgetLimits:
         return cls(max_requests_per_minute=values.get("max_requests_per_minute"),
                    max_tokens_per_minute=values.get("max_tokens_per_minute"), max_usd=values.get("max_usd"),
                    usd_per_mtok=None if price is None else parse_price(price))
-
-    @property
-    def limited(self) -> bool:
-        return any(v is not None for v in (self.max_requests_per_minute, self.max_tokens_per_minute, self.max_usd))
 
 
 @dataclass
@@ -100,6 +96,10 @@ class TokenBucket:
         self.level = min(self.per_minute, self.level - amount)
 
 
+def _full_bucket(per_minute: float | None, now: float) -> TokenBucket | None:
+    return None if per_minute is None else TokenBucket(float(per_minute), float(per_minute), now)
+
+
 @dataclass
 class Budget:
     """The shared state of one run's limits. Thread-safe: every agent's model calls `acquire` and `settle`."""
@@ -120,12 +120,8 @@ class Budget:
 
     def __post_init__(self) -> None:
         now = self.clock()
-        if self.limits.max_requests_per_minute:
-            rate = float(self.limits.max_requests_per_minute)
-            self._requests = TokenBucket(rate, rate, now)
-        if self.limits.max_tokens_per_minute:
-            rate = float(self.limits.max_tokens_per_minute)
-            self._tokens = TokenBucket(rate, rate, now)
+        self._requests = _full_bucket(self.limits.max_requests_per_minute, now)
+        self._tokens = _full_bucket(self.limits.max_tokens_per_minute, now)
 
     def summary(self) -> dict[str, Any]:
         """What the run spent, for its result file: dollars, requests, tokens, seconds waited, whether it ran out."""
@@ -140,7 +136,7 @@ class Budget:
             if self.limits.max_usd is not None:
                 raise ValueError(f"no price known for {described}: give usd_per_mtok (e.g. {{input: 3, output: 15}} "
                                  f"dollars per million tokens) to budget it")
-            return Price(0.0, 0.0)
+            return FREE
         return found
 
     def wrap(self, model: ChatModel) -> BudgetedModel:

@@ -13,14 +13,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from .base import ChatModel, ModelError, Usage, with_system
-from .presets import LOCAL_KEY, OPENAI, PRESETS, base_url, preset, require_key
-from .retry import RetryPolicy, Transient, call_with_retries
-from .tokens import count_messages, count_tokens
+from .base import ChatModel, ModelError, Usage, estimated_usage, with_system
+from .presets import LOCAL_KEY, PRESETS, base_url, key_variable, require_key, scrub
+from .retry import RetryPolicy, Transient, call_or_fail
 
 log = logging.getLogger(__name__)
 
-__all__ = ["OpenAICompatModel", "PRESETS", "LOCAL_KEY", "OPENAI"]
+__all__ = ["OpenAICompatModel", "PRESETS", "LOCAL_KEY"]  # PRESETS and LOCAL_KEY stay importable from here
 
 # Chat-completions arguments the openai client takes by name; anything else goes in the request body as is.
 _CLIENT_PARAMS = {"temperature", "top_p", "max_tokens", "max_completion_tokens", "stop", "seed", "n",
@@ -37,7 +36,7 @@ class OpenAICompatModel(ChatModel):
         super().__init__(model)
         self.api = api
         self.url = base_url(api, url)
-        self.key_env = key_env or preset(api).key_env
+        self.key_env = key_variable(api, key_env)
         self.params = dict(params or {})
         self.timeout = float(timeout)
         self.policy = RetryPolicy(attempts=int(attempts), base_delay=float(base_delay), max_delay=float(max_delay))
@@ -58,9 +57,7 @@ class OpenAICompatModel(ChatModel):
         return f"{self.api}/{self.model}"
 
     def _scrub(self, text: str) -> str:
-        if self._secret and self._secret != LOCAL_KEY:
-            text = text.replace(self._secret, "***")
-        return text
+        return scrub(text, self._secret)
 
     def _request_args(self, messages: list[dict], system: str) -> dict[str, Any]:
         args: dict[str, Any] = {"model": self.model, "messages": with_system(messages, system)}
@@ -89,18 +86,12 @@ class OpenAICompatModel(ChatModel):
 
     def _complete(self, messages: list[dict], system: str) -> tuple[str, Usage]:
         args = self._request_args(messages, system)
-        try:
-            response, attempts = call_with_retries(lambda: self._once(args), self.policy, what=self.describe())
-        except Transient as exc:
-            raise ModelError(f"{self.describe()} failed after {self.policy.attempts} attempt(s): {exc}") from None
+        response, attempts = call_or_fail(lambda: self._once(args), self.policy, self.describe())
         if not response.choices:
             raise ModelError(f"{self.describe()} returned no choices")
         text = response.choices[0].message.content or ""
         usage = _usage(response, attempts)
-        if usage is None:  # some servers report nothing: count ourselves so budgets still work
-            usage = Usage(prompt_tokens=count_messages(messages, system), completion_tokens=count_tokens(text),
-                          attempts=attempts, estimated=True)
-        return text, usage
+        return text, usage or estimated_usage(messages, system, text, attempts)  # some servers report nothing
 
 
 def _usage(response, attempts: int) -> Usage | None:

@@ -67,14 +67,18 @@ def base_url(api: str, given: str | None) -> str | None:
     return moved or p.url
 
 
+def key_variable(api: str, key_env: str | None) -> str | None:
+    """The name of the variable holding the key: the spec's own, else the api's."""
+    return key_env or preset(api).key_env
+
+
 def missing_key(model: str, api: str, key_env: str | None, url: str | None = None) -> str | None:
     """The one-line complaint when a hosted api's key is not set, or None when calling is possible. A URL named
     in the spec is taken for a server of the user's own, which may need no key."""
-    p = preset(api)
-    variable = key_env or p.key_env
+    variable = key_variable(api, key_env)
     if os.environ.get(variable or ""):
         return None
-    if p.key_required and not url:
+    if preset(api).key_required and not url:
         return f"{model} needs {variable}; set it or pick another model"
     return None
 
@@ -84,4 +88,9 @@ def require_key(model: str, api: str, key_env: str | None, url: str | None = Non
     problem = missing_key(model, api, key_env, url)
     if problem:
         raise ModelError(problem)
-    return os.environ.get(key_env or preset(api).key_env or "", "") or LOCAL_KEY
+    return os.environ.get(key_variable(api, key_env) or "", "") or LOCAL_KEY
+
+
+def scrub(text: str, key: str) -> str:
+    """`text` with the key replaced by *** (servers may repeat it in their errors)."""
+    return text.replace(key, "***") if key and key != LOCAL_KEY else text

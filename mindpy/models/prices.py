@@ -122,5 +122,6 @@ def price_for(described: str, override: Any = None, table: dict[str, Price] | No
         return FREE
     name = price_key(described)
     table = PRICES if table is None else table
-    matches = [key for key in table if name == key or name.startswith(key + "-") or name.startswith(key + ":")]
+    # a key matches the whole name or its front up to a version: "-2024-08-06", ":free", "@20241022" (Vertex)
+    matches = [key for key in table if name.startswith(key) and name[len(key):len(key) + 1] in ("", "-", ":", "@")]
     return table[max(matches, key=len)] if matches else None

@@ -6,6 +6,7 @@ A spec names a model the way profiles do:
                                               deepseek-* -> deepseek, mistral-* -> mistral, grok-* -> xai
     "openai/gpt-4o", "ollama/llama3.2"     -> api before the first slash, when it is a registered api written in
     "anthropic/claude-...", "google/..."      lower case ("Qwen/Qwen2.5-7B" stays a model name, as on Hugging Face)
+    "deepseek-r1:7b", "mistralai/Mistral-7B" -> ollama: a tag or an owner makes a name local, whatever it starts with
     "replay:path/to/script.yaml"           -> the replay provider
     "chaos", "chaos:7"                     -> the careless model (mindpy.models.chaos), seeded
     {"api": "vllm", "model": "...", "url": "http://...", "params": {...}}  (MINDcraft's form)
@@ -80,8 +81,12 @@ def available_apis() -> list[str]:
 
 
 def guess_api(name: str) -> str:
-    """The provider api a bare model name most likely belongs to, from its name."""
+    """The provider api a bare model name most likely belongs to, from its name. Vendors name their models
+    without an owner before a slash ("deepseek-ai/DeepSeek-R1" is a Hugging Face name) and without a tag after a
+    colon ("deepseek-r1:7b", "gpt-oss:20b" are Ollama's): such names are local models."""
     lowered = name.lower()
+    if "/" in lowered or ":" in lowered:
+        return _GUESS_DEFAULT
     for pattern, api in _NAME_RULES:
         if re.match(pattern, lowered):
             return api
@@ -110,9 +115,11 @@ def parse_model_spec(spec: Any) -> ModelSpec:
         if api in _PLUGGED_IN:
             return ModelSpec(api=api, model=name or api)
         head, sep, rest = text.partition("/")
-        head = _SLASH_ALIASES.get(head, head)
-        if sep and rest and head in _PROVIDERS:
-            return ModelSpec(api=head, model=rest)
+        api = _SLASH_ALIASES.get(head, head)
+        if sep and api in _PROVIDERS:
+            if not rest.strip():
+                raise ValueError(f"model {text!r}: no model name after '{head}/' (e.g. {head}/<model>)")
+            return ModelSpec(api=api, model=rest.strip())
         return ModelSpec(api=guess_api(text), model=text)
     if isinstance(spec, dict):
         unknown = set(spec) - {"api", "model", "url", "params", "key_env", *_OPTION_KEYS}

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from .base import ModelError
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -56,3 +58,11 @@ def call_with_retries(fn: Callable[[], T], policy: RetryPolicy, what: str = "cal
             log.info("%s failed (%s); retry %d/%d in %.2f s", what, exc, attempt + 1, attempts - 1, wait)
             sleep(wait)
     raise AssertionError("unreachable")
+
+
+def call_or_fail(fn: Callable[[], T], policy: RetryPolicy, what: str) -> tuple[T, int]:
+    """call_with_retries, with a call that failed every attempt turned into the ModelError agents expect."""
+    try:
+        return call_with_retries(fn, policy, what=what)
+    except Transient as exc:
+        raise ModelError(f"{what} failed after {policy.attempts} attempt(s): {exc}") from None

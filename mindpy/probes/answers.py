@@ -6,9 +6,10 @@
     parse_answer("go or wait, hard to say", ["go", "craft", "wait"])          # None (two options fit)
 
 In order: a letter after "Answer:", "Action:" or "Final answer" (the last such marker wins, since models often
-reason before answering); a reply that is a lone letter; then the option text: an option whose words appear in the
-reply, else the closest option by word overlap or character similarity above THRESHOLD. Two options that fit
-equally well give None, as does a reply nothing can be read from.
+reason before answering), else after "I choose", "I pick", "I'd go with", "option"; a reply that is a lone letter;
+then the option text: an option whose words appear in the reply, else the closest option by word overlap or
+character similarity above THRESHOLD. Two options that fit equally well give None, as does a hedge between letters
+("Answer: B or C") and a reply nothing can be read from.
 """
 
 from __future__ import annotations
@@ -19,9 +20,20 @@ from difflib import SequenceMatcher
 THRESHOLD = 0.6  # below this an option is not considered named
 TIE_MARGIN = 0.05  # best and runner-up closer than this: ambiguous
 
-# "Answer: C.", "answer: (b)", "**Answer:** D", "Final answer is C", "Action: [A]"
-_MARKER = re.compile(r"(?:final\s+answer|answer|action)\s*\**\s*(?:is\b|[:=\-])?\s*\**\s*(?:option\s+)?", re.I)
-_MARKED_LETTER = re.compile(r"[(\[]([A-Za-z])[)\]]|([A-Z])(?![A-Za-z'])|([a-z])(?=\s*(?:[.)\]*,]|$))")
+# "Answer: C.", "answer: (b)", "**Answer:** D", "Final answer is C", "Action: [A]", "answer is: `B`", "<answer>C"
+_DECOR = "\\s*_`\"'“‘"  # what may wrap a letter or a marker: spaces, markdown, quotes
+_SEPARATOR = rf"(?:[{_DECOR}]*(?:\bis\b|[:=\-：>]))*[{_DECOR}]*(?:option\s+)?"
+_MARKER = re.compile(rf"\b(?:final\s+answer|answers?|action){_SEPARATOR}", re.I)
+# weaker, read only when none of the markers above names a letter ("I'd pick B", "Correct option: C")
+_CHOICE = re.compile(rf"\b(?:choose|chose|chosen|pick|picked|select|selected|go(?:ing)?\s+with|option|choice)"
+                     rf"{_SEPARATOR}", re.I)
+# a bracketed letter, a capital standing alone, or a small one before punctuation, the end, or (not the words
+# "a" and "i") a space
+_MARKED_LETTER = re.compile(r"[(\[{<]([A-Za-z])[)\]}>]|([A-Z])(?![A-Za-z'])"
+                            rf"|([a-z])(?=[{_DECOR}]*(?:[.)\]}}:;,!/&]|$))|([b-hj-z])(?=\s)")
+# "B or C", "b/c", "B and C": the reply hedges between two options
+_HEDGE = re.compile(rf"[{_DECOR})\]}}]*(?:\bor\b|\band\b|/|&)[{_DECOR}]*[(\[]?(?:option\s+)?([A-Za-z])(?![A-Za-z'])",
+                    re.I)
 _LONE_LETTER = re.compile(r"^\W*(?:option\s+)?([A-Za-z])\W*$", re.I)
 _LETTER_THEN_TEXT = re.compile(r"^\W*([A-Z])[.):]\s")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -32,21 +44,33 @@ def letter(index: int) -> str:
     return chr(ord("A") + index)
 
 
-def _index(char: str, count: int) -> int | None:
+def letter_index(char: str, count: int) -> int | None:
+    """The index of the option lettered `char` ('b' -> 1), None when there is no such option."""
     index = ord(char.upper()) - ord("A")
     return index if 0 <= index < count else None
 
 
-def _marked_letter(text: str, count: int) -> tuple[int | None, str | None]:
-    """(index, text after the last marker): the letter right after the last marker that names an option."""
+AMBIGUOUS = -1  # a marker followed by a hedge between two letters
+
+
+def _letter_after(marker: re.Pattern[str], text: str, count: int) -> tuple[int | None, str | None]:
+    """(index, text after the last marker): the letter right after the last marker that names an option
+    (AMBIGUOUS when it hedges between two)."""
     found, tail = None, None
-    for match in _MARKER.finditer(text):
+    for match in marker.finditer(text):
         tail = text[match.end():]
         got = _MARKED_LETTER.match(tail)
-        if got:
-            index = _index(next(g for g in got.groups() if g), count)
-            if index is not None:
-                found = index
+        if not got:
+            continue
+        char = next(g for g in got.groups() if g)
+        index = letter_index(char, count)
+        if index is None:
+            continue
+        other = _HEDGE.match(tail, got.end())
+        if other and other.group(1).isupper() == char.isupper() \
+                and letter_index(other.group(1), count) not in (None, index):
+            index = AMBIGUOUS
+        found = index
     return found, tail
 
 
@@ -71,10 +95,14 @@ def _by_text(reply: str, options: list[str]) -> int | None:
     if len(named) > 1:
         return None
     scores = []
+    distinct = set(words)
     for ow in option_words:
-        recall = sum(1 for w in set(ow) if w in words) / len(set(ow)) if ow else 0.0
+        shared = distinct & set(ow)
+        recall = len(shared) / len(set(ow)) if ow else 0.0
+        # "Answer: cook": every word from one option (a lone number is no such sign: "Answer: 3")
+        precision = len(shared) / len(distinct) if any(not w.isdigit() for w in shared) else 0.0
         similar = SequenceMatcher(None, " ".join(words), " ".join(ow)).ratio()
-        scores.append(max(recall, similar))
+        scores.append(max(recall, precision, similar))
     ranked = sorted(range(len(options)), key=lambda i: scores[i], reverse=True)
     best = ranked[0]
     if scores[best] < THRESHOLD or (len(ranked) > 1 and scores[best] - scores[ranked[1]] < TIE_MARGIN):
@@ -89,13 +117,16 @@ def parse_answer(reply: str, options: list[str]) -> int | None:
     text = (reply or "").strip()
     if not text:
         return None
-    index, tail = _marked_letter(text, len(options))
+    index, tail = _letter_after(_MARKER, text, len(options))
+    if index is None:
+        index = _letter_after(_CHOICE, text, len(options))[0]
     if index is not None:
-        return index
+        return None if index == AMBIGUOUS else index
     for pattern in (_LONE_LETTER, _LETTER_THEN_TEXT):
         got = pattern.match(text)
-        if got and _index(got.group(1), len(options)) is not None:
-            return _index(got.group(1), len(options))
+        index = letter_index(got.group(1), len(options)) if got else None
+        if index is not None:
+            return index
     # "Answer: craft the planks": the words after the marker say more than the reasoning before it
     if tail and tail.strip():
         found = _by_text(tail, options)

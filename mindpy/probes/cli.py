@@ -36,7 +36,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if not loaded.probes:
         print(f"mindpy probe run: {args.file} has no usable probes", file=sys.stderr)
         return 1
-    model = create_model(args.model)
+    try:
+        model = create_model(args.model)
+    except ValueError as exc:  # a spec that does not parse (a missing key is a ModelError, reported by the CLI)
+        print(f"mindpy probe run: --model: {exc}", file=sys.stderr)
+        return 1
     try:
         report = run_probes(loaded.probes, model, trials=args.trials)
     finally:

@@ -6,15 +6,18 @@
     loaded = read_probes("probes.jsonl")          # ProbeFile: loaded.probes, loaded.errors (bad lines, skipped)
 
 A file is JSONL, one probe per line; blank lines and lines starting with '#' are skipped. A malformed line does not
-sink the file: the good lines are used and each bad one is listed as "line N: what was wrong".
+sink the file: the good lines are used and each bad one is listed as "line N: what was wrong". Written by hand, a
+line may give the answer as its letter ("B"), options as numbers, and the category in any case ("tom").
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
+
+from .answers import letter, letter_index
 
 # Environment comprehension, theory of mind, joint planning (the paper's three question types).
 CATEGORIES = ("EC", "ToM", "JP")
@@ -47,8 +50,8 @@ class Probe:
             raise ValueError(f"probe {self.id}: every option must be a non-empty string")
         if isinstance(self.answer, bool) or not isinstance(self.answer, int) \
                 or not 0 <= self.answer < len(self.options):
-            raise ValueError(f"probe {self.id}: 'answer' must be an option index 0..{len(self.options) - 1}, "
-                             f"got {self.answer!r}")
+            raise ValueError(f"probe {self.id}: 'answer' must be an option index 0..{len(self.options) - 1} (or "
+                             f"its letter A..{letter(len(self.options) - 1)}), got {self.answer!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -58,7 +61,7 @@ class Probe:
         """A probe from a parsed JSON object; ValueError names the first thing wrong."""
         if not isinstance(data, dict):
             raise ValueError(f"expected a JSON object, got {type(data).__name__}")
-        known = {"id", "category", "state", "question", "options", "answer", "source_task", "meta"}
+        known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown key(s) {sorted(unknown)} (allowed: {', '.join(sorted(known))})")
@@ -67,11 +70,28 @@ class Probe:
             raise ValueError(f"missing key(s) {missing}")
         if not isinstance(data["options"], list):
             raise ValueError("'options' must be a list of strings")
-        if not isinstance(data.get("meta", {}), dict):
+        meta = data.get("meta") or {}
+        if not isinstance(meta, dict):
             raise ValueError("'meta' must be an object")
-        return cls(id=str(data["id"]), category=str(data["category"]), state=str(data.get("state", "")),
-                   question=str(data["question"]), options=list(data["options"]), answer=data["answer"],
-                   source_task=str(data.get("source_task", "")), meta=dict(data.get("meta", {})))
+        options = [_text(o, "options") for o in data["options"]]
+        category = str(data["category"])
+        answer = data["answer"]
+        if isinstance(answer, str) and len(answer.strip()) == 1:  # the option's letter, as in "B"
+            found = letter_index(answer.strip(), len(options))
+            answer = answer if found is None else found
+        return cls(id=_text(data["id"], "id"), state=_text(data.get("state") or "", "state"),
+                   category=next((c for c in CATEGORIES if c.lower() == category.lower()), category),
+                   question=_text(data["question"], "question"), options=options, answer=answer,
+                   source_task=_text(data.get("source_task") or "", "source_task"), meta=dict(meta))
+
+
+def _text(value: Any, key: str) -> str:
+    """A text field of a probe line: a string, or a number written without quotes."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise ValueError(f"'{key}' must be text, got {json.dumps(value)}")
 
 
 @dataclass
@@ -111,7 +131,7 @@ def read_probes(path: str | Path) -> ProbeFile:
     """Read a probe file; raises ValueError only when it cannot be read at all."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark, as some editors write, is no probe
     except OSError as exc:
         raise ValueError(f"cannot read probe file {path}: {exc.strerror or exc}") from None
     return parse_probes(text, str(path))

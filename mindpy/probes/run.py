@@ -103,7 +103,7 @@ def score(probes: list[Probe], answers: list[ProbeAnswer], trials: int) -> list[
         per_trial = [sum(a.correct for a in mine if a.trial == t) / len(members) for t in range(trials)]
         rows.append(CategoryScore(
             category=category, questions=len(members), per_trial=per_trial,
-            mean=statistics.fmean(per_trial), std=statistics.pstdev(per_trial) if trials > 1 else 0.0,
+            mean=statistics.fmean(per_trial), std=statistics.pstdev(per_trial),
             random_baseline=statistics.fmean(1 / len(p.options) for p in members),
             unparsed=sum(1 for a in mine if a.chosen is None)))
     return rows

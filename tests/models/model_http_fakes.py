@@ -3,6 +3,7 @@
     with RecordingServer([(200, openai_reply("hi"))]) as server:
         server.url                      # http://127.0.0.1:PORT
         server.requests[0].headers["authorization"], server.requests[0].body["model"]
+    RecordingServer([(200, openai_reply("late"), HANG), (401, ECHO_AUTH)])   # a hung answer, a careless error
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ import threading
 import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+HANG = "hang"            # third item of a script entry: answer only once the server closes (the client gave up)
+ECHO_AUTH = "echo-auth"  # a body that repeats the request's Authorization header in an error, as careless servers do
+HANG_LIMIT_S = 30.0      # a hung answer is released by close(); this only keeps a forgotten server from hanging on
 
 
 @dataclass
@@ -39,11 +44,13 @@ def anthropic_reply(text: str, input_tokens: int = 20, output_tokens: int = 7, c
 
 
 class RecordingServer:
-    """Answers POSTs from `script`, a list of (status, JSON body); the last entry repeats."""
+    """Answers POSTs from `script`, a list of (status, JSON body) or (status, JSON body, HANG); the last entry
+    repeats. `script` may be replaced between calls; by default every call gets openai_reply("hi")."""
 
-    def __init__(self, script: list[tuple[int, dict]]):
-        self.script = script
+    def __init__(self, script: list[tuple] | None = None):
+        self.script: list[tuple] = list(script or [(200, openai_reply("hi"))])
         self.requests: list[Recorded] = []
+        self.released = threading.Event()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -51,25 +58,34 @@ class RecordingServer:
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 outer.requests.append(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-                status, payload = outer.script[min(len(outer.requests), len(outer.script)) - 1]
+                status, payload, *how = outer.script[min(len(outer.requests), len(outer.script)) - 1]
+                if HANG in how:
+                    outer.released.wait(HANG_LIMIT_S)
+                if payload == ECHO_AUTH:
+                    payload = {"error": {"message": f"bad key {self.headers.get('authorization')}"}}
                 data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                if status == 429:
-                    self.send_header("retry-after", "0")
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(data)))
+                    if status == 429:
+                        self.send_header("retry-after", "0")
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up waiting (a hung answer)
 
             def log_message(self, *args):
                 pass
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # a short poll: close() waits for the serving loop to notice
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self.thread.start()
 
     def close(self) -> None:
+        self.released.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 

@@ -135,6 +135,8 @@ def test_price_table_matches_the_longest_name():
     assert price_for("openai/gpt-4o-mini-2024-07-18") == price_for("gpt-4o-mini") != price_for("gpt-4o")
     assert price_for("openrouter/anthropic/claude-3.5-sonnet") == price_for("anthropic/claude-3-5-sonnet-latest")
     assert price_for("openai/o3-mini") != price_for("openai/o3")
+    assert price_for("anthropic/claude-3-5-sonnet@20241022") == price_for("claude-3-5-sonnet")  # Vertex's form
+    assert price_for("openai/GPT-4o") == price_for("gpt-4o") and price_for("openai/gpt-4ox") is None
     assert price_for("ollama/llama3").cost(Usage(prompt_tokens=10**6, completion_tokens=10**6)) == 0
     assert price_for("xai/grok-99") is None
     assert price_for("xai/grok-99", override=4) == Price(4.0, 4.0)

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from model_http_fakes import ECHO_AUTH, HANG, RecordingServer, openai_reply
 
 from mindpy.models import ModelError, create_model, parse_model_spec, register_provider
 from mindpy.models.base import ChatModel, Usage, strip_thinking
@@ -19,79 +17,24 @@ from mindpy.models.retry import RetryPolicy
 SECRET = "sk-test-0123456789abcdefSECRET"
 
 
-def completion(text: str, prompt=12, completion_tokens=5, cached=None) -> dict:
-    usage = {"prompt_tokens": prompt, "completion_tokens": completion_tokens,
-             "total_tokens": prompt + completion_tokens}
-    if cached is not None:
-        usage["prompt_tokens_details"] = {"cached_tokens": cached}
-    return {"id": "chatcmpl-1", "object": "chat.completion", "created": int(time.time()), "model": "m",
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
-            "usage": usage}
-
-
-class FakeServer:
-    """A tiny OpenAI-shaped server. `script` is a list of (status, body, delay_s); the last entry repeats."""
-
-    def __init__(self):
-        self.script: list[tuple[int, dict, float]] = [(200, completion("hi"), 0.0)]
-        self.requests: list[dict] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                length = int(self.headers.get("content-length", 0))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                outer.requests.append({"path": self.path, "body": body, "auth": self.headers.get("authorization")})
-                i = min(len(outer.requests) - 1, len(outer.script) - 1)
-                status, payload, delay = outer.script[i]
-                if delay:
-                    time.sleep(delay)
-                if payload == "echo-auth":  # a careless server that repeats the key in its error
-                    payload = {"error": {"message": f"bad key {self.headers.get('authorization')}"}}
-                data = json.dumps(payload).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("content-type", "application/json")
-                    self.send_header("content-length", str(len(data)))
-                    if status == 429:
-                        self.send_header("retry-after", "0")
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
 @pytest.fixture
 def server():
-    srv = FakeServer()
-    yield srv
-    srv.close()
+    with RecordingServer() as srv:
+        yield srv
 
 
 def make(server, **kw) -> OpenAICompatModel:
     kw.setdefault("attempts", 3)
     kw.setdefault("base_delay", 0.01)
-    return create_model({"api": "vllm", "model": "test-model", "url": server.url}, **kw)
+    return create_model({"api": "vllm", "model": "test-model", "url": server.url + "/v1"}, **kw)
 
 
 MSGS = [{"role": "user", "content": "steve: hello"}]
 
 
 def test_429_twice_then_ok_is_retried(server):
-    server.script = [(429, {"error": {"message": "slow down"}}, 0), (429, {"error": {"message": "slow down"}}, 0),
-                     (200, completion("Hello there!", prompt=40, completion_tokens=3, cached=32), 0)]
+    server.script = [(429, {"error": {"message": "slow down"}}), (429, {"error": {"message": "slow down"}}),
+                     (200, openai_reply("Hello there!", prompt=40, completion=3, cached=32))]
     model = make(server, attempts=4)
     reply = model.send(MSGS, system="You are a bot.")
     assert reply.text == "Hello there!"
@@ -100,14 +43,14 @@ def test_429_twice_then_ok_is_retried(server):
     assert (u.prompt_tokens, u.cached_tokens, u.completion_tokens, u.attempts) == (40, 32, 3, 3)
     assert u.latency_s > 0 and not u.estimated
     assert model.usage_log == [u]
-    body = server.requests[-1]["body"]
+    body = server.requests[-1].body
     assert body["model"] == "test-model"
     assert body["messages"][0] == {"role": "system", "content": "You are a bot."}
     assert body["messages"][1:] == MSGS
 
 
 def test_500_forever_ends_in_model_error(server):
-    server.script = [(500, {"error": {"message": "the GPU caught fire"}}, 0)]
+    server.script = [(500, {"error": {"message": "the GPU caught fire"}})]
     model = make(server, attempts=3)
     with pytest.raises(ModelError) as err:
         model.send(MSGS)
@@ -118,33 +61,33 @@ def test_500_forever_ends_in_model_error(server):
 
 
 def test_client_errors_are_not_retried(server):
-    server.script = [(400, {"error": {"message": "context too long"}}, 0)]
+    server.script = [(400, {"error": {"message": "context too long"}})]
     with pytest.raises(ModelError, match="HTTP 400: context too long"):
         make(server).send(MSGS)
     assert len(server.requests) == 1
 
 
 def test_timeouts_are_retried(server):
-    server.script = [(200, completion("late"), 1.0), (200, completion("on time"), 0)]
+    server.script = [(200, openai_reply("late"), HANG), (200, openai_reply("on time"))]
     reply = make(server, timeout=0.3).send(MSGS)
     assert reply.text == "on time" and reply.usage.attempts == 2
 
 
 def test_think_is_stripped_and_params_sent(server):
-    server.script = [(200, completion("<think>They want wood.\nI should act.</think>\n\nOn it! !collectBlocks(\"oak_log\", 4)"), 0)]
-    model = create_model({"api": "ollama", "model": "qwen3", "url": server.url,
+    server.script = [(200, openai_reply("<think>They want wood.\nI should act.</think>\n\nOn it! !collectBlocks(\"oak_log\", 4)"))]
+    model = create_model({"api": "ollama", "model": "qwen3", "url": server.url + "/v1",
                           "params": {"temperature": 0.2, "top_k": 20}})
     reply = model.send(MSGS)
     assert reply.text == 'On it! !collectBlocks("oak_log", 4)'
     assert "<think>" in reply.raw_text
-    body = server.requests[0]["body"]
+    body = server.requests[0].body
     assert body["temperature"] == 0.2 and body["top_k"] == 20  # unknown params travel in the body
 
 
 def test_missing_usage_is_estimated(server):
-    payload = completion("fine")
+    payload = openai_reply("fine")
     del payload["usage"]
-    server.script = [(200, payload, 0)]
+    server.script = [(200, payload)]
     u = make(server).send(MSGS, system="Be brief.").usage
     assert u.estimated and u.prompt_tokens > 0 and u.completion_tokens == 1
 
@@ -164,10 +107,9 @@ def test_key_never_reaches_logs_or_files(server, tmp_path, monkeypatch):
     root.addHandler(handler)
     root.setLevel(logging.DEBUG)
     try:
-        server.script = [(500, {"error": {"message": "boom"}}, 0), (200, completion("ok"), 0),
-                         (401, "echo-auth", 0)]
-        model = create_model({"api": "openai", "model": "gpt-x", "url": server.url, "key_env": "MINDPY_TEST_KEY"},
-                             attempts=2, base_delay=0.01)
+        server.script = [(500, {"error": {"message": "boom"}}), (200, openai_reply("ok")), (401, ECHO_AUTH)]
+        model = create_model({"api": "openai", "model": "gpt-x", "url": server.url + "/v1",
+                              "key_env": "MINDPY_TEST_KEY"}, attempts=2, base_delay=0.01)
         reply = model.send(MSGS, system="sys")
         with pytest.raises(ModelError) as err:
             model.send(MSGS)
@@ -184,7 +126,7 @@ def test_key_never_reaches_logs_or_files(server, tmp_path, monkeypatch):
     finally:
         root.removeHandler(handler)
         root.setLevel(old_level)
-    assert server.requests[0]["auth"] == f"Bearer {SECRET}"  # it was really used
+    assert server.requests[0].headers["authorization"] == f"Bearer {SECRET}"  # it was really used
     assert records, "expected some log records at DEBUG"
     for r in records:
         assert SECRET not in r.getMessage(), r.getMessage()

@@ -39,6 +39,18 @@ def clean_env(monkeypatch):
     ("openai/o1", "openai", "o1"),
     ("Qwen/Qwen2.5-7B-Instruct", "ollama", "Qwen/Qwen2.5-7B-Instruct"),  # a Hugging Face name, not DashScope
     ("openrouter/google/gemini-2.0-flash", "openrouter", "google/gemini-2.0-flash"),
+    ("Claude-3-5-Sonnet", "anthropic", "Claude-3-5-Sonnet"),                   # bare names in any case
+    ("anthropic/ claude-3-haiku", "anthropic", "claude-3-haiku"),
+    ("claude/claude-3-haiku", "anthropic", "claude-3-haiku"),
+    ("grok/grok-3", "xai", "grok-3"),
+    ("qwen3-max", "qwen", "qwen3-max"),
+    ("deepseek-ai/DeepSeek-R1", "ollama", "deepseek-ai/DeepSeek-R1"),          # an owner's name: not the vendor's
+    ("mistralai/Mistral-7B-Instruct-v0.3", "ollama", "mistralai/Mistral-7B-Instruct-v0.3"),
+    ("Gemini/gemini-2.0-flash", "ollama", "Gemini/gemini-2.0-flash"),          # api names are lower case
+    ("deepseek-r1:7b", "ollama", "deepseek-r1:7b"),                            # an Ollama tag: a local model
+    ("gpt-oss:20b", "ollama", "gpt-oss:20b"),
+    ("mistral:7b", "ollama", "mistral:7b"),
+    ("ollama/deepseek-r1:7b", "ollama", "deepseek-r1:7b"),
 ])
 def test_names_pick_their_vendor(name, api, model):
     parsed = parse_model_spec(name)
@@ -63,6 +75,12 @@ def test_a_set_key_or_an_own_server_needs_nothing_more(monkeypatch):
     assert missing_key("claude-3-5-sonnet") is None
     assert missing_key({"api": "xai", "model": "grok-3", "url": "http://127.0.0.1:9/v1"}) is None
     assert missing_key("replay:whatever.yaml") is None and missing_key("llama3") is None
+
+
+@pytest.mark.parametrize("name", ["anthropic/", "gemini/ "])
+def test_an_api_without_a_model_name_is_refused(name):
+    with pytest.raises(ValueError, match=f"no model name after '{name.strip()}'"):
+        parse_model_spec(name)
 
 
 def test_an_unknown_api_lists_the_known_names():

@@ -21,6 +21,20 @@ OPTIONS = ["Give Andy 3 gold nuggets", "Harvest a carrot", "Cook the beef", "Wai
     ("C", 2),
     ("(d)", 3),
     ("B) Harvest a carrot", 1),
+    ("Answer: `C`", 2),                                     # other wrappings of the letter
+    ('Answer: "B"', 1),
+    ("Answer: {B}", 1),
+    ("<answer>C</answer>", 2),
+    ("answer is: B", 1),
+    ("answers: B", 1),
+    ("Answer\uff1aC", 2),                                   # a full-width colon
+    ("answer is c because andy waits", 2),
+    ("Answer: B, and a carrot is not enough", 1),
+    ("I choose C.", 2),                                     # weaker markers, read when no answer marker names one
+    ("I'd go with option C", 2),
+    ("Correct option: B", 1),
+    ("Choice: D", 3),
+    ("Option A fails. Answer: C, since option B is slow", 2),  # an answer marker beats the weaker ones
 ])
 def test_letters_are_read(reply, expected):
     assert parse_answer(reply, OPTIONS) == expected
@@ -31,6 +45,8 @@ def test_letters_are_read(reply, expected):
     ("Jill should give andy 3 gold nuggets so he can craft.", 0),
     ("Answer: wait for andy", 3),                          # text after the marker
     ("harvest carrot", 1),                                 # most words of one option
+    ("Answer: Cook", 2),                                   # every word from one option
+    ("answer - wait", 3),
 ])
 def test_option_text_is_matched(reply, expected):
     assert parse_answer(reply, OPTIONS) == expected
@@ -42,6 +58,13 @@ def test_option_text_is_matched(reply, expected):
     "Either cook the beef or wait for Andy.",             # two options named
     "Answer: E",                                          # no option E
     "Answer: Q",
+    "Answer: B or C",                                     # hedges between two letters
+    "Answer: B and C",
+    "Answer: b/c",
+    "Action: B & C",
+    "Answer: andy",                                       # words of two options
+    "Answer: 3",                                          # a number, not a letter
+    "The reaction: B",                                    # not a marker inside another word
 ])
 def test_unreadable_or_ambiguous_replies_give_none(reply):
     assert parse_answer(reply, OPTIONS) is None

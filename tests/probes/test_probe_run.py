@@ -140,6 +140,40 @@ def test_malformed_lines_are_listed_with_their_line_numbers_and_good_ones_used(t
     assert "duplicate" in loaded.errors[4] and "missing" in loaded.errors[5]
 
 
+@pytest.mark.parametrize("changes, field, expected", [
+    ({"answer": "B"}, "answer", 1),                      # the answer as its letter
+    ({"answer": " c "}, "answer", 2),
+    ({"options": [0, 1, 3.5]}, "options", ["0", "1", "3.5"]),  # numbers written without quotes
+    ({"category": "tom"}, "category", "ToM"),            # the category in any case
+    ({"state": None, "meta": None}, "state", ""),        # null for an optional field
+])
+def test_hand_written_lines_are_read(changes, field, expected):
+    line = {"id": "h1", "category": "EC", "state": "s", "question": "q?", "options": ["x", "y", "z"], "answer": 0}
+    loaded = parse_probes(json.dumps({**line, **changes}))
+    assert not loaded.errors and getattr(loaded.probes[0], field) == expected
+
+
+@pytest.mark.parametrize("changes, words", [
+    ({"id": None}, "'id' must be text, got null"),
+    ({"question": None}, "'question' must be text, got null"),
+    ({"options": ["x", None]}, "'options' must be text"),
+    ({"answer": "D"}, "(or its letter A..C), got 'D'"),
+    ({"answer": "1"}, "got '1'"),
+])
+def test_hand_written_mistakes_are_listed(changes, words):
+    line = {"id": "h1", "category": "EC", "question": "q?", "options": ["x", "y", "z"], "answer": 0}
+    loaded = parse_probes(json.dumps({**line, **changes}))
+    assert loaded.probes == [] and len(loaded.errors) == 1 and words in loaded.errors[0]
+
+
+def test_a_byte_order_mark_and_windows_line_ends_are_read(tmp_path):
+    probes = generated_probes(2, seed=5)
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(json.dumps(p.to_dict()) for p in probes).encode())
+    loaded = read_probes(path)
+    assert loaded.errors == [] and loaded.probes == probes
+
+
 def test_probes_round_trip_through_jsonl(tmp_path):
     probes = generated_probes(5, seed=3)
     write_probes(tmp_path / "p.jsonl", probes)
@@ -181,3 +215,11 @@ def test_cli_runs_a_probe_file(tmp_path, capsys):
     data = json.loads((tmp_path / "out" / "report.json").read_text())
     assert data["source"] == str(EXAMPLE) and data["scores"][-1]["mean"] == 1.0
     assert "all" in capsys.readouterr().out
+
+
+def test_cli_refuses_a_model_spec_that_does_not_parse(tmp_path, capsys):
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["probe", "run", str(EXAMPLE), "--model", "anthropic/", "--out", str(tmp_path)])
+    assert args.func(args) == 1
+    assert "--model: model 'anthropic/': no model name" in capsys.readouterr().err
