@@ -262,7 +262,8 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
                       "round_tally": scheduler.tally.as_dict()}
         (run_dir / "result.json").write_text(json.dumps({**result, "run_dir": str(run_dir),
                                                          "agent_names": names}, indent=2) + "\n")
-        spent = f"; models spent ${spend.spent_usd:.4f}" + (f" of ${limits.max_usd:g}" if limits.max_usd else "")
+        spent = "" if not (spend.spent_usd or limits.max_usd) else \
+            f"; models spent ${spend.spent_usd:.4f}" + (f" of ${limits.max_usd:g}" if limits.max_usd else "")
         say(f"{task.id}: {result['end_reason']} with score {result['score']} after {result['duration_s']:.0f} s"
             + spent)
         if result["end_reason"] == "error":

@@ -390,7 +390,8 @@ class Evaluation:
             errors = sum(1 for r in self.rows.values() if r["end_reason"] == "error")
             rate = f"{wins / len(played):.0%}" if played else "-"
             cap = self.budget.max_usd
-            spent = f", spent ${self.spent_usd:.4f}" + (f" of ${cap:g}" if cap is not None else "")
+            spent = "" if cap is None and not self.spent_usd else \
+                f", spent ${self.spent_usd:.4f}" + (f" of ${cap:g}" if cap is not None else "")  # (free models)
             self.progress(f"[{len(self.rows)}/{len(self.episodes)}] success so far {wins}/{len(played)} ({rate}), "
                           f"errors {errors}{spent} | {ep.label}: {row['end_reason']} score {row['score']}")
             self._write_csv()  # keep the file current: a crash loses nothing finished
