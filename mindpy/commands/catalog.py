@@ -11,10 +11,10 @@ from __future__ import annotations
 import copy
 
 from .. import DEFAULT_MINECRAFT_VERSION
-from . import agent, blocks, blueprint, coblock, crafting, interaction, inventory, movement, queries, rounds
+from . import agent, blocks, blueprint, coblock, crafting, defuse, interaction, inventory, movement, queries, rounds
 from .registry import Command, CommandRegistry
 
-CONCERNS = (queries, movement, blocks, inventory, crafting, interaction, agent, blueprint, coblock, rounds)
+CONCERNS = (queries, movement, blocks, inventory, crafting, interaction, agent, blueprint, coblock, rounds, defuse)
 
 # The commands that can never be blocked: without them the model can neither see nor stop anything.
 UNBLOCKABLE = frozenset({"stop", "stats", "inventory", "goal"})

@@ -40,6 +40,8 @@ COBLOCK_QUERIES = ["checkGoal"]
 COBLOCK_ACTIONS = ["placeBlock", "breakBlock", "endTask"]
 # Round mode's command (mindpy.commands.rounds), offered only to agents that play in rounds.
 ROUND_ACTIONS = ["wait"]
+# The defuse game's commands (mindpy.commands.defuse), offered only to agents of a defuse task.
+DEFUSE_ACTIONS = ["inspectBomb", "applyTool", "goToRoom", "broadcast"]
 
 PARAMS = {
     "getCraftingPlan": ["targetItem", "quantity"], "checkBlueprintLevel": ["levelNum"],
@@ -56,6 +58,7 @@ PARAMS = {
     "lookAtPlayer": ["player_name", "direction"], "lookAtPosition": ["x", "y", "z"], "digDown": ["distance"],
     "useOn": ["tool_name", "target"], "showVillagerTrades": ["id"], "tradeWithVillager": ["id", "index", "count"],
     "placeBlock": ["type", "x", "y", "z"], "breakBlock": ["x", "y", "z"],
+    "inspectBomb": ["bomb"], "applyTool": ["colour", "bomb"], "goToRoom": ["room"], "broadcast": ["message"],
 }
 
 
@@ -73,9 +76,10 @@ def test_every_command_declared_with_its_kind_and_parameters(registry):
     assert len(registry) >= 47
     for name in QUERIES + COBLOCK_QUERIES:
         assert registry[name].kind == QUERY, name
-    for name in ACTIONS + COBLOCK_ACTIONS + ROUND_ACTIONS:
+    for name in ACTIONS + COBLOCK_ACTIONS + ROUND_ACTIONS + DEFUSE_ACTIONS:
         assert registry[name].kind == ACTION, name
-    assert sorted(registry.names()) == sorted(QUERIES + ACTIONS + COBLOCK_QUERIES + COBLOCK_ACTIONS + ROUND_ACTIONS)
+    assert sorted(registry.names()) == sorted(QUERIES + ACTIONS + COBLOCK_QUERIES + COBLOCK_ACTIONS + ROUND_ACTIONS
+                                                   + DEFUSE_ACTIONS)
     for command in registry:
         assert [p.name for p in command.params] == PARAMS.get(command.name, []), command.name
         assert command.description and all(p.description for p in command.params)
@@ -228,9 +232,14 @@ def test_short_docs(registry):
     docs = command_docs(registry, form="short")
     lines = [line for line in docs.splitlines() if line.startswith("!")]
     assert len(lines) == len(registry)
-    assert "!craftRecipe(recipe_name, num): Craft an item, using a crafting table when the recipe needs one." in lines
-    assert "Only the first command in a reply is run" in docs
-    assert len(docs) < len(command_docs(registry, form="full"))
+    # text arguments quoted, the ranges that prevent mistakes, and the one fact that matters about num
+    assert ('!craftRecipe("recipe_name", num>=1): Craft an item; num counts uses of the recipe, not items '
+            "(1 log makes 4 planks).") in lines
+    assert '!searchForBlock("type", search_range 32-512): Find the nearest block of a kind and walk to it.' in lines
+    assert any(line.startswith('!discard("item_name", num (-1: all)):') for line in lines)
+    assert any(line.startswith('!lookAtPlayer("player_name", "at"|"with"):') for line in lines)
+    assert "One command per reply" in docs and '!help("name")' in docs
+    assert len(docs) < len(command_docs(registry, form="full")) / 2
 
 
 def test_docs_leave_out_blocked(registry):
@@ -280,8 +289,11 @@ def test_layer_docs_list_only_bound_commands(registry):
 
 def test_layer_help_and_blocked(registry):
     registry.bind("inventory", lambda agent: "")
-    layer = AgentCommands(registry, blocked=["getCraftingPlan"])
-    assert layer.run(FakeAgent(), "help", []) == layer.docs(FakeAgent())
+    layer = AgentCommands(registry, blocked=["getCraftingPlan"], only_bound=False)
+    answer = layer.run(FakeAgent(), "help", [])
+    # every command the agent may use, also those its prompt leaves out (trading), one line each
+    assert "!tradeWithVillager(" in answer and "!tradeWithVillager" not in layer.docs(FakeAgent())
+    assert "getCraftingPlan" not in answer
     assert "blocked" in layer.run(FakeAgent(), "getCraftingPlan", ["bookshelf", 1])
     assert "getCraftingPlan" not in layer.available()
 
@@ -300,7 +312,7 @@ def test_cli_prints_table(capsys):
 
     assert main(["commands"]) == 0
     out = capsys.readouterr().out
-    assert "!goToPlayer(player_name: string, closeness: float >= 0)" in out and "61 commands" in out
+    assert "!goToPlayer(player_name: string, closeness: float >= 0)" in out and "65 commands" in out
     assert main(["commands", "--docs", "short", "--block", "discard"]) == 0
     out = capsys.readouterr().out
     assert "!discard" not in out and "!stop" in out
