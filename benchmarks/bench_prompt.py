@@ -1,117 +1,136 @@
-"""Prompt size per call for a typical turn, and how much of it is a prefix that stays the same between calls.
+"""Prompt size of the real agent, measured on the requests it sends to its model.
 
-A ten-call loop is simulated: each call the bot's stats and inventory change and one or two turns are added.
-Reported: tokens per call (cl100k), the laid-out stable prefix (system + turns before the state message), the
-prefix measured as identical to the previous call (what a provider's cache can reuse), and the same measure
-for MINDcraft's order (state before the command docs). Goal: stable share >= 80%.
-    .venv/bin/python benchmarks/bench_prompt.py
+A small OpenAI-compatible server (benchmarks/prompt_recorder.py) records every request and answers with
+scripted replies; real agents run on the embedded server with their model pointed at it:
+- free play: profiles/andy.yaml on the survival base; a player asks for wood, then what it can craft;
+- crafting: the agents of a crafting task episode (tasks/crafting_test.json), cut short after a few calls.
+Printed per scenario and docs form: tokens of the first call and the median call (cl100k), system, command docs
+and examples tokens of the first call, and the share of each call's tokens that start identically to the same
+agent's previous call. `--docs full` renders the docs as they were before (every command in full, whatever
+the situation), so one run shows before and after. Goal: first call <= 1550 tokens, shared prefix >= 85%.
+
+    .venv/bin/python benchmarks/bench_prompt.py                   # both forms (about 3 minutes)
+    .venv/bin/python benchmarks/bench_prompt.py --docs short      # only the prompt as it is now
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import dataclasses
 import statistics
+import sys
+import tempfile
+import time
 from pathlib import Path
-from types import SimpleNamespace
+from unittest import mock
 
-from mindpy.memory import History
-from mindpy.models.tokens import common_prefix_tokens, count_tokens, encode
-from mindpy.profiles import load_profile
-from mindpy.prompts import Prompter
-from mindpy.prompts.prompter import fill
-from mindpy.rag import ExampleSelector
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from prompt_recorder import PromptRecorder, Recorded, measure, shared_shares  # noqa: E402
+
+from mindpy.commands import AgentCommands, command_docs  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMANDS = {
-    "stats": [], "inventory": [], "nearbyBlocks": [], "craftable": [], "entities": [], "modes": [],
-    "savedPlaces": [], "getCraftingPlan": ["targetItem", "quantity"], "help": [], "newAction": ["prompt"],
-    "stop": [], "stfu": [], "restart": [], "clearChat": [], "goToPlayer": ["player_name", "closeness"],
-    "followPlayer": ["player_name", "follow_dist"], "goToCoordinates": ["x", "y", "z", "closeness"],
-    "searchForBlock": ["type", "search_range"], "searchForEntity": ["type", "search_range"],
-    "moveAway": ["distance"], "rememberHere": ["name"], "goToRememberedPlace": ["name"],
-    "givePlayer": ["player_name", "item_name", "num"], "consume": ["item_name"], "equip": ["item_name"],
-    "putInChest": ["item_name", "num"], "takeFromChest": ["item_name", "num"], "viewChest": [],
-    "discard": ["item_name", "num"], "collectBlocks": ["type", "num"], "craftRecipe": ["recipe_name", "num"],
-    "smeltItem": ["item_name", "num"], "clearFurnace": [], "placeHere": ["type"], "attack": ["type"],
-    "attackPlayer": ["player_name"], "goToBed": [], "activate": ["type"], "stay": ["seconds"],
-    "setMode": ["mode_name", "on"], "goal": ["selfPrompt"], "endGoal": [],
-    "startConversation": ["player_name", "message"], "endConversation": ["player_name"],
-    "lookAtPlayer": ["player_name", "direction"], "lookAtPosition": ["x", "y", "z"], "digDown": ["distance"],
-}
+CRAFTING_FILE = ROOT / "tasks" / "crafting_test.json"
+CRAFTING_TASK = "multiagent_crafting_wooden_sword_full_plan_missing_items_requires_ctable__depth_1__2_agents"
+MINDCRAFT_FIRST_CALL = 2216  # MINDcraft's first call on the same kind of state (measured on its own prompts)
+GOAL_FIRST, GOAL_SHARED = 1550, 0.85
+CALLS = 6                    # conversing calls looked at per agent
+
+# What the model answers: queries first (their output comes back as the next call), then plain chat.
+FREE_PLAY_REPLIES = ("Sure! Let me check what I have. !inventory", "Let me look around. !nearbyBlocks",
+                     "No trees right here, let me see where I am. !stats", "There are no trees nearby, sorry.",
+                     "Let me see. !craftable", "Nothing yet: I need logs first.")
+TASK_REPLIES = ("Let me check my inventory. !inventory", '!getCraftingPlan("wooden_sword", 1)',
+                "Let me see. !craftable", "I have a crafting table and one plank. What do you have?")
 
 
-def command_docs() -> str:
-    """Docs shaped like the tool layer's (one block per command), about MINDcraft's size."""
-    lines = ["*COMMAND DOCS*", "Use one command per reply with the syntax !commandName or !commandName(arg, ...).",
-             "Strings are double-quoted. Only the first command in a reply runs."]
-    for name, params in COMMANDS.items():
-        lines.append(f"!{name}: Does what '{name}' says in the game world and reports the result when done.")
-        if params:
-            lines.append("Params:")
-            lines += [f"{p}: (string) The {p.replace('_', ' ')} to use for this command." for p in params]
-    lines.append("*")
-    return "\n".join(lines)
+def scripted(replies: tuple[str, ...]):
+    return lambda agent, n: replies[min(n, len(replies)) - 1] if n else "respond"
 
 
-def world(step: int) -> tuple[str, str]:
-    stats = (f"STATS\n- Position: x: {100 + step * 3.1:.2f}, y: -60.00, z: {40 - step * 1.7:.2f}\n"
-             f"- Gamemode: survival\n- Health: {20 - step % 5} / 20\n- Hunger: {18 - step % 3} / 20\n"
-             f"- Biome: plains\n- Weather: Clear\n- Time: {'Morning' if step < 5 else 'Afternoon'}\n"
-             f"- Current Action: action:collectBlocks\n- Nearby Human Players: steve\n- Nearby Bot Players: jill")
-    inventory = (f"INVENTORY\n- oak_log: {4 + step}\n- oak_planks: {8 + 2 * step}\n- stick: 4\n"
-                 f"- cobblestone: {step * 3}\n- wooden_pickaxe: 1\nWEARING: Nothing")
-    return stats, inventory
+def full_docs(layer: AgentCommands, context=None) -> str:
+    """The docs as they were: every command the agent may use, in full, whatever the situation."""
+    return command_docs(layer.registry, layer.blocked, "full", layer.only_bound and layer._any_bound())
+
+
+def docs_form(form: str):
+    return mock.patch.object(AgentCommands, "docs", full_docs) if form == "full" else contextlib.nullcontext()
+
+
+def free_play(host: str, port: int, work: Path) -> list[Recorded]:
+    from mindpy.agent.runner import AgentRunner
+    from mindpy.bridge import create_bot
+    from mindpy.models import create_model
+    from mindpy.profiles import load_profile
+    from mindpy.settings import load_settings
+
+    settings = load_settings(None, bots_dir=str(work / "bots"), load_memory=False, narrate_behavior=False)
+    profile = dataclasses.replace(load_profile(ROOT / "profiles" / "andy.yaml", base="survival", settings=settings),
+                                  cooldown=0)  # the profile's pause between calls changes no prompt
+    with PromptRecorder(scripted(FREE_PLAY_REPLIES)) as recorder:
+        model = create_model({"api": "vllm", "model": "recorder", "url": recorder.url})
+        with AgentRunner(settings, [profile], host, port, models={profile.name: model}) as runner:
+            runner.start()
+            player = create_bot("steve", host, port)
+            try:
+                player.chat("andy, can you get me some wood?")
+                recorder.wait_for("andy", 4, timeout=60)
+                player.chat("andy, what can you craft right now?")
+                return recorder.wait_for("andy", CALLS, timeout=60)
+            finally:
+                player.close()
+
+
+def crafting(host: str, port: int, work: Path) -> list[Recorded]:
+    from mindpy.harness.episode import run_episode
+    from mindpy.tasks.loader import load_task
+
+    task = dataclasses.replace(load_task(CRAFTING_FILE, CRAFTING_TASK), timeout=25)  # a few calls are enough
+    with PromptRecorder(scripted(TASK_REPLIES)) as recorder:
+        run_episode(task, work / "episode", model={"api": "vllm", "model": "recorder", "url": recorder.url},
+                    server=f"{host}:{port}", profile_options={"cooldown": 0})
+        return recorder.calls("andy")[:CALLS]
+
+
+def report(label: str, calls: list[Recorded], show: bool = False) -> None:
+    if show and calls:
+        print(f"---- {label}: the first request ----")
+        for message in calls[0].messages:
+            print(f"[{message['role']}]\n{message.get('content', '')}")
+        print("----")
+    if not calls:
+        print(f"{label:28s} no calls were recorded")
+        return
+    first, sizes = measure(calls[0]), [measure(c).tokens for c in calls]
+    shares = shared_shares(calls)
+    shared = f"{statistics.median(shares):6.1%} (min {min(shares):.1%})" if shares else "   n/a"
+    print(f"{label:28s} first {first.tokens:5d}  median {statistics.median(sizes):6.0f}  system {first.system:5d}  "
+          f"docs {first.docs:5d}  examples {first.examples:4d}  shared prefix {shared}  n={len(calls)}")
 
 
 def main() -> None:
-    profile = load_profile(ROOT / "profiles" / "andy.yaml", base="survival")
-    docs = command_docs()
-    state = {"step": 0}
-    prompter = Prompter.from_profile(
-        profile, providers={"COMMAND_DOCS": docs, "STATS": lambda: world(state["step"])[0],
-                            "INVENTORY": lambda: world(state["step"])[1]},
-        examples=ExampleSelector(profile.conversation_examples))
-    history = History("andy")
-    history.memory = ("steve asked for a wooden house by the river at (120, -60, 30). Jill crafts planks, I get "
-                      "logs. Forest 40 blocks east. Night soon: bring torches.")
-    agent = SimpleNamespace(name="andy", history=history, actions=SimpleNamespace(current_label="action:collectBlocks"))
-    script = [("steve", "hey andy, can you get more logs for the house?"),
-              ("andy", "Sure, heading to the forest. !collectBlocks(\"oak_log\", 8)"),
-              ("system", "Collected 8 oak_log."),
-              ("andy", "Got 8 logs. Crafting planks. !craftRecipe(\"oak_planks\", 8)"),
-              ("system", "Successfully crafted oak_planks, you now have 32 oak_planks."),
-              ("steve", "nice, bring them over"), ("andy", "On my way! !goToPlayer(\"steve\", 3)"),
-              ("system", "Arrived at player steve."),
-              ("andy", "Here they are. !givePlayer(\"steve\", \"oak_planks\", 32)"),
-              ("system", "Gave 32 oak_planks to steve."), ("steve", "thanks! now some cobblestone please")]
-    mindcraft = ("You are a playful Minecraft bot named $NAME that can converse with players, see, move, mine, build, "
-                 "and interact with the world by using commands.\n$SELF_PROMPT Act human-like. Summarized memory: "
-                 "'$MEMORY'\n$STATS\n$INVENTORY\n$COMMAND_DOCS\n$EXAMPLES\nConversation Begin:")
-    rows, mc_prev, mc_shares = [], [], []
-    for step, (who, text) in enumerate(script):
-        state["step"] = step
-        history.add(who, text)
-        p = prompter.build("conversing", agent)
-        rows.append(p)
-        # MINDcraft's order, same content: the state sits before the docs, so every change breaks the prefix
-        stats, inv = world(step)
-        mc_system = fill(mindcraft, {"NAME": "andy", "SELF_PROMPT": "", "MEMORY": history.memory, "STATS": stats,
-                                     "INVENTORY": inv, "COMMAND_DOCS": docs,
-                                     "EXAMPLES": prompter.examples.render(history.turns, 2, "andy")})
-        stream = encode(mc_system + "".join(f"\x00{t['role']}\x00{t['content']}" for t in history.turns))
-        if mc_prev:
-            mc_shares.append(common_prefix_tokens(mc_prev, stream) / len(stream))
-        mc_prev = stream
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--docs", choices=("short", "full", "both"), default="both",
+                        help="the docs form: short (now), full (before), or both")
+    parser.add_argument("--show", action="store_true", help="also print the first request of each scenario")
+    args = parser.parse_args()
+    forms = ("full", "short") if args.docs == "both" else (args.docs,)
 
-    last = rows[-1]
-    print(f"command docs                                    {count_tokens(docs):6d} tokens")
-    print(f"tokens per call (typical turn, {len(history.turns)} turns)        {last.prompt_tokens:6d} tokens "
-          f"(median over the loop {statistics.median(r.prompt_tokens for r in rows):.0f})")
-    print(f"stable prefix (system + turns before the state) {last.stable_prefix_tokens:6d} tokens = "
-          f"{last.stable_prefix_tokens / last.prompt_tokens:6.1%}   goal >= 80%")
-    shares = [r.shared_prefix_tokens / r.prompt_tokens for r in rows[1:]]
-    print(f"measured prefix shared with the previous call   median {statistics.median(shares):6.1%}   "
-          f"min {min(shares):6.1%}   (n={len(shares)})")
-    print(f"same measure with MINDcraft's order             median {statistics.median(mc_shares):6.1%}")
+    from mindpy.server import EmbeddedServer
+
+    with tempfile.TemporaryDirectory(prefix="bench_prompt_") as tmp, \
+            EmbeddedServer(run_dir=Path(tmp) / "server") as server:
+        host, port = server.address.host, server.address.port
+        print(f"tokens per request (cl100k); goal: first call <= {GOAL_FIRST}, shared prefix >= {GOAL_SHARED:.0%}; "
+              f"MINDcraft's first call: {MINDCRAFT_FIRST_CALL}")
+        for form in forms:
+            started = time.monotonic()
+            with docs_form(form):
+                report(f"free play, {form} docs", free_play(host, port, Path(tmp) / f"free_{form}"), args.show)
+                report(f"crafting, {form} docs", crafting(host, port, Path(tmp) / f"craft_{form}"), args.show)
+            print(f"  ({time.monotonic() - started:.0f} s)")
 
 
 if __name__ == "__main__":

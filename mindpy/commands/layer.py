@@ -5,18 +5,21 @@
     parsed = layer.parse(reply)      # ParseResult: .command, .args, .error, .message
     layer.run(agent.context, parsed.command, parsed.args)
 
-`!help` is answered here: its answer is this agent's docs, which depend on what is blocked for it.
+`!help` is answered here, from what is blocked for this agent: every command it may use, one line each, or with
+a name (`!help("craftRecipe")`) that command in full. The parser knows only fixed arities, so the layer reads the
+optional name from the call the parser refused.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Iterable
 from typing import Any
 
 from .blocking import available, blocked_commands
 from .context import AgentContext
-from .docs import command_docs
+from .docs import Situation, command_docs, help_text, help_topic
 from .parser import ParseResult, parse_reply
 from .registry import CommandRegistry
 
@@ -26,7 +29,7 @@ log = logging.getLogger(__name__)
 class AgentCommands:
     """The commands one agent may use: its registry and what is blocked for it."""
 
-    def __init__(self, registry: CommandRegistry, blocked: Iterable[str] = (), docs_form: str = "full",
+    def __init__(self, registry: CommandRegistry, blocked: Iterable[str] = (), docs_form: str = "short",
                  only_bound: bool = True):
         """`only_bound`: leave commands without a function out of the docs (the model should not be offered
         what cannot run)."""
@@ -36,7 +39,11 @@ class AgentCommands:
         self.only_bound = only_bound
 
     def parse(self, text: str) -> ParseResult:
-        return parse_reply(text, self.registry, self.blocked)
+        parsed = parse_reply(text, self.registry, self.blocked)
+        topic = help_topic(parsed.written) if parsed.attempted == "help" and parsed.error else None
+        if topic is not None:  # !help("name"): the one command whose argument is optional
+            return dataclasses.replace(parsed, command="help", args=[topic], error=None)
+        return parsed
 
     def is_action(self, name: str) -> bool:
         """Whether the command runs through the action manager (stopping the running action)."""
@@ -56,7 +63,8 @@ class AgentCommands:
         if command is not None and command.name in self.blocked:
             return f"Command !{command.name} is blocked for you: you cannot use it."
         if command is not None and command.name == "help" and command.run is None:
-            return self.docs(context)
+            return help_text(self.registry, self.blocked, args[0] if args else None,
+                             only_bound=self.only_bound and self._any_bound())
         if command is not None and command.interrupts:
             return _text(self.registry.run(context, name, args))  # the action manager reports errors
         try:
@@ -66,8 +74,11 @@ class AgentCommands:
             return f"Command !{name} failed: {type(exc).__name__}: {exc}"
 
     def docs(self, context: AgentContext | None = None) -> str:
-        """The command docs for the prompt: the commands this agent may use."""
-        return command_docs(self.registry, self.blocked, self.docs_form, self.only_bound and self._any_bound())
+        """The command docs for the prompt: the commands this agent may use that its situation calls for (see
+        docs.OFFERED; without a context, all of them)."""
+        situation = Situation.of(context) if context is not None else None
+        return command_docs(self.registry, self.blocked, self.docs_form, self.only_bound and self._any_bound(),
+                            situation=situation)
 
     def available(self) -> list[str]:
         return [c.name for c in available(self.registry, self.blocked)]

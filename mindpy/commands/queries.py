@@ -17,8 +17,10 @@ COMMANDS = (
           run=lambda ctx: world.nearby_blocks_text(ctx.bot)),
     query("entities", "List the players and creatures near you.",
           run=lambda ctx: world.entities_text(ctx.bot)),
-    # answered by the agent's command layer, which knows what is blocked for this agent
-    query("help", "List all the commands you can use, with what they do.", run=None),
+    # answered by the agent's command layer, which knows what is blocked for this agent; it also reads the
+    # optional name of !help("name"), which the parser's fixed arity does not allow for
+    query("help", 'List all the commands you can use, one line each; !help("name") explains one in full.',
+          run=None),
     query("searchWiki", "Look something up on the Minecraft wiki and get a short extract.",
           Param("query", STRING, "What to look up, e.g. an item or a mob.", example="furnace"),
           run=lambda ctx, text: wiki(ctx.version).search(text)),

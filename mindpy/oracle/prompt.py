@@ -73,14 +73,14 @@ class PromptView:
     def may(self, command: str) -> bool:
         """Whether I may use `command`: the prompt's command docs leave blocked commands out. `!stats` is never
         blocked, so a prompt without it has no docs, and nothing is known to be blocked."""
-        if not re.search(r"^!stats:", self.system, re.M):
+        if not re.search(r"^!stats\b", self.system, re.M):
             return True
-        return re.search(rf"^!{re.escape(command)}:", self.system, re.M) is not None
+        return re.search(rf"^!{re.escape(command)}\b", self.system, re.M) is not None
 
     def offers(self, command: str) -> bool:
         """Whether the prompt's command docs list `command` (False without docs): for commands that exist only in
         some games, such as round mode's `!wait`."""
-        return re.search(rf"^!{re.escape(command)}:", self.system, re.M) is not None
+        return re.search(rf"^!{re.escape(command)}\b", self.system, re.M) is not None
 
 
 def prompt_kind(system: str) -> str:

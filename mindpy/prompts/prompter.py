@@ -6,6 +6,14 @@ between memory summaries, so from one call to the next everything but that last 
 that providers' prompt caches reuse. MINDcraft-style single-string prompts are split the same way
 (`split_template`).
 
+    prompter = Prompter.from_profile(profile, settings, examples=ExampleSelector(profile.conversation_examples))
+    system, messages = prompter.conversing(agent)       # what the model is sent
+    prompter.last["conversing"].shared_prefix_tokens    # tokens that start as the previous call did
+
+The examples ($EXAMPLES) are chosen by the opening of the conversation, so they too stay the same until a memory
+summary shortens the turns, and those using a command the docs ($COMMAND_DOCS) do not offer are left out. A
+task's goal, already in a task prompt's stable part, is not repeated in the state.
+
 Placeholder values come from, in order: `extra` values given to a call, the `providers` given to the Prompter
 (values, or callables taking the agent or nothing), then what the agent object itself offers.
 
@@ -29,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models.tokens import MESSAGE_OVERHEAD, common_prefix_tokens, count_tokens, encode
+from ..rag.examples import render_example
 from .coblock import method_text, modelling_text, structure_text
 
 log = logging.getLogger(__name__)
@@ -41,7 +50,10 @@ VOLATILE = frozenset({"STATS", "INVENTORY", "ACTION", "MEMORY", "TO_SUMMARIZE", 
                       "LAST_GOALS", "MODELLING", "STRUCTURE"})
 PROMPT_KINDS = ("conversing", "coding", "saving_memory", "bot_responder")
 _TOKEN = re.compile(r"\$([A-Z][A-Z_]*)")
+_COMMAND = re.compile(r"!([A-Za-z_][A-Za-z0-9_]*)")
+_DOCS_LINE = re.compile(r"^!([A-Za-z_][A-Za-z0-9_]*)", re.M)
 MEMORY_LIMIT = 500
+SPARE_EXAMPLES = 3  # examples looked at beyond num_examples, to replace those using commands not offered
 
 
 @functools.lru_cache(maxsize=1)
@@ -111,6 +123,19 @@ def format_turns(turns: list[dict], name: str = "") -> str:
     return "\n".join(lines)
 
 
+def opening(turns: list[dict]) -> list[dict]:
+    """The turns up to the first message from someone else: what the examples are chosen by. Turns only grow
+    between memory summaries, so the examples, and the prompt prefix they are part of, stay the same until one."""
+    first = next((i for i, t in enumerate(turns) if t.get("role") == "user"), len(turns) - 1)
+    return turns[:first + 1]
+
+
+def uses_only(example: list[dict], commands: frozenset[str]) -> bool:
+    """Whether every command the example's replies write is one of `commands`."""
+    return all(name in commands for t in example if t.get("role") == "assistant"
+               for name in _COMMAND.findall(str(t.get("content", ""))))
+
+
 def _call(provider: Any, agent: Any) -> Any:
     if not callable(provider):
         return provider
@@ -171,19 +196,19 @@ class Prompter:
                    reflection=bool(getattr(profile, "reflection", False)))
 
     # ---- values ---------------------------------------------------------------------------------------
-    def _value(self, key: str, agent: Any, turns: list[dict], kind: str) -> str:
+    def _value(self, key: str, agent: Any, turns: list[dict], kind: str, docs: str = "") -> str:
         if key in self.providers:
             value = _call(self.providers[key], agent)
         elif self.context is not None and getattr(self.context, key.lower(), None) is not None:
             value = _call(getattr(self.context, key.lower()), agent)
         else:
-            value = self._from_agent(key, agent, turns, kind)
+            value = self._from_agent(key, agent, turns, kind, docs)
         if value is None:
             return ""
         return value if isinstance(value, str) else json.dumps(value) if isinstance(value, (dict, list)) \
             else str(value)
 
-    def _from_agent(self, key: str, agent: Any, turns: list[dict], kind: str) -> Any:
+    def _from_agent(self, key: str, agent: Any, turns: list[dict], kind: str, docs: str = "") -> Any:
         name = getattr(agent, "name", None) or self.name
         if key == "NAME":
             return name
@@ -193,7 +218,8 @@ class Prompter:
             selector = self.coding_examples if kind == "coding" else self.examples
             if selector is None or self.num_examples <= 0:
                 return ""
-            return selector.render(turns, self.num_examples, name=name)
+            # code is written for the newest request; a conversation keeps the examples of its opening
+            return self._examples(selector, turns if kind == "coding" else opening(turns), name, docs)
         if agent is None:
             return ""
         history = getattr(agent, "history", None)
@@ -215,6 +241,9 @@ class Prompter:
             sp = getattr(agent, "self_prompter", None)
             state = getattr(getattr(sp, "state", None), "value", getattr(sp, "state", None))
             if sp is not None and state in ("active", "paused") and getattr(sp, "goal", None):
+                if "$TASK_GOAL" in str(self.prompts[kind]) and \
+                        sp.goal.strip() == (getattr(agent, "task_goal", "") or "").strip():
+                    return "Your current goal is your task: keep working on it."  # the prompt states the task
                 return f"Your current goal, which you set yourself: \"{sp.goal}\""
             return ""
         if key == "CONVO":
@@ -229,6 +258,20 @@ class Prompter:
             return structure_text(agent)
         return ""
 
+    def _examples(self, selector: Any, turns: list[dict], name: str, docs: str) -> str:
+        """The examples for `turns`, leaving out those that use a command the docs do not offer (they would teach
+        what the agent cannot do here); every example when there are no docs to check against."""
+        offered = frozenset(_DOCS_LINE.findall(docs))
+        if not offered or not hasattr(selector, "select"):
+            return selector.render(turns, self.num_examples, name=name)
+        candidates = selector.select(turns, self.num_examples + SPARE_EXAMPLES)
+        chosen = [e for e in candidates if uses_only(e, offered)][:self.num_examples]
+        if not chosen:
+            return ""
+        parts = [getattr(selector, "title", "Examples of how to respond:")]
+        parts += [f"Example {n}:\n{render_example(example, name)}" for n, example in enumerate(chosen, 1)]
+        return "\n\n".join(parts)
+
     # ---- building ---------------------------------------------------------------------------------------
     def build(self, kind: str, agent: Any = None, turns: list[dict] | None = None,
               extra: Mapping[str, Any] | None = None, include_turns: bool = True) -> Prompt:
@@ -239,9 +282,11 @@ class Prompter:
             turns = list(getattr(getattr(agent, "history", None), "turns", []) or [])
         stable_t, state_t = self._with_method(kind, *split_template(self.prompts[kind]))
         extra = dict(extra or {})
-        values = {}
-        for key in _placeholders(stable_t, state_t):
-            values[key] = str(extra[key]) if key in extra else self._value(key, agent, turns, kind)
+        values: dict[str, str] = {}
+        # the docs before the examples: examples using commands the docs do not offer are left out
+        for key in sorted(_placeholders(stable_t, state_t), key=lambda k: k == "EXAMPLES"):
+            values[key] = str(extra[key]) if key in extra else \
+                self._value(key, agent, turns, kind, values.get("COMMAND_DOCS", ""))
         system = _tidy(fill(stable_t, values))
         state = _tidy(fill(state_t, values))
         messages = [{"role": t["role"], "content": str(t["content"])} for t in turns] if include_turns else []

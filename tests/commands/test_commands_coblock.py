@@ -196,7 +196,10 @@ def test_only_agents_of_a_coblock_task_see_the_commands(make_bot, server, tmp_pa
 
     plain = build_agent(profiles[0], make_bot(exact_name=names[0]), settings, model=ReplayModel([]))
     docs = plain.commands.docs(plain.context)
-    assert "!checkBlueprint" in docs and not any(f"!{name}" in docs for name in NAMES), docs
+    assert "!goToPlayer" in docs and not any(f"!{name}" in docs for name in NAMES), docs
+    # blueprints are offered only when building, but !help reaches them; never the coblock commands
+    listed = plain.commands.run(plain.context, "help", [])
+    assert "!checkBlueprint" in listed and not any(f"!{name}" in listed for name in NAMES), listed
     assert plain.context.agent_index is None
     assert "blocked" in plain.commands.run(plain.context, "checkGoal", [])
     # the whole layer, without a task filter, still lists them (the command table, `mindpy commands`)

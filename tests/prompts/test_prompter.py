@@ -10,7 +10,9 @@ from mindpy.prompts import PLACEHOLDERS, Prompter, default_prompts
 from mindpy.prompts.prompter import clip_memory, fill, split_template
 from mindpy.rag import ExampleSelector
 
-DOCS = "*COMMAND DOCS*\n" + "\n".join(f"!command{i}(arg): does thing number {i} in the world." for i in range(60))
+# the examples' commands are among the docs: examples using a command the docs do not offer are left out
+DOCS = "*COMMAND DOCS*\n" + "\n".join(f"!command{i}(arg): does thing number {i} in the world." for i in range(60)) \
+    + '\n!collectBlocks("type", num): Mine blocks.\n!stop: Stop.'
 EXAMPLES = [[{"role": "user", "content": "steve: get wood"}, {"role": "assistant", "content": "!collectBlocks(\"oak_log\", 4)"}],
             [{"role": "user", "content": "alex: stop"}, {"role": "assistant", "content": "Okay. !stop"}]]
 
