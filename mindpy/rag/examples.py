@@ -3,18 +3,27 @@
 An example is a short conversation: a list of {role, content} turns (MINDcraft's JSON examples have the same
 shape). An example is matched on its non-assistant text, what the bot would be reacting to.
 Examples are embedded once (cached on disk), held in a faiss index, and searched per prompt.
+
+    selector = ExampleSelector(load_examples("profiles/conversation_examples.yaml"), embedder)
+    selector.render(history_turns, k=2, name="andy")      # "Examples of how to respond: ..."
+
+With an embedder still loading in the background (mindpy.rag.background) the index is built on the first query
+after the load. The first query waits for the model at most `wait_s` (MODEL_WAIT_S); if the model is still not
+there, that query and the ones until the load ends are ranked by word overlap (logged once), so the first
+command is never held up for long, and nothing changes when the model is ready in time.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import UserFileError
 from ..userfiles import read_user_file
-from .embeddings import CachedEmbedder, SentenceEmbedder, VectorIndex, WordOverlap, _embed_query
+from .embeddings import MODEL_WAIT_S, Embedder, VectorIndex, WordOverlap, _embed_query, ready_within
 
 log = logging.getLogger(__name__)
 
@@ -82,19 +91,42 @@ def render_example(example: list[dict], name: str = "") -> str:
 class ExampleSelector:
     """Chooses the examples most like the conversation. `embedder=None` uses word overlap."""
 
-    def __init__(self, examples: list[list[dict]], embedder: CachedEmbedder | SentenceEmbedder | None = None,
-                 title: str = "Examples of how to respond:"):
+    def __init__(self, examples: list[list[dict]], embedder: Embedder | None = None,
+                 title: str = "Examples of how to respond:", wait_s: float = MODEL_WAIT_S):
         self.examples = examples
         self.keys = [example_key(e) for e in examples]
         self.embedder = embedder
         self.title = title
+        self.wait_s = wait_s
         self.index: VectorIndex | None = None
-        if embedder is not None and examples:
-            try:
-                self.index = VectorIndex(embedder.embed(self.keys))
-            except Exception as exc:  # e.g. the model failed to load after all
-                log.warning("embedding the examples failed (%s); using word overlap", exc)
-                self.embedder = None
+        self._waited = False  # the bounded wait is spent once; later queries only look whether the model is there
+        self._lock = threading.Lock()
+        if embedder is not None and examples and ready_within(embedder, 0):
+            self._build_index()
+
+    def _build_index(self) -> None:
+        embedder = self.embedder
+        if embedder is None:
+            return
+        try:
+            self.index = VectorIndex(embedder.embed(self.keys))
+        except Exception as exc:  # e.g. the model failed to load after all
+            log.warning("embedding the examples failed (%s); using word overlap", exc)
+            self.embedder = None
+
+    def _model_ready(self) -> bool:
+        """The index is there, or the model is and the index could be built now."""
+        if self.index is not None or self.embedder is None:
+            return self.index is not None
+        with self._lock:
+            if self.index is None and self.embedder is not None:
+                if ready_within(self.embedder, 0 if self._waited else self.wait_s):
+                    self._build_index()
+                elif not self._waited:
+                    self._waited = True
+                    log.info("embedding model not loaded after %.1f s: examples ranked by word overlap until it is",
+                             self.wait_s)
+        return self.index is not None
 
     def select(self, turns: Sequence[dict], k: int = 2) -> list[list[dict]]:
         """The `k` examples nearest the conversation, best first."""
@@ -103,7 +135,7 @@ class ExampleSelector:
     def scored(self, query: str, k: int) -> list[tuple[int, float]]:
         if not self.examples or k <= 0:
             return []
-        if self.index is not None and self.embedder is not None and query.strip():
+        if query.strip() and self._model_ready() and self.index is not None and self.embedder is not None:
             return self.index.search(_embed_query(self.embedder, query), k)
         scores = WordOverlap.scores(query, self.keys)
         order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
