@@ -199,8 +199,11 @@ async function smeltItem (bot, name, num = 1) {
         const got = await furnace.takeOutput()
         taken += got ? got.count : 0
         idleSince = Date.now()
-      } else if (!furnace.inputItem() && !output) {
-        break
+      } else if (!furnace.inputItem()) {
+        // The input is used up. The last item's output arrives in its own slot update, which can reach us after
+        // the input's: look again a few server ticks later before calling the smelt done.
+        await bot.waitForTicks(5)
+        if (!furnace.outputItem()) break
       } else if (Date.now() - idleSince > 20000 && !(furnace.progress > 0)) {
         c.say(bot, 'The furnace stopped smelting (out of fuel?).')
         break
