@@ -168,6 +168,18 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     from ..profiles import load_profile
     from ..server.address import parse_server
     from ..settings import load_settings
+    if task.type == "defuse":  # a game of its own in rounds (mindpy.harness.defuse_episode)
+        from .defuse_episode import run_defuse_episode
+
+        return run_defuse_episode(task, run_dir, model=model, server=server, progress=progress, models=models,
+                                  echo=echo, round_limit=rounds.limit if rounds else None, budget=budget,
+                                  settings_overrides=settings_overrides,
+                                  belief_state=bool((profile_options or {}).get("belief_state")))
+    if task.type == "orders":  # one dispatcher commanding every cook (mindpy.harness.orders_episode)
+        from .orders_episode import run_orders_episode
+
+        return run_orders_episode(task, run_dir, model=model, server=server, seed=seed, progress=progress,
+                                  models=models, echo=echo)
     refuse_unplayable(task)  # before anything starts
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)

@@ -495,7 +495,29 @@ def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = N
         "skipped_tasks": [asdict(s) for s in skipped],
         "by_breakdown": by_breakdown(played),
         "trials": trial_spread(played),
+        "orders_cos": orders_cos([r for r in played if r["family"] == "orders"]),
     }
+
+
+def orders_cos(rows: list[dict]) -> dict | None:
+    """Orders episodes: CoS (the mean completion rate over the α played; mindpy.tasks.cos) per level and agent
+    count, read from each episode's result.json; None without orders episodes. A level played at fewer than the
+    five α says which it has."""
+    from ..tasks.cos import cos
+
+    rates: dict[str, dict[float, list[float]]] = {}
+    for r in rows:
+        try:
+            result = json.loads((Path(r["run_dir"]) / "result.json").read_text())
+            level, alpha = result["orders"]["level"], float(result["orders"]["alpha"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        key = f"{level}/{r['agent_count']}_agents"
+        rates.setdefault(key, {}).setdefault(alpha, []).append(float(r["score"]))
+    if not rates:
+        return None
+    return {key: {"cos": cos({a: sum(v) / len(v) for a, v in by_alpha.items()}, alphas=None),
+                  "alphas": sorted(by_alpha)} for key, by_alpha in sorted(rates.items())}
 
 
 def by_breakdown(played: list[dict]) -> dict[str, dict[str, dict]]:

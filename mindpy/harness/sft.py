@@ -2,8 +2,9 @@
 
 One JSONL line per model call: {"messages": [system, ...turns, assistant reply]} (roles system, user, assistant:
 what OpenAI fine-tuning and Hugging Face TRL's SFTTrainer read), plus a "metadata" object (task, agent, family).
-Successful episodes: score 1 for crafting and cooking; for construction the top 25% of scores among the
-construction episodes found (MINDcraft's rule).
+Successful episodes: score 1 for crafting, cooking and orders (every order that ended was served); for
+construction the top 25% of scores among the construction episodes found (MINDcraft's rule). An orders episode
+gives its dispatcher's calls (`dispatcher_calls.jsonl`), one per step.
 """
 
 from __future__ import annotations
@@ -69,6 +70,14 @@ def call_example(call: dict, result: dict) -> dict:
                          "agent": call.get("agent"), "kind": call.get("kind"), "score": result.get("score")}}
 
 
+def call_logs(folder: Path) -> list[Path]:
+    """An episode's call logs: each agent's calls/<name>.jsonl and, in an orders episode, the dispatcher's
+    dispatcher_calls.jsonl (one call per step: its prompt and reply; mindpy.harness.orders_episode)."""
+    logs = sorted((folder / "calls").glob("*.jsonl"))
+    dispatcher = folder / "dispatcher_calls.jsonl"
+    return [*logs, dispatcher] if dispatcher.is_file() else logs
+
+
 def export_sft(run_dirs: list[str | Path], out: str | Path, families: list[str] | None = None,
                exclude_failed_commands: bool = False, kinds: list[str] | None = None) -> dict:
     """Write the examples; returns counts (episodes, examples, tokens, by family)."""
@@ -86,7 +95,7 @@ def export_sft(run_dirs: list[str | Path], out: str | Path, families: list[str] 
             c = counts["by_family"].setdefault(family, {"episodes": 0, "examples": 0, "tokens": 0})
             c["episodes"] += 1
             counts["episodes"] += 1
-            for path in sorted((folder / "calls").glob("*.jsonl")):
+            for path in call_logs(folder):
                 for call in read_calls(path):
                     if call.get("kind") not in kinds:
                         continue

@@ -28,7 +28,7 @@ from .generators.coblock import TASK_TYPES as COBLOCK_TYPES
 from .orders import DISHES as ORDER_DISHES
 
 TASK_TYPES = ("techtree", "cooking", "construction", "coblock", "orders", "defuse")
-PLAYABLE_TYPES = ("techtree", "cooking", "construction", "coblock")
+PLAYABLE_TYPES = ("techtree", "cooking", "construction", "coblock", "orders", "defuse")
 INFERRED_TYPES = ("techtree", "cooking", "construction")   # what a task without a type can be read as
 DEFAULT_TIMEOUT = 300
 
@@ -243,10 +243,6 @@ def unplayable_reason(task: Task) -> str | None:
     """None when episodes of the task can be played; otherwise one line saying why not."""
     if task.type == "coblock" and task.blueprint is None and not task.private_goals:
         return "a coblock task needs its structure (a blueprint or private goals): there is nothing to build"
-    if task.type == "orders":
-        return "orders tasks need the dispatcher runner, which is not built yet"
-    if task.type == "defuse":
-        return "defuse tasks need their rooms and round mode in the world, which are not built yet"
     if task.type in PLAYABLE_TYPES:
         return None
     return f"{task.type} tasks cannot be played"

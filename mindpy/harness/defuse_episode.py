@@ -1,0 +1,370 @@
+"""Play one defuse episode in rounds: the pure game decides, the world mirrors it, each agent's model answers with
+one command a turn.
+
+    result = run_defuse_episode(task, "runs/x", model="oracle")   # also in runs/x/result.json
+    result["points"], result["rounds"], result["valid_action_rate"]   # 90, 9, 1.0
+
+Each round every agent, in agent order, gets its partial observation (DefuseGame.observation: its own room, the
+round, the team score, its teammates' rooms, the messages sent to it last round, the result of its last action)
+and the commands it can use now; its model answers with one command (mindpy.commands.defuse: a broadcast may ride
+beside it). A reply that is no valid command, or that the game refuses, is a lost turn: the refusal is the
+feedback of the next observation and it counts against the valid-action rate. The game ends when every bomb is
+resolved or after its round limit (the task's, 30; `round_limit` overrides it, as `--rounds N` does).
+
+The run directory holds `result.json` (mindpy.tasks.results' fields: score is points / 90, end_reason success
+when all 90 points are made, else round_limit; plus points, max_points, rounds, round_limit, valid_action_rate,
+per agent `replies` and `valid`, `players`: bot name -> player name, and `world_mirrors_game`: whether the
+bombs' blocks read at the end show the game's state), `calls/<name>.jsonl` (every model call: system,
+messages, reply, whether its command worked; SFT export reads these) and `console.log` (a line per turn).
+
+With `belief_state` (a profile's `belief_state: true`) each agent is first asked, after every observation, to
+rewrite a written belief (role, round, team score, observation, teammates' locations, room connectivity, bomb
+intel, tool inventory, available actions); that belief replaces its raw history in the turn's prompt, and the last
+one is saved as `bots/<name>/belief.txt`.
+
+`TeamPlay` is the round loop alone, with or without bots, so that it can be played without a server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TextIO, cast
+
+from ..commands.common import CommandOutput
+from ..commands.context import AgentContext
+from ..commands.defuse import (
+    BROADCAST,
+    belief_prompt,
+    belief_request,
+    command_text,
+    defuse_registry,
+    read_turn,
+    reply_rules,
+)
+from ..commands.registry import CommandRegistry
+from ..errors import MindpyError
+from ..models.budget import BUDGET_END_REASON, BudgetLimits, release_budget, shared_budget
+from ..tasks.checkers import ROUND_LIMIT, SUCCESS
+from ..tasks.defuse.game import INVALID, Action, DefuseGame
+from ..tasks.defuse_world import DefuseWorld
+from ..tasks.results import EpisodeRecorder
+from ..tasks.schema import Task
+from ..tasks.world import WorldSetupError, apply_setup, issue_via_bot, issue_via_server, wait_for_setup
+from .calls import CallLog
+from .episode import EpisodeInfraError, agent_names, refuse_unplayable
+
+log = logging.getLogger(__name__)
+
+HISTORY_TURNS = 6      # earlier turns (observation and reply) kept in an agent's prompt
+SETUP_TIMEOUT_S = 60.0
+MIRROR_WAIT_S = 10.0   # how long the world may take to show the game's last changes
+Issue = Callable[[str], None]
+
+
+def defuse_game(task: Task, round_limit: int | None = None) -> DefuseGame:
+    """The game of a defuse task (its fields are kept in `task.extra`)."""
+    options = {} if round_limit is None else {"round_limit": round_limit}
+    return DefuseGame.from_task({"type": task.type, **task.extra}, **options)
+
+
+@dataclass
+class TeamTable:
+    """The game and its world as the defuse commands act on them (a DefuseTable): a legal action is played in the
+    game, then mirrored in the world (a move teleports the bot, a cut changes the bomb's blocks)."""
+
+    game: DefuseGame
+    world: DefuseWorld | None = None
+    issue: Issue = lambda line: None
+    riders: dict[int, str] = field(default_factory=dict)   # agent -> broadcast riding with its next action
+
+    def play(self, agent: int, action: Action) -> CommandOutput:
+        rider = self.riders.pop(agent, None)
+        if action.message is None and rider:
+            action = replace(action, message=rider)
+        before = {b: self.game.remaining(b) for b in self.game.bombs_in(self.game.rooms[agent])}
+        legal = self.game.problem(agent, action) is None
+        text = self.game.act(agent, action)
+        if legal and self.world is not None:
+            lines = self.world.move_lines(agent, action.room) if action.kind == "move" and action.room is not None \
+                else [line for b, left in before.items() if self.game.remaining(b) != left
+                      for line in self.world.bomb_lines(b, self.game.remaining(b))]
+            for line in lines:
+                self.issue(line)
+        return CommandOutput(text, legal)
+
+    def refuse(self, agent: int, problem: str) -> None:
+        """A reply that is no command: a lost turn, with the problem as its feedback."""
+        self.riders.pop(agent, None)
+        self.game.act(agent, Action("invalid"))
+        self.game.feedback[agent] = f"{INVALID} {' '.join(problem.split())}"
+
+
+@dataclass
+class TurnLog:
+    """One agent's turn: what it answered and what came of it."""
+
+    round_no: int
+    agent: int
+    reply: str
+    command: str | None
+    feedback: str
+    ok: bool
+    message: str | None = None   # a broadcast, alone or beside the action
+
+
+class TeamPlay:
+    """The round loop: observation and commands to each model, one command back, played on the table."""
+
+    def __init__(self, game: DefuseGame, models: Sequence[Any], goals: Sequence[str], *, names: Sequence[str],
+                 table: TeamTable | None = None, contexts: Sequence[AgentContext] | None = None,
+                 version: str | None = None, on_turn: Callable[[TurnLog], None] | None = None,
+                 belief_state: bool = False):
+        if not len(models) == len(goals) == len(names) == game.agent_count:
+            raise ValueError(f"the game has {game.agent_count} agents: give as many models, goals and names "
+                             f"(got {len(models)}, {len(goals)}, {len(names)})")
+        self.game = game
+        self.models = list(models)
+        self.names = list(names)
+        self.table = table or TeamTable(game)
+        self.registry: CommandRegistry = defuse_registry(self.table, *([version] if version else []))
+        self.systems = [self._system(goal) for goal in goals]
+        self.contexts = list(contexts) if contexts is not None else [
+            AgentContext(name=n, bot=cast(Any, None), skills=cast(Any, None), agent_index=i)  # no bot: pure play
+            for i, n in enumerate(self.names)]
+        self.histories: list[list[dict]] = [[] for _ in self.names]
+        self.belief_state = belief_state
+        self.beliefs: list[str] = ["" for _ in self.names]   # with belief_state: each agent's written belief
+        self.on_turn = on_turn or (lambda turn: None)
+        self.turns: list[TurnLog] = []
+
+    def _system(self, goal: str) -> str:
+        docs = "\n".join(f"{c.signature()}: {c.description}" for c in self.registry)
+        return f"{goal.strip()}\n\n{reply_rules()}\n\nCommands:\n{docs}"
+
+    def prompt(self, agent: int) -> str:
+        """What the agent is told at its turn: its observation, then the commands it can use now."""
+        actions = ", ".join(command_text(a) for a in self.game.valid_actions(agent))
+        return (f"{self.game.observation(agent).text()}\nCommands you can use now: {actions}; "
+                f'!broadcast("...") beside one of them, or alone to spend the turn talking.')
+
+    def run(self, should_stop: Callable[[], bool] = lambda: False) -> None:
+        """Rounds until the game is over (or `should_stop()`, checked before each turn)."""
+        while not self.game.done and not should_stop():
+            for agent in range(self.game.agent_count):
+                if self.game.done or should_stop():
+                    return
+                self.play_turn(agent)
+
+    def _ask(self, agent: int, messages: list[dict]) -> str:
+        """The model's answer; "" when the call failed (a lost turn; a spent budget stops the play: should_stop)."""
+        try:
+            return str(self.models[agent].send(messages, self.systems[agent]).text)
+        except MindpyError as exc:
+            log.warning("round %d, %s: the model did not answer: %s", self.game.round_no, self.names[agent], exc)
+            return ""
+
+    def play_turn(self, agent: int) -> TurnLog:
+        round_no = self.game.round_no
+        user = self.prompt(agent)
+        history = self.histories[agent][-2 * HISTORY_TURNS:]
+        if self.belief_state:  # the belief, rewritten after this observation, stands for the history
+            self.beliefs[agent] = self._ask(agent, [{"role": "user", "content": belief_request(
+                self.beliefs[agent], self.game.observation(agent).text())}]) or self.beliefs[agent]
+            user, history = belief_prompt(self.beliefs[agent], user), []
+        model = self.models[agent]
+        reply = self._ask(agent, [*history, {"role": "user", "content": user}])
+        turn = read_turn(reply, self.registry)
+        if turn.ok:
+            assert turn.command is not None
+            if turn.message:
+                self.table.riders[agent] = turn.message
+            output = self.registry.run(self.contexts[agent], turn.command, turn.args)
+            ok, feedback = bool(getattr(output, "ok", True)), str(output)
+        else:
+            self.table.refuse(agent, turn.error or "")
+            ok, feedback = False, self.game.feedback[agent]
+        if not ok and hasattr(model, "on_agent_event"):
+            model.on_agent_event("command failed", turn.command or "")   # marked in the call log
+        self.histories[agent] += [{"role": "user", "content": user}, {"role": "assistant", "content": reply}]
+        said = turn.args[0] if turn.command == BROADCAST else turn.message
+        logged = TurnLog(round_no, agent, reply, turn.command if turn.ok else None, feedback, ok, said)
+        self.turns.append(logged)
+        self.on_turn(logged)
+        return logged
+
+
+def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
+                       progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None,
+                       echo: bool = False, round_limit: int | None = None, budget: BudgetLimits | None = None,
+                       settings_overrides: dict | None = None, names: Sequence[str] | None = None,
+                       belief_state: bool = False) -> dict:
+    """Play the defuse `task` once (see the module doc). `model`: a model spec for every agent (None: the default
+    model), or `models` by bot name (ready model objects); `round_limit` overrides the task's; `names`: the bots'
+    names (default andy, jill, bob...); `belief_state`: each agent keeps a written belief in place of its history
+(TeamPlay). Returns the result, also written to RUN_DIR/result.json."""
+    from ..bridge import create_bots
+    from ..server.address import parse_server
+    from ..settings import load_settings
+
+    refuse_unplayable(task)
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    say = progress or (lambda text: None)
+    names = list(names) if names is not None else agent_names(task)
+    settings = load_settings(None, **(settings_overrides or {}))
+    game = defuse_game(task, round_limit)
+    with contextlib.ExitStack() as stack:
+        console = stack.enter_context((run_dir / "console.log").open("a", encoding="utf-8"))
+        embedded = None
+        address = parse_server(server)
+        if address is None:
+            from ..server import EmbeddedServer
+
+            try:
+                embedded = stack.enter_context(EmbeddedServer(run_dir=run_dir / "server",
+                                                              version=settings.minecraft_version))
+            except MindpyError as exc:
+                raise EpisodeInfraError(f"the embedded server did not start: {exc}") from exc
+            host, port = embedded.address.host, embedded.address.port
+        else:
+            host, port = address.host, address.port
+        say(f"{task.id}: {len(names)} agents ({', '.join(names)}) joining {host}:{port}")
+        try:
+            bots = create_bots(names, host, port, version=settings.minecraft_version)  # they join at once
+        except MindpyError as exc:
+            raise EpisodeInfraError(f"the agents could not join {host}:{port}: {exc}") from exc
+        for bot in bots:
+            stack.callback(bot.close)
+        say(f"{task.id}: joined; building the rooms")
+        issue = issue_via_server(embedded) if embedded is not None else issue_via_bot(bots[0])
+        world = DefuseWorld(game.layout, names, task)
+        setup = world.plan()
+        try:
+            apply_setup(setup, issue)
+            wait_for_setup(setup, bots, SETUP_TIMEOUT_S)
+        except (WorldSetupError, MindpyError) as exc:
+            raise EpisodeInfraError(f"the defuse rooms were not set up: {exc}") from exc
+        say(f"{task.id}: rooms built; playing (at most {game.round_limit} rounds)")
+
+        limits = budget if budget is not None else settings.budget_limits()
+        spend = shared_budget(str(run_dir), limits)
+        stack.callback(release_budget, str(run_dir))
+        logs = [CallLog(spend.wrap(_model_for(name, model, models, settings)), run_dir / "calls" / f"{name}.jsonl",
+                        name) for name in names]
+        for logged in logs:
+            stack.callback(logged.close)
+        recorder = EpisodeRecorder(task, names)
+        contexts = [AgentContext.for_bot(bot, settings.minecraft_version, task, agent_index=i)
+                    for i, bot in enumerate(bots)]
+        play = TeamPlay(game, logs, [task.goal_for(i) for i in range(len(names))], names=names,
+                        table=TeamTable(game, world, issue), contexts=contexts, version=settings.minecraft_version,
+                        on_turn=_TurnRecord(recorder, names, game, _echo(console, echo)), belief_state=belief_state)
+
+        def should_stop() -> bool:
+            if embedded is not None and not embedded.is_running():
+                raise EpisodeInfraError("the embedded server stopped during the episode")
+            return spend.exceeded is not None
+
+        play.run(should_stop)
+        mirrored = _world_mirrors(world, game, bots[0])  # read while the bots keep the rooms' chunks loaded
+        if belief_state:
+            for name, belief in zip(names, play.beliefs, strict=True):
+                (run_dir / "bots" / name).mkdir(parents=True, exist_ok=True)
+                (run_dir / "bots" / name / "belief.txt").write_text(belief + "\n")
+        for name, logged in zip(names, logs, strict=True):
+            recorder.record_tokens(name, sum(u.prompt_tokens + u.completion_tokens
+                                             for u in getattr(logged.model, "usage_log", [])))
+        recorder.record_round(game.rounds_used)
+        result = _result(recorder, game, names, spend.exceeded is not None)
+        result = {**result, "world_mirrors_game": mirrored, "budget": spend.summary()}
+        (run_dir / "result.json").write_text(json.dumps({**result, "run_dir": str(run_dir), "agent_names": names},
+                                                        indent=2) + "\n")
+        say(f"{task.id}: {result['end_reason']} with {result['points']}/{result['max_points']} points in "
+            f"{result['rounds']} rounds, valid actions {result['valid_action_rate']:.0%}, "
+            f"{result['duration_s']:.0f} s")
+        return result
+
+
+def _world_mirrors(world: DefuseWorld, game: DefuseGame, bot: Any, wait_s: float = MIRROR_WAIT_S) -> bool:
+    """Whether every bomb's blocks show its state in the game (the last changes may take a moment to arrive)."""
+    from ..world.bulk import block_map
+
+    wanted = {cell: block for b in game.layout.bombs
+              for cell, block in world.bomb_blocks(b.id, game.remaining(b.id)).items()}
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            seen = block_map(bot, wanted)
+        except MindpyError as exc:
+            log.warning("reading the bombs' blocks: %s", exc)
+            seen = {}
+        if all(seen.get(cell) == block for cell, block in wanted.items()):
+            return True
+        if time.monotonic() > deadline:
+            wrong = {cell: (block, seen.get(cell)) for cell, block in wanted.items() if seen.get(cell) != block}
+            log.warning("the world does not show the game's bombs (cell: wanted, seen): %s", wrong)
+            return False
+        time.sleep(0.2)
+
+
+def _model_for(name: str, spec: Any, models: dict[str, Any] | None, settings: Any) -> Any:
+    """The agent's ready model, else one made from `spec` (None: the default model, the oracle without a key)."""
+    if models and name in models:
+        return models[name]
+    from ..agent.factory import default_model_spec
+    from ..models import create_model
+
+    return create_model(spec if spec is not None else default_model_spec(), attempts=settings.model_attempts,
+                        timeout=settings.model_timeout_s)
+
+
+def _echo(console: TextIO, echo: bool) -> Callable[[str], None]:
+    def write(line: str) -> None:
+        console.write(line + "\n")
+        console.flush()
+        if echo:
+            print(line, file=sys.stdout, flush=True)
+    return write
+
+
+@dataclass
+class _TurnRecord:
+    """After each turn: the recorder's counts and a console line."""
+
+    recorder: EpisodeRecorder
+    names: list[str]
+    game: DefuseGame
+    write: Callable[[str], None]
+
+    def __call__(self, turn: TurnLog) -> None:
+        name = self.names[turn.agent]
+        self.recorder.record_round(turn.round_no)
+        if turn.command is not None:
+            self.recorder.record_command(name, f"!{turn.command}")
+            if turn.message:
+                self.recorder.record_message(name)
+        if not turn.ok:
+            self.recorder.record_failed_command(name, f"!{turn.command or 'reply'}")
+        reply = " ".join(turn.reply.split())[:200]
+        self.write(f"round {turn.round_no} [{name} / {self.game.name(turn.agent)}] {reply!r} -> {turn.feedback}")
+
+
+def _result(recorder: EpisodeRecorder, game: DefuseGame, names: Sequence[str], budget_spent: bool) -> dict:
+    most = game.layout.max_score()
+    reason = SUCCESS if game.score == most else BUDGET_END_REASON if budget_spent else ROUND_LIMIT
+    result = recorder.on_end(game.score / most, reason)
+    agents = {name: {**result["agents"].get(name, {}), "replies": v.replies, "valid": v.valid}
+              for name, v in zip(names, game.validity, strict=True)}
+    return {**result, "agents": agents, "points": game.score, "max_points": most, "rounds": game.rounds_used,
+            "round_limit": game.round_limit, "valid_action_rate": round(game.valid_rate(), 4),
+            "players": {name: game.name(i) for i, name in enumerate(names)}}
+
+
+__all__ = ["TeamPlay", "TeamTable", "TurnLog", "defuse_game", "run_defuse_episode"]

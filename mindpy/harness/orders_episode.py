@@ -1,0 +1,281 @@
+"""Play one orders episode (MindAgent's CuisineWorld in the cooking world): one dispatcher commands every cook,
+a step at a time, while orders arrive and expire.
+
+    result = run_orders_episode(task, "runs/x", model="oracle")     # the scripted dispatcher
+    result["score"]            # the completion rate: completed / (completed + failed) orders
+    result["orders"]           # {"level", "alpha", "completed", "failed", "created", "wasted", ...}
+
+A step: the order book moves to the step (expiries, then the new order), the commands that ended since the last
+step are read (their failures are the step's feedback), the farm and pasture are restocked, the dispatcher gets
+the state (every cook's inventory, busy with which command or free, the stations, the serving chest, the open
+orders with their deadlines) and answers with one command per free cook; the commands run, all cooks at once,
+until each has ended or the step's cap (seconds) has passed. A command still running then keeps its cook busy
+into the next steps. Last, the serving chest's checker takes out what was put in it: each dish completes the open
+order of that dish with the earliest deadline, or is wasted.
+
+The run directory holds `result.json` (mindpy.tasks.results' fields, the score being the completion rate, plus
+`orders`, `cos` and the order `events`), `dispatcher_calls.jsonl` (one line per step: the prompt, the reply,
+the commands accepted and the problems found; SFT export reads it), `console.log` and the cooks' `bots/` folders.
+
+The dispatcher: `model` "oracle" is the scripted earliest-deadline-first dispatcher (mindpy.dispatch.oracle),
+any other spec a chat model, None the agents' default (the oracle without an API key); `models={"dispatcher":
+model}` passes a ready one (tests). The cooks are agents whose own model never speaks: they run the dispatcher's
+commands (mindpy.dispatch.cooks), with the modes that would walk them away on their own turned off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from ..dispatch import Decision, Dispatcher, DispatcherOptions, OpenOrder
+from ..dispatch.cooks import CookCommands, feedback_lines, killed_animals
+from ..dispatch.kitchen import KitchenView, command_name, dispatch_state
+from ..dispatch.oracle import OracleDispatcher
+from ..errors import ConfigError, MindpyError
+from ..tasks.checkers import TIMEOUT
+from ..tasks.cos import completion_rate, cos, tally
+from ..tasks.orders import OrderBook, OrderStream
+from ..tasks.orders_world import ServingChest, restock_commands, set_up_orders
+from ..tasks.results import EpisodeRecorder
+from ..tasks.schema import Task
+from ..tasks.world import WorldSetupError, issue_via_bot, issue_via_server
+
+DISPATCHER_KEY = "dispatcher"  # the key of `models` that holds a ready dispatcher model
+CALLS_FILE = "dispatcher_calls.jsonl"
+CALL_KIND = "conversing"  # the dispatcher's calls are an orders episode's conversation (SFT export's default)
+# Modes that would move a cook on its own: "unstuck" takes back-to-back crafts at one table for being stuck,
+# "elbow_room" steps away from the cook beside it.
+QUIET_MODES = ("unstuck", "elbow_room")
+
+
+@dataclass(frozen=True)
+class OrdersOptions:
+    """How an orders episode is played: the step's cap in seconds (None: the task's timeout shared out over its
+    steps), the dispatcher's prompt options, and `max_steps` to play only the first steps (None: all)."""
+
+    step_cap_s: float | None = None
+    dispatcher: DispatcherOptions = field(default_factory=DispatcherOptions)
+    max_steps: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.step_cap_s is not None and not self.step_cap_s > 0:
+            raise ValueError(f"step_cap_s must be more than 0 seconds, got {self.step_cap_s}")
+        if self.max_steps is not None and self.max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, got {self.max_steps}")
+
+
+def make_dispatcher(task: Task, names: list[str], model: Any, models: dict[str, Any] | None,
+                    options: DispatcherOptions, settings: Any = None) -> Dispatcher:
+    """A ready model from `models`, else the model `model` names (None: the agents' default model): the oracle is
+    the scripted dispatcher, any other a chat model."""
+    from ..agent.factory import default_model_spec
+    from ..models import create_model, parse_model_spec
+
+    dishes = list(task.extra["dishes"])
+    if models and DISPATCHER_KEY in models:
+        return Dispatcher(models[DISPATCHER_KEY], options, names, dishes=dishes)
+    spec = model if model is not None else default_model_spec()
+    try:
+        if parse_model_spec(spec).api == "oracle":
+            return OracleDispatcher(options, names, dishes=dishes)
+        limits = {} if settings is None else {"attempts": settings.model_attempts,
+                                              "timeout": settings.model_timeout_s}
+        chat = create_model(spec, **limits)
+    except (ValueError, MindpyError) as exc:
+        raise ConfigError(f"the dispatcher's model {spec!r}: {exc}") from None
+    return Dispatcher(chat, options, names, dishes=dishes)
+
+
+@dataclass
+class OrdersPlay:
+    """The steps of one episode in a set-up kitchen: the book of orders, the dispatcher, the cooks running its
+    commands and the serving chest's checker. `issue` sends the restocking commands; `calls` gets a line per
+    step (the dispatcher's call)."""
+
+    book: OrderBook
+    dispatcher: Dispatcher
+    cooks: CookCommands
+    inventories: Callable[[], dict[str, dict[str, int]]]
+    chest: ServingChest
+    restock: Callable[[list[str]], None]
+    cap_s: float
+    calls: IO[str]
+    wasted: dict[str, int] = field(default_factory=dict)
+    replies_with_problems: int = 0
+
+    def step(self, t: int) -> Decision:
+        """Play step t; returns the dispatcher's decision. MindpyError when the world cannot be read."""
+        self.book.step(t)
+        ended = self.cooks.take_ended()
+        killed = killed_animals(ended)
+        if killed or any(command_name(e.command) == "collectBlocks" for e in ended):
+            self.restock(killed)
+        view = KitchenView(t, self.inventories(), self.cooks.running(),
+                           tuple(OpenOrder(o.id, o.dish, o.deadline) for o in self.book.open),
+                           feedback=feedback_lines(ended))
+        decision = self.dispatcher.decide(dispatch_state(view))
+        self.replies_with_problems += bool(decision.problems)
+        self.calls.write(json.dumps(call_line(decision, t), ensure_ascii=False) + "\n")
+        self.calls.flush()
+        for cook, command in decision.commands.items():
+            self.cooks.start(cook, command)
+        self.cooks.wait(self.cap_s)
+        self.serve(t)
+        return decision
+
+    def serve(self, t: int) -> dict[str, int]:
+        """Empty the serving chest: each dish completes the open order of it due first, or is wasted."""
+        served = self.chest.take_all()
+        for dish, count in served.items():
+            for _ in range(count):
+                if self.book.complete(dish, t) is None:
+                    self.wasted[dish] = self.wasted.get(dish, 0) + 1
+        return served
+
+
+def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
+                       seed: int = 0, progress: Callable[[str], None] | None = None,
+                       models: dict[str, Any] | None = None, echo: bool = False,
+                       options: OrdersOptions | None = None) -> dict:
+    """Play the orders task `task` once (see the module doc). Returns the result, also in RUN_DIR/result.json.
+    EpisodeInfraError when the server, the bots, the set-up or a reading of the world fail."""
+    from ..agent.runner import AgentRunner, ConsoleLog
+    from ..models.replay import ReplayModel
+    from ..profiles import load_profile
+    from ..server.address import parse_server
+    from ..settings import load_settings
+    from .episode import TASK_ORIGIN, EpisodeInfraError, _Tee, agent_names, refuse_unplayable, write_profiles
+
+    refuse_unplayable(task)
+    options = options or OrdersOptions()
+    stream = OrderStream.from_fields(task.extra)
+    steps = min(stream.episode_steps, options.max_steps or stream.episode_steps)
+    cap_s = options.step_cap_s or task.timeout / stream.episode_steps
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    say = progress or (lambda text: None)
+    names = agent_names(task)
+    overrides: dict[str, Any] = {
+        "bots_dir": str(run_dir / "bots"), "narrate_behavior": False, "load_memory": False, "init_message": "",
+        "profiles": [str(p) for p in write_profiles(run_dir, names, None, "task")]}
+    settings = load_settings(None, **overrides)
+    dispatcher = make_dispatcher(task, names, model, models, options.dispatcher, settings)
+    profiles = [load_profile(p, settings=settings) for p in settings.profiles]
+    address = parse_server(server)
+    console_file = (run_dir / "console.log").open("a", encoding="utf-8")
+    console = ConsoleLog(_Tee(console_file, sys.stdout) if echo else console_file)
+    with contextlib.ExitStack() as stack:
+        stack.callback(console_file.close)
+        stack.callback(console.close)
+        embedded = None
+        if address is None:
+            from ..server import EmbeddedServer
+
+            try:
+                embedded = stack.enter_context(EmbeddedServer(run_dir=run_dir / "server",
+                                                              version=settings.minecraft_version))
+            except MindpyError as exc:
+                raise EpisodeInfraError(f"the embedded server did not start: {exc}") from exc
+            host, port = embedded.address.host, embedded.address.port
+        else:
+            host, port = address.host, address.port
+        say(f"{task.id}: {len(names)} cooks ({', '.join(names)}) joining {host}:{port}")
+        recorder = EpisodeRecorder(task, names)
+        cooks = CookCommands({})  # its agents come once they have joined
+        # the cooks only run the dispatcher's commands: their own model never speaks
+        runner = AgentRunner(settings, profiles, host, port, console=console, task=task,
+                             event_hooks=lambda name: [_event_hook(name, cooks, recorder)],
+                             models={n: ReplayModel([], default="") for n in names})
+        stack.enter_context(runner)
+        try:
+            agents = runner.start()
+        except MindpyError as exc:
+            raise EpisodeInfraError(f"the cooks could not join {host}:{port}: {exc}") from exc
+        cooks.agents.update(agents)
+        for agent in agents.values():
+            for mode in QUIET_MODES:
+                agent.modes.set_on(mode, False)
+        bots = [agents[n].bot for n in names]
+        issue = issue_via_server(embedded) if embedded is not None else issue_via_bot(bots[0])
+        try:
+            setup = set_up_orders(task, bots, issue, origin=TASK_ORIGIN, seed=seed)
+        except WorldSetupError as exc:
+            raise EpisodeInfraError(str(exc)) from exc
+        say(f"{task.id}: kitchen set up; {steps} steps of at most {cap_s:g} s")
+
+        def restock(killed: list[str]) -> None:
+            for line in restock_commands(setup, killed):
+                issue(line)
+
+        book = OrderBook(stream)
+        recorder.started_at = time.time()  # the play starts now
+        with (run_dir / CALLS_FILE).open("w", encoding="utf-8") as calls:
+            play = OrdersPlay(book, dispatcher, cooks, lambda: {n: agents[n].bot.inventory() for n in names},
+                              ServingChest(bots[0], setup.stations["serving_chest"]), restock, cap_s, calls)
+            for t in range(steps):
+                try:
+                    decision = play.step(t)
+                except MindpyError as exc:
+                    raise EpisodeInfraError(f"step {t}: reading or changing the kitchen failed: {exc}") from exc
+                say(f"{task.id}: step {t}: {dict(decision.commands) or 'no command'}; {book.counts()}")
+        if steps == stream.episode_steps:
+            book.finish()
+        result = orders_result(task, recorder, play, steps)
+        result = {**result, "serving_chest": list(setup.stations["serving_chest"]), "run_dir": str(run_dir),
+                  "agent_names": names}
+        (run_dir / "result.json").write_text(json.dumps(result, indent=2) + "\n")
+        orders = result["orders"]
+        say(f"{task.id}: {orders['completed']} of {orders['completed'] + orders['failed']} orders served "
+            f"(rate {orders['completion_rate']:.3f}) in {result['duration_s']:.0f} s")
+        return result
+
+
+def _event_hook(name: str, cooks: CookCommands, recorder: EpisodeRecorder) -> Callable[[str, str], None]:
+    """A cook's agent events: failures to the running command, commands to the result's counts."""
+    def hook(kind: str, text: str) -> None:
+        cooks.on_event(name, kind, text)
+        if kind == "command":
+            recorder.record_command(name, text.split("(", 1)[0])
+        elif kind == "command failed":
+            recorder.record_failed_command(name, text)
+    return hook
+
+
+def orders_result(task: Task, recorder: EpisodeRecorder, play: OrdersPlay, steps: int) -> dict:
+    """The episode's result: the recorder's fields with the completion rate as the score, the order counts, the
+    CoS of this α alone, the order events and the dispatcher's calls."""
+    book = play.book
+    rate = completion_rate(book.events)
+    counts = tally(book.events)
+    alpha = float(task.extra.get("alpha", 1.0))
+    return {**recorder.on_end(rate, TIMEOUT), "orders": {
+        "level": task.extra.get("level"), "alpha": alpha, "steps": steps, "created": book.counts()["created"],
+        "completed": counts.completed, "failed": counts.failed, "open_at_end": len(book.open),
+        "skipped": len(book.skipped), "wasted": dict(play.wasted), "completion_rate": rate},
+        "cos": cos({alpha: rate}, alphas=None),
+        "events": [list(e) for e in book.events],
+        "dispatcher": dispatcher_summary(play.dispatcher, steps, play.replies_with_problems)}
+
+
+def dispatcher_summary(dispatcher: Dispatcher, calls: int, refused: int) -> dict:
+    """The dispatcher's model, calls, tokens and the number of replies that had a problem."""
+    model = dispatcher.model
+    usage = model.total_usage()
+    return {"model": model.describe(), "calls": calls, "replies_with_problems": refused,
+            "prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens}
+
+
+def call_line(decision: Decision, step: int) -> dict:
+    """A dispatcher call as a line of a call log (what SFT export reads: system, messages, reply), with the
+    step's outcome."""
+    return {"agent": DISPATCHER_KEY, "kind": CALL_KIND, "time": time.time(), "step": step,
+            "system": decision.system, "messages": [{"role": "user", "content": decision.user}],
+            "reply": decision.reply, "commands": dict(decision.commands), "problems": list(decision.problems),
+            "command_ok": not decision.problems}

@@ -1,0 +1,165 @@
+"""Defuse episodes: the oracle team through its prompts, the table mirroring the game in the world, and whole
+episodes on the session's server (the world's bombs read back, a wrong cutter's feedback in the next prompt, an
+invalid reply in the valid-action rate, each agent seeing only its own room)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import teleport, unique_name
+from mindpy.harness.defuse_episode import TeamPlay, TeamTable, defuse_game, run_defuse_episode
+from mindpy.models.replay import ReplayModel
+from mindpy.oracle.provider import OracleModel
+from mindpy.tasks.defuse import Action
+from mindpy.tasks.defuse_world import BOMB, WALL, WOOL, DefuseWorld
+from mindpy.tasks.loader import read_task_file
+from mindpy.world.bulk import block_map
+
+TASKS = read_task_file(Path(__file__).resolve().parents[2] / "tasks" / "defuse_test.json")
+
+
+def task(task_id: str):
+    return TASKS.task(task_id)
+
+
+def wrong_cut(task_id: str) -> tuple[int, str] | None:
+    """A bomb in agent 0's start room and a cutter agent 0 holds that is not its first colour, if there is one."""
+    game = defuse_game(task(task_id))
+    for bomb in game.live_bombs_in(game.rooms[0]):
+        wrong = [c for c in game.layout.cutters[0] if c != game.remaining(bomb)[0]]
+        if wrong:
+            return bomb, wrong[0]
+    return None
+
+
+@pytest.mark.parametrize("task_id", ["defuse_0", "defuse_7", "defuse_15"])
+def test_the_oracle_team_reading_its_prompts_defuses_every_bomb(task_id):
+    game = defuse_game(task(task_id))
+    goals = [task(task_id).goal_for(i) for i in range(game.agent_count)]
+    play = TeamPlay(game, [OracleModel() for _ in goals], goals, names=["a", "b", "c"])
+    play.run()
+    assert game.score == 90 and game.rounds_used <= 12 and game.valid_rate() == 1.0
+    assert all(turn.command for turn in play.turns)   # every reply was a command the parser read
+
+
+def test_the_table_mirrors_legal_actions_in_the_world_and_nothing_else():
+    game = defuse_game(task("defuse_0"))
+    world = DefuseWorld(game.layout, ["a", "b", "c"])
+    lines: list[str] = []
+    table = TeamTable(game, world, lines.append)
+    bomb = game.live_bombs_in(game.rooms[0])[0]
+    first = game.remaining(bomb)[0]
+    holder = next(a for a in range(3) if first in game.layout.cutters[a] and game.rooms[a] == game.rooms[0])
+    refused, mover = (a for a in range(3) if a != holder)
+    assert not table.play(refused, Action.move(99)).ok and lines == []   # refused: the world stays
+    assert table.play(holder, Action.apply(first, bomb)).ok
+    left = game.remaining(bomb)
+    x, y, z = world.marker_cell(bomb)
+    expected = f"setblock {x} {y} {z} {WOOL[left[0]]}" if left else f"setblock {x} {y} {z} air"
+    assert expected in lines
+    room = game.layout.neighbours(game.rooms[mover])[0]
+    lines.clear()
+    assert table.play(mover, Action.move(room)).ok and lines == world.move_lines(mover, room)
+
+def watching(make_bot):
+    """A bot standing beside the rooms' area from before the episode: the server keeps a chunk's changes only while
+    a player is near it."""
+    observer = make_bot("watch")
+    teleport(observer, 145, -60, -130)
+    return observer
+
+
+def bomb_blocks(observer, world: DefuseWorld) -> dict:
+    cells = [c for b in world.layout.bombs for c in (b.cell, world.marker_cell(b.id))]
+    return block_map(observer, cells)
+
+
+@pytest.mark.slow
+def test_an_oracle_episode_scores_90_and_clears_the_bombs_from_the_world(server, make_bot, tmp_path):
+    observer = watching(make_bot)
+    names = [unique_name(n) for n in ("alpha", "bravo", "charlie")]
+    result = run_defuse_episode(task("defuse_1"), tmp_path / "run", model="oracle",
+                                server=f"{server.host}:{server.port}", names=names)
+    saved = json.loads((tmp_path / "run" / "result.json").read_text())
+    assert saved["end_reason"] == "success" and saved["score"] == 1.0 and saved["points"] == 90
+    assert saved["world_mirrors_game"] is True
+    assert saved["valid_action_rate"] == 1.0 and saved["rounds"] == result["rounds"] <= 12
+    assert sum(saved["agents"][n]["replies"] for n in names) >= 3 * (saved["rounds"] - 1) + 1
+    calls = [json.loads(line) for line in (tmp_path / "run" / "calls" / f"{names[0]}.jsonl").read_text().splitlines()]
+    assert len(calls) == saved["agents"][names[0]]["replies"] and calls[0]["reply"].startswith("!")
+
+    world = DefuseWorld(defuse_game(task("defuse_1")).layout, names)
+    assert set(bomb_blocks(observer, world).values()) == {"air"}   # every bomb defused, its blocks removed
+    x0, _, z0, _, y1, _ = world.layout.rooms[0].box
+    assert block_map(observer, [(x0, y1, z0)])[(x0, y1, z0)] == WALL
+
+
+@pytest.mark.slow
+def test_a_wrong_cutter_and_an_unreadable_reply_come_back_as_feedback(server, make_bot, tmp_path):
+    task_id = next(t for t in sorted(TASKS.tasks) if wrong_cut(t))
+    found = wrong_cut(task_id)
+    assert found is not None
+    bomb, colour = found
+    observer = watching(make_bot)
+    names = [unique_name(n) for n in ("alpha", "bravo", "charlie")]
+    models = {names[0]: ReplayModel([f'!applyTool("{colour}", {bomb})', "I cut the wire.", "!wait"]),
+              names[1]: ReplayModel([], default="!wait"), names[2]: ReplayModel([], default="!wait")}
+    result = run_defuse_episode(task(task_id), tmp_path / "run", models=models, round_limit=3,
+                                server=f"{server.host}:{server.port}", names=names)
+    assert result["end_reason"] == "round_limit" and result["points"] == 0 and result["rounds"] == 3
+    assert result["agents"][names[0]]["replies"] == 3 and result["agents"][names[0]]["valid"] == 1
+    assert result["valid_action_rate"] == pytest.approx(7 / 9, abs=1e-3)
+
+    prompts = [call["messages"][-1]["content"] for call in models[names[0]].calls]
+    game = defuse_game(task(task_id))
+    assert (f"You can not apply Tool {colour} to Bomb {bomb} because the sequence of this bomb is "
+            f"{', '.join(game.remaining(bomb))}.") in prompts[1]
+    assert "Your action is invalid. Your reply has no command" in prompts[2]
+    # partial observability: each agent's first prompt names the bombs of its own room and no other
+    for agent, name in enumerate(names):
+        first = models[name].calls[0]["messages"][-1]["content"]
+        mine = set(game.bombs_in(game.rooms[agent]))
+        assert {int(n) for n in re.findall(r"\bBomb (\d+)", first)} == mine
+    assert result["world_mirrors_game"] is True
+    world = DefuseWorld(game.layout, names)
+    seen = bomb_blocks(observer, world)
+    for b in game.layout.bombs:   # nothing was cut: every bomb stands, showing its first colour
+        assert (seen[b.cell], seen[world.marker_cell(b.id)]) == (BOMB, WOOL[b.sequence[0]])
+
+
+def test_a_belief_state_replaces_the_raw_history_in_the_next_prompt():
+    game = defuse_game(task("defuse_0"))
+    goals = [task("defuse_0").goal_for(i) for i in range(3)]
+    alpha = ReplayModel([{"reply": "BELIEF-ONE: alone in my room", "match": "Update your belief state"},
+                         {"reply": "BELIEF-TWO: still waiting", "match": "so far:\\s*BELIEF-ONE"}], default="!wait")
+    others = [ReplayModel([], default="!wait") for _ in range(2)]
+    play = TeamPlay(game, [alpha, *others], goals, names=["a", "b", "c"], belief_state=True)
+    for _ in range(2):
+        for agent in range(3):
+            play.play_turn(agent)
+    asked = [call["messages"] for call in alpha.calls]   # belief, action, belief, action
+    assert [m[-1]["content"].startswith("Update your belief state") for m in asked] == [True, False, True, False]
+    assert "Your belief so far:\nBELIEF-ONE" in asked[2][-1]["content"]   # the belief is rewritten, not restarted
+    second_turn = asked[3]
+    assert len(second_turn) == 1 and second_turn[0]["content"].startswith("Your belief state:\nBELIEF-TWO")
+    assert "Round 1 of" not in second_turn[0]["content"] and "Round 2 of" in second_turn[0]["content"]
+    assert play.beliefs[0] == "BELIEF-TWO: still waiting" and game.valid_rate() == 1.0
+    # without belief states the raw history comes back instead
+    plain = ReplayModel([], default="!wait")
+    play = TeamPlay(defuse_game(task("defuse_0")), [plain, *[ReplayModel([], default="!wait")] * 2], goals,
+                    names=["a", "b", "c"])
+    for _ in range(2):
+        for agent in range(3):
+            play.play_turn(agent)
+    assert len(plain.calls) == 2 and "Round 1 of" in plain.calls[1]["messages"][0]["content"]
+
+
+def test_the_oracle_team_keeps_defusing_with_belief_states():
+    game = defuse_game(task("defuse_3"))
+    goals = [task("defuse_3").goal_for(i) for i in range(game.agent_count)]
+    TeamPlay(game, [OracleModel() for _ in goals], goals, names=["a", "b", "c"], belief_state=True).run()
+    assert game.score == 90 and game.valid_rate() == 1.0

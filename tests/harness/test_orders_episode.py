@@ -1,0 +1,180 @@
+"""Orders episodes on the session's server: the scripted dispatcher serving golden apples through the serving
+chest, and a replay dispatcher whose mistake reaches the next prompt and whose corrected command runs. Pure tests
+for the kitchen view, the feedback, restocking and the serving chest's reply reader."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import teleport
+from mindpy.dispatch import AgentState, DispatcherOptions, OpenOrder
+from mindpy.dispatch.cooks import Ended, feedback_lines, killed_animals
+from mindpy.dispatch.kitchen import KitchenView, dispatch_state
+from mindpy.dispatch.oracle import OracleDispatcher, handover
+from mindpy.harness.episode import TASK_ORIGIN, agent_names, run_episode
+from mindpy.harness.evaluate import summarize
+from mindpy.harness.orders_episode import CALLS_FILE
+from mindpy.models.replay import ReplayModel
+from mindpy.tasks.generators.orders import make_task
+from mindpy.tasks.orders import LEVELS
+from mindpy.tasks.orders_world import ServingChest, parse_block_data, plan_orders_setup, restock_commands
+from mindpy.tasks.schema import Task, unplayable_reason
+
+
+def golden_apple_task(steps: int, alpha: float = 3.0, agents: int = 2) -> Task:
+    """The simplest level, cut to its first `steps` steps (orders every 2 steps at α 3, living 5)."""
+    raw = make_task(LEVELS["golden_apple"], agents, alpha, seed=5)
+    return Task.from_dict("orders_test_golden_apple", {**raw, "episode_steps": steps, "timeout": steps * 10})
+
+
+def calls_of(run_dir) -> list[dict]:
+    return [json.loads(line) for line in (run_dir / CALLS_FILE).read_text().splitlines()]
+
+
+# ----- pure -----
+def test_the_kitchen_view_marks_busy_cooks_and_the_stations_they_use():
+    view = KitchenView(4, {"andy": {"apple": 2}, "jill": {}}, doing={"jill": '!smeltItem("beef", 1)'},
+                       orders=(OpenOrder(1, "cooked_beef", 9),), feedback=("andy: !attack(\"cow\") failed: no cow",))
+    state = dispatch_state(view)
+    assert state.free_agents() == ("andy",) and state.busy_agents() == {"jill": '!smeltItem("beef", 1)'}
+    assert {s.name: s.busy for s in state.stations} == {"farm": False, "pasture": False, "furnace": True,
+                                                        "crafting_table": False}
+    assert state.chests[0].serving and state.orders[0].deadline == 9 and "no cow" in state.feedback[0]
+    with pytest.raises(ValueError, match="bob, who are not among the cooks"):
+        KitchenView(0, {"andy": {}}, doing={"bob": "!stop"})
+
+
+def test_only_failed_commands_are_feedback_and_killed_animals_are_counted():
+    ended = [Ended("andy", '!attack("cow")', "Killed cow.", True),
+             Ended("jill", '!attack("pig")', "No pig nearby.", False),
+             Ended("jill", '!craftRecipe("bread", 1)', "", False)]
+    assert feedback_lines(ended) == ['jill: !attack("pig") failed: No pig nearby.',
+                                     'jill: !craftRecipe("bread", 1) failed: no reason given']
+    assert killed_animals(ended) == ["cow"]
+
+
+def test_the_kitchen_has_one_serving_chest_and_restocking_refills_only_the_farm():
+    task = golden_apple_task(6)
+    assert unplayable_reason(task) is None
+    setup = plan_orders_setup(task, agent_names(task), origin=(0, -60, 0))
+    assert setup.stations["serving_chest"] == (12, -60, 4) and setup.expected_blocks[(12, -60, 4)] == "chest"
+    assert sum("chest" in line for line in setup.commands if line.startswith("setblock")) == 1
+    assert setup.commands[-1].startswith("tp ")  # the cooks come in once the kitchen is built
+    refill = restock_commands(setup, killed=["cow", "cow"])
+    assert refill[0] == "fill 7 -60 -11 12 -60 -10 wheat[age=7] keep"
+    assert all(line.endswith(" keep") for line in refill if line.startswith("fill"))
+    assert not any("farmland" in line or "water" in line for line in refill)
+    assert refill[-2:] == ["summon cow 17 -60 4", "summon cow 17 -60 4"]  # the first cow's spot
+    with pytest.raises(ValueError, match="no 'wolf' lives"):
+        restock_commands(setup, killed=["wolf"])
+
+
+def test_the_serving_chest_reply_is_read():
+    reply = '1, -60, 4 has the following block data: {Items:[{Slot:0b,id:"minecraft:bread",count:2},' \
+            '{Slot:3b,id:"minecraft:bread",count:1},{Slot:4b,id:"minecraft:cookie",count:8}]}'
+    assert parse_block_data(reply) == {"bread": 3, "cookie": 8}
+    assert parse_block_data("1, -60, 4 has the following block data: {Items:[]}") == {}
+    assert parse_block_data("Unknown command") is None
+
+
+def test_the_oracle_dispatcher_sees_the_prompt_and_leaves_no_problem_when_idle():
+    dispatcher = OracleDispatcher(DispatcherOptions(), ["andy", "jill"], dishes=["golden_apple"])
+    view = KitchenView(0, {"andy": {"apple": 1, "gold_ingot": 8}, "jill": {}}, orders=(OpenOrder(0, "golden_apple", 5),))
+    decision = dispatcher.decide(dispatch_state(view))
+    assert decision.commands == {"andy": '!craftRecipe("golden_apple", 1)'} and "order 0: golden_apple" in decision.user
+    idle = dispatcher.decide(dispatch_state(KitchenView(1, {"andy": {}, "jill": {}}, doing={"andy": "x"})))
+    assert idle.commands == {} and idle.problems == [] and dispatcher.pending_problems == []
+
+
+def test_the_oracle_gives_each_order_to_the_cook_holding_its_supplies():
+    dispatcher = OracleDispatcher(DispatcherOptions(), ["andy", "jill"], dishes=["pumpkin_pie", "cookie"])
+    view = KitchenView(0, {"andy": {"cocoa_beans": 3}, "jill": {"egg": 2}},
+                       orders=(OpenOrder(0, "pumpkin_pie", 20), OpenOrder(1, "cookie", 30)))
+    assert dispatcher.decide(dispatch_state(view)).commands == {"jill": '!collectBlocks("pumpkin", 1)',
+                                                                "andy": '!collectBlocks("wheat", 2)'}
+    no_eggs = OracleDispatcher(DispatcherOptions(), ["andy", "jill"], dishes=["pumpkin_pie", "cookie"])
+    view = KitchenView(0, {"andy": {"cocoa_beans": 3}, "jill": {}}, orders=(OpenOrder(0, "pumpkin_pie", 20),))
+    assert no_eggs.decide(dispatch_state(view)).commands == {}  # the order waits for a cook with an egg
+    bread = OracleDispatcher(DispatcherOptions(), ["andy", "jill"], dishes=["bread"])  # needs no supplies
+    view = KitchenView(0, {"andy": {}, "jill": {}}, orders=(OpenOrder(0, "bread", 20),))
+    assert bread.decide(dispatch_state(view)).commands == {"andy": '!collectBlocks("wheat", 3)'}
+
+
+def test_a_dish_left_in_hand_serves_the_next_order_of_it():
+    dispatcher = OracleDispatcher(DispatcherOptions(), ["andy", "jill"], dishes=["golden_apple"])
+    supplies = {"apple": 5, "gold_ingot": 40}
+    first = KitchenView(0, {"andy": supplies, "jill": {}}, orders=(OpenOrder(0, "golden_apple", 2),))
+    assert dispatcher.decide(dispatch_state(first)).commands == {"andy": '!craftRecipe("golden_apple", 1)'}
+    # order 0 expired before andy could serve it: the apple in his hand goes to order 1
+    later = KitchenView(2, {"andy": {**supplies, "golden_apple": 1}, "jill": {}}, orders=(OpenOrder(1, "golden_apple", 4),))
+    assert dispatcher.decide(dispatch_state(later)).commands == {"andy": '!putInChest("golden_apple", 1)'}
+
+
+def test_a_cook_without_work_hands_over_the_supply_a_teammate_lacks():
+    andy, jill = AgentState("andy", inventory={"apple": 7, "gold_ingot": 2}), AgentState("jill", inventory={"gold_ingot": 54})
+    assert handover(andy, [jill], ["golden_apple"]) == 'andy: !givePlayer("jill", "apple", 6)'  # 54 gold: 6 apples
+    assert handover(andy, [AgentState("bob", inventory={"apple": 9, "gold_ingot": 60})], ["golden_apple"]) is None
+    assert handover(jill, [andy], ["cooked_beef", "bread"]) is None  # dishes without two supplies
+    dispatcher = OracleDispatcher(DispatcherOptions(), ["andy", "jill"], dishes=["golden_apple"])
+    idle = dispatcher.decide(dispatch_state(KitchenView(3, {"andy": andy.inventory, "jill": jill.inventory})))
+    assert idle.commands == {"andy": '!givePlayer("jill", "apple", 6)'}  # one handover a step, not a swap
+    order = KitchenView(4, {"andy": andy.inventory, "jill": {"apple": 6, "gold_ingot": 54}},
+                        orders=(OpenOrder(0, "golden_apple", 9),))
+    assert dispatcher.decide(dispatch_state(order)).commands == {"jill": '!craftRecipe("golden_apple", 1)'}
+    alone = KitchenView(5, {"andy": andy.inventory, "jill": {"apple": 6, "gold_ingot": 54}}, doing={"jill": "x"},
+                        orders=(OpenOrder(1, "golden_apple", 9),))
+    assert dispatcher.decide(dispatch_state(alone)).commands == {}  # andy has nothing to make it with
+
+
+def test_the_eval_summary_gives_cos_per_level_and_agent_count(tmp_path):
+    rows = []
+    for i, (level, agents, alpha, rate) in enumerate([("l00_golden_apple", 2, 1.0, 0.5), ("l00_golden_apple", 2, 3.0, 1.0),
+                                                      ("l03_bakery", 3, 3.0, 0.25)]):
+        run = tmp_path / str(i)
+        run.mkdir()
+        (run / "result.json").write_text(json.dumps({"orders": {"level": level, "alpha": alpha}}))
+        rows.append({"task_id": f"t{i}", "file": "f", "family": "orders", "agent_count": agents, "trial": 1,
+                     "score": rate, "success": rate >= 1, "end_reason": "timeout", "duration_s": 1, "commands": 0,
+                     "messages": 0, "tokens": 0, "attempts": 1, "error": "", "run_dir": str(run)})
+    table = summarize(rows)["orders_cos"]
+    assert table == {"l00_golden_apple/2_agents": {"cos": 0.75, "alphas": [1.0, 3.0]},
+                     "l03_bakery/3_agents": {"cos": 0.25, "alphas": [3.0]}}
+
+
+# ----- on the server -----
+
+@pytest.mark.slow
+def test_the_scripted_dispatcher_serves_orders_through_the_serving_chest(server, make_bot, tmp_path):
+    task = golden_apple_task(5)
+    reader = make_bot("chest")  # stays by the kitchen: the server forgets chunks nobody is near
+    x, y, z = TASK_ORIGIN
+    teleport(reader, x - 10, y, z)
+    result = run_episode(task, tmp_path / "run", model="oracle", server=f"{server.host}:{server.port}")
+    kinds = [(kind, dish) for _, kind, _, dish in result["events"]]
+    assert ("completed", "golden_apple") in kinds, result["events"]
+    assert result["orders"]["completed"] >= 1 and result["score"] == result["orders"]["completion_rate"] > 0
+    assert json.loads((tmp_path / "run" / "result.json").read_text())["orders"] == result["orders"]
+    calls = calls_of(tmp_path / "run")
+    assert len(calls) == 5 and "## Current state" in calls[0]["messages"][0]["content"]
+    assert '!craftRecipe("golden_apple", 1)' in calls[0]["commands"].values()
+    assert ServingChest(reader, tuple(result["serving_chest"])).contents() == {}  # the checker took the dish
+
+
+@pytest.mark.slow
+def test_a_refused_reply_reaches_the_next_prompt_and_the_corrected_command_runs(server, tmp_path):
+    task = golden_apple_task(4)
+    model = ReplayModel(['bob: !craftRecipe("golden_apple", 1)',  # no cook is called bob
+                         'andy: !craftRecipe("golden_apple", 1)',
+                         'andy: !putInChest("golden_apple", 1)'], default="")
+    result = run_episode(task, tmp_path / "run", server=f"{server.host}:{server.port}",
+                         models={"dispatcher": model})
+    calls = calls_of(tmp_path / "run")
+    assert calls[0]["commands"] == {} and "unknown agent 'bob'" in calls[0]["problems"][0]
+    second = calls[1]["messages"][0]["content"]
+    assert "unknown agent 'bob'" in second.split("## Execution feedback", 1)[1]
+    assert calls[1]["commands"] == {"andy": '!craftRecipe("golden_apple", 1)'}
+    assert "andy: free; holds " in calls[2]["messages"][0]["content"]
+    assert "1 golden_apple" in calls[2]["messages"][0]["content"].split("- andy:", 1)[1].split("\n", 1)[0]
+    assert ["completed", "golden_apple"] in [e[1::2] for e in result["events"]]
