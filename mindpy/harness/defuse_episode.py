@@ -56,9 +56,9 @@ from ..tasks.defuse.game import INVALID, Action, DefuseGame
 from ..tasks.defuse_world import DefuseWorld
 from ..tasks.results import EpisodeRecorder
 from ..tasks.schema import Task
-from ..tasks.world import WorldSetupError, apply_setup, issue_via_bot, issue_via_server, wait_for_setup
+from ..tasks.world import WorldSetupError, apply_and_wait, issue_via_bot, issue_via_server
 from .calls import CallLog
-from .episode import EpisodeInfraError, agent_names, refuse_unplayable
+from .episode import EpisodeInfraError, agent_names, open_server, refuse_unplayable
 
 log = logging.getLogger(__name__)
 
@@ -210,7 +210,6 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
     names (default andy, jill, bob...); `belief_state`: each agent keeps a written belief in place of its history
 (TeamPlay). Returns the result, also written to RUN_DIR/result.json."""
     from ..bridge import create_bots
-    from ..server.address import parse_server
     from ..settings import load_settings
 
     refuse_unplayable(task)
@@ -222,19 +221,7 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
     game = defuse_game(task, round_limit)
     with contextlib.ExitStack() as stack:
         console = stack.enter_context((run_dir / "console.log").open("a", encoding="utf-8"))
-        embedded = None
-        address = parse_server(server)
-        if address is None:
-            from ..server import EmbeddedServer
-
-            try:
-                embedded = stack.enter_context(EmbeddedServer(run_dir=run_dir / "server",
-                                                              version=settings.minecraft_version))
-            except MindpyError as exc:
-                raise EpisodeInfraError(f"the embedded server did not start: {exc}") from exc
-            host, port = embedded.address.host, embedded.address.port
-        else:
-            host, port = address.host, address.port
+        embedded, host, port = open_server(stack, server, run_dir, settings.minecraft_version)
         say(f"{task.id}: {len(names)} agents ({', '.join(names)}) joining {host}:{port}")
         try:
             bots = create_bots(names, host, port, version=settings.minecraft_version)  # they join at once
@@ -247,8 +234,7 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         world = DefuseWorld(game.layout, names, task)
         setup = world.plan()
         try:
-            apply_setup(setup, issue)
-            wait_for_setup(setup, bots, SETUP_TIMEOUT_S)
+            apply_and_wait(setup, bots, issue, SETUP_TIMEOUT_S)
         except (WorldSetupError, MindpyError) as exc:
             raise EpisodeInfraError(f"the defuse rooms were not set up: {exc}") from exc
         say(f"{task.id}: rooms built; playing (at most {game.round_limit} rounds)")

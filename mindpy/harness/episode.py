@@ -128,6 +128,23 @@ def write_profiles(run_dir: Path, names: list[str], model: Any, base: str = "tas
     return paths
 
 
+def open_server(stack: contextlib.ExitStack, server: str, run_dir: Path, version: str) -> tuple[Any, str, int]:
+    """The episode's server: ("embedded": one started in RUN_DIR/server and closed with `stack`; else HOST:PORT).
+    Returns (the embedded server or None, host, port); EpisodeInfraError when the embedded server does not start."""
+    from ..server.address import parse_server
+
+    address = parse_server(server)
+    if address is not None:
+        return None, address.host, address.port
+    from ..server import EmbeddedServer
+
+    try:
+        embedded = stack.enter_context(EmbeddedServer(run_dir=run_dir / "server", version=version))
+    except MindpyError as exc:
+        raise EpisodeInfraError(f"the embedded server did not start: {exc}") from exc
+    return embedded, embedded.address.host, embedded.address.port
+
+
 def refuse_unplayable(task, source: str | Path = "") -> None:
     """ConfigError (one line) when episodes of `task` cannot be played (schema.unplayable_reason)."""
     from ..tasks.schema import unplayable_reason
@@ -166,7 +183,6 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     Returns the result (also written to RUN_DIR/result.json)."""
     from ..agent.runner import AgentRunner, ConsoleLog
     from ..profiles import load_profile
-    from ..server.address import parse_server
     from ..settings import load_settings
     if task.type == "defuse":  # a game of its own in rounds (mindpy.harness.defuse_episode)
         from .defuse_episode import run_defuse_episode
@@ -193,24 +209,12 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     profiles = [load_profile(p, settings=settings) for p in settings.profiles]
     limits = budget if budget is not None else settings.budget_limits()
     refuse_unpriced(model, limits)  # before the server starts: an unpriced model cannot be budgeted
-    address = parse_server(server)
     console_file = (run_dir / "console.log").open("a", encoding="utf-8")
     console = ConsoleLog(_Tee(console_file, sys.stdout) if echo else console_file)
     with contextlib.ExitStack() as stack:
         stack.callback(console_file.close)
         stack.callback(console.close)  # runs first (last in, first out)
-        embedded = None
-        if address is None:
-            from ..server import EmbeddedServer
-
-            try:
-                embedded = stack.enter_context(EmbeddedServer(run_dir=run_dir / "server",
-                                                              version=settings.minecraft_version))
-            except MindpyError as exc:
-                raise EpisodeInfraError(f"the embedded server did not start: {exc}") from exc
-            host, port = embedded.address.host, embedded.address.port
-        else:
-            host, port = address.host, address.port
+        embedded, host, port = open_server(stack, server, run_dir, settings.minecraft_version)
         say(f"{task.id}: {len(names)} agents ({', '.join(names)}) joining {host}:{port}")
 
         spend = shared_budget(str(run_dir), limits)  # one budget for all the agents of the episode

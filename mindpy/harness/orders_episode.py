@@ -149,9 +149,16 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
     from ..agent.runner import AgentRunner, ConsoleLog
     from ..models.replay import ReplayModel
     from ..profiles import load_profile
-    from ..server.address import parse_server
     from ..settings import load_settings
-    from .episode import TASK_ORIGIN, EpisodeInfraError, _Tee, agent_names, refuse_unplayable, write_profiles
+    from .episode import (
+        TASK_ORIGIN,
+        EpisodeInfraError,
+        _Tee,
+        agent_names,
+        open_server,
+        refuse_unplayable,
+        write_profiles,
+    )
 
     refuse_unplayable(task)
     options = options or OrdersOptions()
@@ -168,24 +175,12 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
     settings = load_settings(None, **overrides)
     dispatcher = make_dispatcher(task, names, model, models, options.dispatcher, settings)
     profiles = [load_profile(p, settings=settings) for p in settings.profiles]
-    address = parse_server(server)
     console_file = (run_dir / "console.log").open("a", encoding="utf-8")
     console = ConsoleLog(_Tee(console_file, sys.stdout) if echo else console_file)
     with contextlib.ExitStack() as stack:
         stack.callback(console_file.close)
         stack.callback(console.close)
-        embedded = None
-        if address is None:
-            from ..server import EmbeddedServer
-
-            try:
-                embedded = stack.enter_context(EmbeddedServer(run_dir=run_dir / "server",
-                                                              version=settings.minecraft_version))
-            except MindpyError as exc:
-                raise EpisodeInfraError(f"the embedded server did not start: {exc}") from exc
-            host, port = embedded.address.host, embedded.address.port
-        else:
-            host, port = address.host, address.port
+        embedded, host, port = open_server(stack, server, run_dir, settings.minecraft_version)
         say(f"{task.id}: {len(names)} cooks ({', '.join(names)}) joining {host}:{port}")
         recorder = EpisodeRecorder(task, names)
         cooks = CookCommands({})  # its agents come once they have joined

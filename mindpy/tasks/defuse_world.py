@@ -3,7 +3,7 @@ the world mirrors it.
 
     world = DefuseWorld(layout, ["andy", "jill", "bob"])
     setup = world.plan()                       # a TaskSetup: commands and the blocks and places to expect
-    apply_setup(setup, issue); wait_for_setup(setup, bots)     # mindpy.tasks.world
+    apply_and_wait(setup, bots, issue)                        # mindpy.tasks.world
     for line in world.bomb_lines(2, ("blue",)): issue(line)     # bomb 2 shows its next colour: blue
     world.bomb_blocks(2, ())                   # {cell: "air", ...}: what a defused bomb's cells hold
     for line in world.move_lines(0, 3): issue(line)             # andy is moved into room 3

@@ -2,7 +2,7 @@
 checker that takes served dishes out.
 
     setup = plan_orders_setup(task, ["andy", "jill"], origin=(200, -60, 200), seed=0)   # pure
-    apply_setup(setup, issue); wait_for_setup(setup, bots)   # or set_up_orders(task, bots, issue, origin)
+    apply_and_wait(setup, bots, issue)   # or set_up_orders(task, bots, issue, origin)
     chest = ServingChest(bots[0], setup.stations["serving_chest"])
     chest.take_all()                                # {"golden_apple": 1}: what was in it; the chest is now empty
     restock_commands(setup, killed=["cow"])         # crops dug since are ripe again, one cow comes back
@@ -28,16 +28,7 @@ from collections.abc import Iterable, Sequence
 
 from ..errors import MindpyError
 from .schema import Task
-from .world import (
-    Issue,
-    Position,
-    TaskSetup,
-    WorldSetupError,
-    _plan_cooking_world,
-    apply_setup,
-    plan_setup,
-    wait_for_setup,
-)
+from .world import Issue, Position, TaskSetup, _plan_cooking_world, apply_and_wait, plan_setup
 
 SERVING_CHEST = (12, 4)  # (dx, dz) from agent 0: in the kitchen, east of the smoker, against the north wall
 SERVING_FACING = "south"  # its front faces the kitchen
@@ -78,24 +69,9 @@ def set_up_orders(task: Task, bots: Sequence, issue: Issue, origin: Position, se
     """Plan, send and wait for an orders task's kitchen (`bots`: the cooks in task order). WorldSetupError when
     the world is not as planned in time."""
     setup = plan_orders_setup(task, [bot.name for bot in bots], origin, seed)
-    apply_setup(setup, issue)
-    try:
-        wait_for_setup(setup, bots, timeout / 2)
-    except WorldSetupError:
-        # Items left on the kitchen floor (an earlier episode on the same server, a cook's handover that was never
-        # picked up) are picked up by a cook that arrives after its inventory was cleared: clear it and give its
-        # items once more (the floor is bare by then), then wait again.
-        for name in _cooks_holding_wrong_items(setup, bots):
-            for line in setup.commands:
-                if line == f"clear {name}" or line.startswith(f"give {name} "):
-                    issue(line)
-        wait_for_setup(setup, bots, timeout / 2)
+    apply_and_wait(setup, bots, issue, timeout)
     return setup
 
-
-def _cooks_holding_wrong_items(setup: TaskSetup, bots: Sequence) -> list[str]:
-    return [bot.name for bot in bots if bot.name in setup.inventories
-            and {k: v for k, v in bot.inventory().items() if v > 0} != setup.inventories[bot.name]]
 
 
 def restock_commands(setup: TaskSetup, killed: Iterable[str] = ()) -> list[str]:

@@ -377,6 +377,28 @@ def wait_for_setup(setup: TaskSetup, bots: Sequence, timeout: float = 30.0, inte
         time.sleep(interval)
 
 
+def apply_and_wait(setup: TaskSetup, bots: Sequence, issue: Issue, timeout: float = 30.0) -> None:
+    """Send the set-up and wait for it. Raises WorldSetupError.
+
+    Items left on the floor (an earlier episode on the same server, a handover never picked up) are picked up by an
+    agent that arrives after its inventory was cleared: when the first half of the wait ends with an agent holding
+    other items, that agent is cleared and given its items once more (the floor is bare by then)."""
+    apply_setup(setup, issue)
+    try:
+        wait_for_setup(setup, bots, timeout / 2)
+    except WorldSetupError:
+        for name in _holding_wrong_items(setup, bots):
+            for line in setup.commands:
+                if line == f"clear {name}" or line.startswith(f"give {name} "):
+                    issue(line)
+        wait_for_setup(setup, bots, timeout / 2)
+
+
+def _holding_wrong_items(setup: TaskSetup, bots: Sequence) -> list[str]:
+    return [bot.name for bot in bots if bot.name in setup.inventories
+            and {k: v for k, v in bot.inventory().items() if v > 0} != setup.inventories[bot.name]]
+
+
 def set_up_task(task: Task, bots: Sequence, issue: Issue, origin: Position | None = None, seed: int = 0,
                 timeout: float = 30.0) -> TaskSetup:
     """Plan, send and wait for a task's set-up. `bots` are the agents in task order; without `origin`, agent 0's
@@ -385,6 +407,5 @@ def set_up_task(task: Task, bots: Sequence, issue: Issue, origin: Position | Non
         x, y, z = bots[0].position
         origin = (int(x // 1), int(round(y)), int(z // 1))
     setup = plan_setup(task, [bot.name for bot in bots], origin, seed)
-    apply_setup(setup, issue)
-    wait_for_setup(setup, bots, timeout)
+    apply_and_wait(setup, bots, issue, timeout)
     return setup
