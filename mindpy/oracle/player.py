@@ -64,6 +64,7 @@ class Memory:
     fixes: list | None = None
     coding_fixes: list = field(default_factory=list)
     build_tries: int = 0
+    build_counted_at: int = -1  # the call whose build try was counted (a call may plan its build twice)
     stuck: dict[str, int] = field(default_factory=dict)  # failing command -> the call when it may be retried
     calls: int = 0
     site: coblock.Site | None = None  # CoBlock: what my commands' answers taught me about my goal's cells
@@ -486,7 +487,11 @@ class Player:
             return None
         mine = construction.my_fixes(checked, view.inventory, view.name == self.lead(view))
         if mine:
-            self.mem.build_tries = self.mem.build_tries + 1 if mine == self.mem.coding_fixes else 0
+            if mine != self.mem.coding_fixes:
+                self.mem.build_tries = 0
+            elif self.mem.build_counted_at != self.mem.calls:  # one try per call, however often it is planned
+                self.mem.build_tries += 1
+            self.mem.build_counted_at = self.mem.calls
             if self.mem.build_tries < MAX_REPEATS:
                 self.mem.coding_fixes = mine
                 level = mine[0].level

@@ -13,6 +13,7 @@ from mindpy.oracle import OracleModel
 from mindpy.oracle.construction import parse_check
 from mindpy.oracle.crafting import crafter_step
 from mindpy.oracle.goals import parse_goal
+from mindpy.oracle.player import MAX_REPEATS
 from mindpy.oracle.prompt import read_prompt
 from mindpy.prompts.prompter import Prompter
 
@@ -287,6 +288,23 @@ def test_construction_checks_builds_with_code_and_finishes():
     assert command(scene.ask(model)) == ("checkBlueprint", [])
     scene.add("system", "Blueprint is complete")
     assert command(scene.ask(model))[0] == "endGoal"
+
+
+def test_a_build_reply_dropped_as_stale_is_made_again():
+    """An agent drops a reply that a newer message made stale and asks again with the same prompt. The retry count
+    of a level's build counts calls, not how often one call plans the build (answering a partner plans it too):
+    before, one dropped reply used up the tries and the oracle waited for a level only it could build (a
+    construction episode stalled at level 6)."""
+    model = OracleModel()
+    goal = "Build the house of the blueprint together with the other agent, lowest level first."
+    docs = "!stats: Get your stats.\n!newAction(prompt): Write code.\n!checkBlueprint: Check the blueprint."
+    scene = Scene("ann1", goal, ["ben2"], {"sandstone": 10, "diamond_pickaxe": 1}, docs=docs).self_prompt()
+    scene.hear("ben2", "Hi ann1, let's build.").ask(model)
+    scene.add("system", CHECK).hear("ben2", "I'm on it.")
+    for _ in range(MAX_REPEATS):  # each reply is dropped: the same prompt comes back
+        prompt = scene.prompter.build("conversing", turns=scene.turns)
+        name, args = command(model.send(prompt.messages, prompt.system).text)
+        assert name == "newAction" and "level 0" in args[0]
 
 
 def test_other_prompts():
