@@ -378,7 +378,8 @@ def wait_for_setup(setup: TaskSetup, bots: Sequence, timeout: float = 30.0, inte
 
 
 def apply_and_wait(setup: TaskSetup, bots: Sequence, issue: Issue, timeout: float = 30.0) -> None:
-    """Send the set-up and wait for it. Raises WorldSetupError.
+    """Send the set-up and wait for it (the orders and defuse set-ups: their cooks and teams hand items over, and a
+    shared server keeps what was left on the floor). Raises WorldSetupError.
 
     Items left on the floor (an earlier episode on the same server, a handover never picked up) are picked up by an
     agent that arrives after its inventory was cleared: when the first half of the wait ends with an agent holding
@@ -407,5 +408,6 @@ def set_up_task(task: Task, bots: Sequence, issue: Issue, origin: Position | Non
         x, y, z = bots[0].position
         origin = (int(x // 1), int(round(y)), int(z // 1))
     setup = plan_setup(task, [bot.name for bot in bots], origin, seed)
-    apply_and_wait(setup, bots, issue, timeout)
+    apply_setup(setup, issue)
+    wait_for_setup(setup, bots, timeout)
     return setup
