@@ -30,8 +30,8 @@ from . import rounds
 from .common import CommandOutput, action
 from .context import AgentContext
 from .params import INT, STRING, Choice, Param, show_value
-from .parser import ParseResult, parse_strict
-from .registry import Command, CommandRegistry
+from .parser import parse_strict
+from .registry import CommandRegistry
 
 NO_DEFUSE = "There is no defuse game: this command only works while defusing bombs in a defuse task."
 BROADCAST = "broadcast"
@@ -59,7 +59,8 @@ def _unbound(ctx: AgentContext, *args: Any) -> CommandOutput:
 
 
 def _bomb(description: str) -> Param:
-    return Param("bomb", INT, description + " May be left out when your room holds one live bomb.", example=1)
+    return Param("bomb", INT, description + " May be left out when your room holds one live bomb.", example=1,
+                 optional=True)
 
 
 _COLOUR = Param("colour", Choice(COLOURS), "The cutter's colour: one you hold.", example="red")
@@ -77,8 +78,6 @@ COMMANDS = (
            run=_unbound, interrupts=False),
 )
 NAMES = tuple(command.name for command in COMMANDS)
-# The short forms (no bomb number), tried when a reply leaves the number out.
-_SHORT = CommandRegistry([Command("inspectBomb", "", ()), Command("applyTool", "", (_COLOUR,))])
 
 
 def blocked_outside_defuse(task: Any) -> list[str]:
@@ -126,28 +125,19 @@ class Turn:
 
 def read_turn(text: str, registry: CommandRegistry) -> Turn:
     """The command of a reply and the broadcast beside it (either may come first); see the module doc."""
-    first = _parse(text, registry)
+    first = parse_strict(text, registry)
     if not first.ok:
         error = first.error or ("Your reply has no command: answer with one of the commands, e.g. !wait or "
                                 "!goToRoom(1).")
         return Turn(error=error)
-    second = _parse(first.rest, registry)
+    second = parse_strict(first.rest, registry)
     if second.ok and BROADCAST in (first.command, second.command) and first.command != second.command:
         act, said = (second, first) if first.command == BROADCAST else (first, second)
         return Turn(act.command, act.args, said.args[0])
     return Turn(first.command, first.args)
 
 
-def _parse(text: str, registry: CommandRegistry) -> ParseResult:
-    """`parse_strict`, and a command written without its bomb number read in its short form (bomb None)."""
-    result = parse_strict(text, registry)
-    if result.ok or result.attempted is None or result.attempted not in _SHORT:
-        return result
-    short = parse_strict(text, _SHORT)
-    if short.ok and short.command == result.attempted and short.message == result.message:
-        short.args = [*short.args, None]
-        return short
-    return result
+
 
 
 def command_text(act: Action) -> str:

@@ -16,7 +16,6 @@ command the agent may use, and `!help("name")` gives one command in full.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -234,15 +233,6 @@ def command_docs(registry: CommandRegistry, blocked: Iterable[str] = (), form: s
 
 
 # ---- !help ---------------------------------------------------------------------------------------------------------
-_HELP_CALL = re.compile(r"""!help\s*\(\s*["'“‘]?\s*!?([A-Za-z_][A-Za-z0-9_]*)\s*["'”’]?\s*\)""")
-
-
-def help_topic(written: str) -> str | None:
-    """The command name asked about in `!help("name")` (quoted or not, with or without "!"); None otherwise."""
-    match = _HELP_CALL.match(written.strip())
-    return match.group(1) if match else None
-
-
 def help_text(registry: CommandRegistry, blocked: Iterable[str] = (), topic: str | None = None,
               only_bound: bool = False) -> str:
     """The answer to !help: every command the agent may use, one line each; with a topic, that command in full."""

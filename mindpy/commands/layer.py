@@ -6,20 +6,18 @@
     layer.run(agent.context, parsed.command, parsed.args)
 
 `!help` is answered here, from what is blocked for this agent: every command it may use, one line each, or with
-a name (`!help("craftRecipe")`) that command in full. The parser knows only fixed arities, so the layer reads the
-optional name from the call the parser refused.
+a name (`!help("craftRecipe")`) that command in full.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Iterable
 from typing import Any
 
 from .blocking import available, blocked_commands
 from .context import AgentContext
-from .docs import Situation, command_docs, help_text, help_topic
+from .docs import Situation, command_docs, help_text
 from .parser import ParseResult, parse_reply
 from .registry import CommandRegistry
 
@@ -39,11 +37,7 @@ class AgentCommands:
         self.only_bound = only_bound
 
     def parse(self, text: str) -> ParseResult:
-        parsed = parse_reply(text, self.registry, self.blocked)
-        topic = help_topic(parsed.written) if parsed.attempted == "help" and parsed.error else None
-        if topic is not None:  # !help("name"): the one command whose argument is optional
-            return dataclasses.replace(parsed, command="help", args=[topic], error=None)
-        return parsed
+        return parse_reply(text, self.registry, self.blocked)
 
     def is_action(self, name: str) -> bool:
         """Whether the command runs through the action manager (stopping the running action)."""

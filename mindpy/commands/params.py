@@ -214,7 +214,18 @@ def _article(word: str) -> str:
 INT = IntType()
 FLOAT = FloatType()
 BOOL = BoolType()
+class CommandNameType(ParamType):
+    """A command's name, with or without its "!" (checked by whoever reads it, who knows the commands)."""
+
+    name = "CommandName"
+    example = "craftRecipe"
+
+    def convert(self, lit, param, version):
+        return lit.text.strip().lstrip("!"), ""
+
+
 STRING = StringType()
+COMMAND_NAME = CommandNameType()
 BLOCK = NameType("block", "BlockName", "oak_log")
 ITEM = NameType("item", "ItemName", "oak_planks")
 ENTITY = NameType("entity", "EntityName", "cow")
@@ -232,6 +243,7 @@ class Param:
     clamp: bool = False          # bring values outside the domain into it (with a note) instead of refusing
     cap: float | None = None     # a sanity ceiling, not shown in the docs: larger values are brought down to it
     example: Any = None          # shown in signatures and refusals; the type's example when None
+    optional: bool = False       # may be left out (trailing parameters only); the command then gets None
 
     def example_value(self) -> Any:
         if self.example is not None:
@@ -246,7 +258,7 @@ class Param:
         return value
 
     def signature(self) -> str:
-        text = f"{self.name}: {self.type.show()}"
+        text = f"{self.name}{'?' if self.optional else ''}: {self.type.show()}"
         if self.domain is not None:
             two_sided = self.domain.lo is not None and self.domain.hi is not None
             text += f" in {self.domain}" if two_sided else f" {self.domain}"

@@ -234,7 +234,7 @@ def _bare(text: str, start: int) -> tuple[Literal, int]:
 
 def _convert(command: Command, literals: list[Literal], version: str, result: ParseResult) -> None:
     usage = f"Usage: {command.signature()}, e.g. {command.example()}"
-    if len(literals) != len(command.params):
+    if command.fill(literals) is None:
         got = len(literals)
         result.error = f"{command.arity_text()}, got {got}. Example: {command.example()}"
         if not command.params:
@@ -242,7 +242,7 @@ def _convert(command: Command, literals: list[Literal], version: str, result: Pa
         return
     values: list[Any] = []
     problems: list[str] = []
-    for param, lit in zip(command.params, literals, strict=True):
+    for param, lit in zip(command.params, literals, strict=False):  # fewer literals: optional ones left out
         try:
             value, note = param.convert(lit, version)
         except ParamError as exc:
@@ -255,4 +255,4 @@ def _convert(command: Command, literals: list[Literal], version: str, result: Pa
         result.error = " ".join(problems) + " " + usage
         return
     result.command = command.name
-    result.args = values
+    result.args = [*values, *[None] * (len(command.params) - len(values))]  # optional ones left out: None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..world import queries as world
 from ..world.wiki import wiki
 from .common import query
-from .params import STRING, Param
+from .params import COMMAND_NAME, STRING, Param
 
 COMMANDS = (
     query("stats", "Tell where you are and how you are: position, health, hunger, biome, weather, time of day, "
@@ -17,9 +17,9 @@ COMMANDS = (
           run=lambda ctx: world.nearby_blocks_text(ctx.bot)),
     query("entities", "List the players and creatures near you.",
           run=lambda ctx: world.entities_text(ctx.bot)),
-    # answered by the agent's command layer, which knows what is blocked for this agent; it also reads the
-    # optional name of !help("name"), which the parser's fixed arity does not allow for
+    # answered by the agent's command layer, which knows what is blocked for this agent
     query("help", 'List all the commands you can use, one line each; !help("name") explains one in full.',
+          Param("name", COMMAND_NAME, "The command to explain in full; leave it out for the list.", optional=True),
           run=None),
     query("searchWiki", "Look something up on the Minecraft wiki and get a short extract.",
           Param("query", STRING, "What to look up, e.g. an item or a mob.", example="furnace"),

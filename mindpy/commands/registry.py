@@ -45,6 +45,20 @@ class Command:
             raise ValueError(f"command {self.name}: kind must be {QUERY!r} or {ACTION!r}, not {self.kind!r}")
         if self.interrupts is None:
             self.interrupts = self.kind == ACTION
+        flags = [p.optional for p in self.params]
+        if flags != sorted(flags):
+            raise ValueError(f"command {self.name}: optional parameters must come last")
+
+    @property
+    def required(self) -> int:
+        """How many arguments must be written (the parameters before the optional ones)."""
+        return sum(not p.optional for p in self.params)
+
+    def fill(self, args: list | tuple) -> list | None:
+        """`args` with the optional parameters left out set to None; None when their number does not fit."""
+        if not self.required <= len(args) <= len(self.params):
+            return None
+        return [*args, *[None] * (len(self.params) - len(args))]
 
     @property
     def is_action(self) -> bool:
@@ -70,7 +84,8 @@ class Command:
         if n == 0:
             return f"Command !{self.name} takes no arguments"
         listed = ", ".join(p.signature() for p in self.params)
-        return f"Command !{self.name} takes {n} argument{'s' if n != 1 else ''} ({listed})"
+        left_out = "; those marked ? may be left out" if self.required < n else ""
+        return f"Command !{self.name} takes {n} argument{'s' if n != 1 else ''} ({listed}{left_out})"
 
 
 class CommandRegistry:
@@ -150,9 +165,10 @@ class CommandRegistry:
         if command.run is None:
             return (f"Command !{command.name} is not available in this version of the bot (it has no "
                     f"implementation yet). Nothing was done; use another command.")
-        if len(args) != len(command.params):
+        filled = command.fill(args)
+        if filled is None:
             return f"{command.arity_text()}, got {len(args)}. Example: {command.example()}"
-        return command.run(context, *args)
+        return command.run(context, *filled)
 
 
 def _check_arity(command: Command, fn: Callable[..., Any]) -> None:

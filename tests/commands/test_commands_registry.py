@@ -58,7 +58,7 @@ PARAMS = {
     "lookAtPlayer": ["player_name", "direction"], "lookAtPosition": ["x", "y", "z"], "digDown": ["distance"],
     "useOn": ["tool_name", "target"], "showVillagerTrades": ["id"], "tradeWithVillager": ["id", "index", "count"],
     "placeBlock": ["type", "x", "y", "z"], "breakBlock": ["x", "y", "z"],
-    "inspectBomb": ["bomb"], "applyTool": ["colour", "bomb"], "goToRoom": ["room"], "broadcast": ["message"],
+    "help": ["name"], "inspectBomb": ["bomb"], "applyTool": ["colour", "bomb"], "goToRoom": ["room"], "broadcast": ["message"],
 }
 
 
