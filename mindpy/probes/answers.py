@@ -6,8 +6,9 @@
     parse_answer("go or wait, hard to say", ["go", "craft", "wait"])          # None (two options fit)
 
 In order: a letter after "Answer:", "Action:" or "Final answer" (the last such marker wins, since models often
-reason before answering), else after "I choose", "I pick", "I'd go with", "option"; a reply that is a lone letter;
-then the option text: an option whose words appear in the reply, else the closest option by word overlap or
+reason before answering; hedging words may come between: "Answer: I think C"), else after "I choose", "I pick",
+"I'd go with", "option"; a reply that is a lone letter; a reply that is an option's number ("2", "Answer: 2"),
+unless an option holds that number; then the option text: an option whose words appear in the reply, else the closest option by word overlap or
 character similarity above THRESHOLD. Two options that fit equally well give None, as does a hedge between letters
 ("Answer: B or C") and a reply nothing can be read from.
 """
@@ -22,7 +23,10 @@ TIE_MARGIN = 0.05  # best and runner-up closer than this: ambiguous
 
 # "Answer: C.", "answer: (b)", "**Answer:** D", "Final answer is C", "Action: [A]", "answer is: `B`", "<answer>C"
 _DECOR = "\\s*_`\"'“‘"  # what may wrap a letter or a marker: spaces, markdown, quotes
-_SEPARATOR = rf"(?:[{_DECOR}]*(?:\bis\b|[:=\-：>]))*[{_DECOR}]*(?:option\s+)?"
+# hedging words between a marker and its letter: "Answer: I think C", "Answer: probably (b)"
+_FILLER = (r"(?:(?:i\s+think|i\s+believe|i\s+guess|i'?d\s+say|i\s+would\s+say|probably|likely|most\s+likely|"
+           r"clearly|definitely|it'?s|it\s+is|that'?s|that\s+is|the\s+best\s+(?:one|choice)\s+is)[\s,]+)*")
+_SEPARATOR = rf"(?:[{_DECOR}]*(?:\bis\b|[:=\-：>]))*[{_DECOR}]*{_FILLER}(?:option\s+)?"
 _MARKER = re.compile(rf"\b(?:final\s+answer|answers?|action){_SEPARATOR}", re.I)
 # weaker, read only when none of the markers above names a letter ("I'd pick B", "Correct option: C")
 _CHOICE = re.compile(rf"\b(?:choose|chose|chosen|pick|picked|select|selected|go(?:ing)?\s+with|option|choice)"
@@ -36,6 +40,8 @@ _HEDGE = re.compile(rf"[{_DECOR})\]}}]*(?:\bor\b|\band\b|/|&)[{_DECOR}]*[(\[]?(?
                     re.I)
 _LONE_LETTER = re.compile(r"^\W*(?:option\s+)?([A-Za-z])\W*$", re.I)
 _LETTER_THEN_TEXT = re.compile(r"^\W*([A-Z])[.):]\s")
+# "2", "Answer: 2", "option 2": the option's number, read only when no option holds that number as a word
+_NUMBER = re.compile(rf"^\W*(?:(?:final\s+answer|answer|action|option){_SEPARATOR})?([1-9])\W*$", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -127,6 +133,9 @@ def parse_answer(reply: str, options: list[str]) -> int | None:
         index = letter_index(got.group(1), len(options)) if got else None
         if index is not None:
             return index
+    got = _NUMBER.match(text)
+    if got and not any(got.group(1) in _words(option) for option in options) and int(got.group(1)) <= len(options):
+        return int(got.group(1)) - 1
     # "Answer: craft the planks": the words after the marker say more than the reasoning before it
     if tail and tail.strip():
         found = _by_text(tail, options)

@@ -35,6 +35,13 @@ OPTIONS = ["Give Andy 3 gold nuggets", "Harvest a carrot", "Cook the beef", "Wai
     ("Correct option: B", 1),
     ("Choice: D", 3),
     ("Option A fails. Answer: C, since option B is slow", 2),  # an answer marker beats the weaker ones
+    ("Answer: I think C", 2),                               # hedging words before the letter
+    ("Answer: probably (b)", 1),
+    ("Final answer: I'd say, D.", 3),
+    ("Answer: it's A", 0),
+    ("2", 1),                                               # an option's number, when no option holds it
+    ("Answer: 4", 3),
+    ("option 2", 1),
 ])
 def test_letters_are_read(reply, expected):
     assert parse_answer(reply, OPTIONS) == expected
@@ -63,7 +70,9 @@ def test_option_text_is_matched(reply, expected):
     "Answer: b/c",
     "Action: B & C",
     "Answer: andy",                                       # words of two options
-    "Answer: 3",                                          # a number, not a letter
+    "Answer: 3",                                          # a number an option holds ("3 gold nuggets")
+    "Answer: 5",                                          # no fifth option
+    "Answer: I think",
     "The reaction: B",                                    # not a marker inside another word
 ])
 def test_unreadable_or_ambiguous_replies_give_none(reply):
