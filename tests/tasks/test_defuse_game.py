@@ -195,6 +195,10 @@ def test_bad_task_is_refused_with_a_message():
     ("apply RED cutters on the bomb 2", Action.apply("red", 2)),
     ("Inspect bomb #4.", Action.inspect(4)),
     ("inspect Bomb4", Action.inspect(4)),
+    ("Go to room 3", Action.move(3)),                       # other verbs of moving and applying
+    ("I'll head back to Room 2.", Action.move(2)),
+    ("Enter room 4", Action.move(4)),
+    ("Use the green tool on bomb 5", Action.apply("green", 5)),
     ("Apply purple tool", Action.apply("purple")),          # parsed; the game refuses the colour
     ('Move to Room 3. Message to Team: "I said "hi" to you"', Action.move(3, 'I said "hi" to you')),
     ("Message to team: \u201cBomb 2 is red\u201d", Action("message", message="Bomb 2 is red")),

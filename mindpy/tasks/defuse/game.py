@@ -89,11 +89,12 @@ _MESSAGE = re.compile(r'message to (?:the )?team\s*:\s*(?:"(?P<dq>.*)"|\u201c(?P
                       r"'(?P<sq>.*)'|(?P<bare>[^\"]*))", re.I | re.S)
 _LABEL = re.compile(r"\baction(?:\s+selection)?\s*:", re.I)
 _NUMBER = r"\s*#?\s*(\d+)"
-_MOVE = re.compile(r"\bmove\s+to\s+(?:the\s+)?room" + _NUMBER, re.I)
+_MOVE = re.compile(r"\b(?:(?:move|go|head|walk|run|return)\s+(?:back\s+)?(?:to|into)|enter)\s+(?:the\s+)?room"
+                   + _NUMBER, re.I)
 _INSPECT = re.compile(r"\binspect(?:\s+the)?\s+bomb(?:" + _NUMBER + r")?(?![a-z])", re.I)
 _TOOL = r"(?:wire[- ]?)?(?:tool|cutter)s?"
 _COLOUR = r"(?!(?:the|a|to|on|wire|tool|cutter)s?\b)(\w+)"
-_APPLY = re.compile(rf"\bapply\s+(?:the\s+)?(?:{_COLOUR}\s+{_TOOL}|{_TOOL}\s+{_COLOUR})"
+_APPLY = re.compile(rf"\b(?:apply|use)\s+(?:the\s+)?(?:{_COLOUR}\s+{_TOOL}|{_TOOL}\s+{_COLOUR})"
                     rf"(?:\s+(?:to|on)\s+(?:the\s+)?bomb{_NUMBER})?", re.I)
 _WAIT = re.compile(r"\bwait\b", re.I)
 
@@ -101,7 +102,7 @@ _WAIT = re.compile(r"\bwait\b", re.I)
 def parse_action(reply: str) -> Action | None:
     """The action in a reply in the paper's format ("Move to Room X", "Inspect Bomb", "Apply X Tool", optionally
     'Message to Team: "..."'; "Wait" and bomb numbers are ours); None when no action or message is found. Case,
-    "the", "#3", "Tool X" and curly quotes are read too; after an "Action selection:" label the action named
+    "the", "#3", "Tool X", curly quotes, "Go to / Enter Room X" and "Use X Tool" are read too; after an "Action selection:" label the action named
     there counts, else move before inspect before apply before wait."""
     found = _MESSAGE.search(reply)
     message = next(g for g in found.group("dq", "cq", "sq", "bare") if g is not None).strip() if found else None
