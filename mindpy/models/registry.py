@@ -20,6 +20,7 @@ is also named by its api alone or `api:model` ("oracle", "oracle:NAME").
 
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 from collections.abc import Callable
@@ -96,6 +97,19 @@ def guess_api(name: str) -> str:
 _OPTION_KEYS = ("attempts", "timeout", "base_delay", "max_delay")
 
 
+def _refuse_a_misspelt_api(text: str, head: str, rest: str) -> None:
+    """"opnai/gpt-4o" would be taken for a local Ollama model owned by "opnai" and fail much later, as a refused
+    connection: a word before the slash that is one slip away from an api name is refused with the fix. Owners of
+    local models are left alone: capitalised ("Qwen/...") or an api name with more after it ("mistralai/...",
+    "deepseek-ai/...")."""
+    known = [*_PROVIDERS, *_SLASH_ALIASES]
+    close = difflib.get_close_matches(head, known, n=1, cutoff=0.75)
+    if close and head not in known and head == head.lower() and not head.startswith(close[0]):
+        api = _SLASH_ALIASES.get(close[0], close[0])
+        raise ValueError(f"model {text!r}: no api {head!r}; did you mean '{api}/{rest}'? (a local Ollama model "
+                         f"with an owner is written 'ollama/{text}')")
+
+
 def parse_model_spec(spec: Any) -> ModelSpec:
     """Turn a profile's `model` field into a ModelSpec. Raises ValueError with what is wrong."""
     _load_builtin()
@@ -120,6 +134,8 @@ def parse_model_spec(spec: Any) -> ModelSpec:
             if not rest.strip():
                 raise ValueError(f"model {text!r}: no model name after '{head}/' (e.g. {head}/<model>)")
             return ModelSpec(api=api, model=rest.strip())
+        if sep:
+            _refuse_a_misspelt_api(text, head, rest)
         return ModelSpec(api=guess_api(text), model=text)
     if isinstance(spec, dict):
         unknown = set(spec) - {"api", "model", "url", "params", "key_env", *_OPTION_KEYS}

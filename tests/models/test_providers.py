@@ -77,6 +77,20 @@ def test_a_set_key_or_an_own_server_needs_nothing_more(monkeypatch):
     assert missing_key("replay:whatever.yaml") is None and missing_key("llama3") is None
 
 
+@pytest.mark.parametrize("name, fix", [
+    ("opnai/gpt-4o", "openai/gpt-4o"), ("antropic/claude-3-haiku", "anthropic/claude-3-haiku"),
+    ("olama/llama3", "ollama/llama3"), ("vlm/Qwen2.5-7B", "vllm/Qwen2.5-7B"),
+])
+def test_an_api_one_slip_away_is_refused_with_the_fix(name, fix):
+    with pytest.raises(ValueError, match=f"no api '{name.split('/')[0]}'; did you mean '{fix}'"):
+        parse_model_spec(name)
+    assert parse_model_spec(f"ollama/{name}").model == name  # the way to mean a local owner of that name
+
+
+def test_an_unknown_owner_is_a_local_model():
+    assert (parse_model_spec("nosuch/x").api, parse_model_spec("meta-llama/Llama-3.2-1B").api) == ("ollama", "ollama")
+
+
 @pytest.mark.parametrize("name", ["anthropic/", "gemini/ "])
 def test_an_api_without_a_model_name_is_refused(name):
     with pytest.raises(ValueError, match=f"no model name after '{name.strip()}'"):
