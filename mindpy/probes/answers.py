@@ -6,11 +6,11 @@
     parse_answer("go or wait, hard to say", ["go", "craft", "wait"])          # None (two options fit)
 
 In order: a letter after "Answer:", "Action:" or "Final answer" (the last such marker wins, since models often
-reason before answering; hedging words may come between: "Answer: I think C"), else after "I choose", "I pick",
-"I'd go with", "option"; a reply that is a lone letter; a reply that is an option's number ("2", "Answer: 2"),
-unless an option holds that number; then the option text: an option whose words appear in the reply, else the closest option by word overlap or
-character similarity above THRESHOLD. Two options that fit equally well give None, as does a hedge between letters
-("Answer: B or C") and a reply nothing can be read from.
+reason before answering; hedging words may come between: "Answer: I think C"), else after "I choose", "I pick", "I'd
+go with", "option"; a reply that is a lone letter; a reply that is an option's number ("2", "Answer: 2"), unless an
+option holds that number; then the option text: an option whose words appear in the reply, else the closest option
+by word overlap or character similarity above THRESHOLD. Two options that fit equally well give None, as does a
+hedge between letters ("Answer: B or C") and a reply nothing can be read from.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ import yaml
 
 from conftest import REPO_ROOT
 from mindpy.commands import command_docs, default_registry
+from mindpy.commands.docs import Situation
 from mindpy.commands.parser import parse_reply
 from mindpy.models.registry import create_model, parse_model_spec
 from mindpy.oracle import OracleModel
@@ -305,6 +306,21 @@ def test_a_build_reply_dropped_as_stale_is_made_again():
         prompt = scene.prompter.build("conversing", turns=scene.turns)
         name, args = command(model.send(prompt.messages, prompt.system).text)
         assert name == "newAction" and "level 0" in args[0]
+
+
+@pytest.mark.parametrize("form", ["full", "short"])
+def test_the_oracle_reads_what_it_may_do_from_the_real_command_docs(form):
+    """The oracle learns its commands from the prompt's docs: a change of the doc format once turned off
+    !givePlayer and !endConversation for every oracle agent without a unit test noticing."""
+    def view(blocked=(), coding=False):
+        docs = command_docs(default_registry(), blocked, form, situation=Situation(coding=coding, task="crafting"))
+        scene = Scene("ann1", "Craft a stick.", ["ben2"], {}, docs=docs).self_prompt()
+        prompt = scene.prompter.build("conversing", turns=scene.turns)
+        return read_prompt(prompt.messages, prompt.system)
+    plain = view()
+    assert all(plain.may(c) for c in ("givePlayer", "endConversation", "startConversation", "craftRecipe"))
+    assert not plain.may("newAction") and view(coding=True).may("newAction")
+    assert not view(blocked=["givePlayer"]).may("givePlayer")
 
 
 def test_other_prompts():

@@ -102,8 +102,8 @@ _WAIT = re.compile(r"\bwait\b", re.I)
 def parse_action(reply: str) -> Action | None:
     """The action in a reply in the paper's format ("Move to Room X", "Inspect Bomb", "Apply X Tool", optionally
     'Message to Team: "..."'; "Wait" and bomb numbers are ours); None when no action or message is found. Case,
-    "the", "#3", "Tool X", curly quotes, "Go to / Enter Room X" and "Use X Tool" are read too; after an "Action selection:" label the action named
-    there counts, else move before inspect before apply before wait."""
+    "the", "#3", "Tool X", curly quotes, "Go to / Enter Room X" and "Use X Tool" are read too; after an "Action
+    selection:" label the action named there counts, else move before inspect before apply before wait."""
     found = _MESSAGE.search(reply)
     message = next(g for g in found.group("dq", "cq", "sq", "bare") if g is not None).strip() if found else None
     head = reply[:found.start()] + " " + reply[found.end():] if found else reply  # the action, said before or after
