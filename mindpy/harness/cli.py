@@ -29,6 +29,8 @@ def run_task_command(args) -> int:
     task = report.task(args.task_id)
     refuse_unplayable(task, args.task)
     check_model_option(args.model)
+    if getattr(args, BELIEF_STATE, False) and task.type != "defuse":
+        print(f"--belief-state is for defuse tasks; {task.id} ({task.type}) plays without it", file=sys.stderr)
     limits = budget_limits(args)
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / folder_name(task.id)
     try:
@@ -103,19 +105,26 @@ def add_round_options(parser) -> None:
                         help="with --rounds: a message does not use up the turn (by default it is the turn's action)")
 
 
+BELIEF_STATE = "belief_state"  # defuse only: not a profile field, the round runner keeps the beliefs
+
+
 def add_method_options(parser) -> None:
-    """--partner-modelling and --reflection: the CoBlock agent method, for the commands that play tasks."""
+    """--partner-modelling and --reflection (the CoBlock agent method) and --belief-state (defuse), for the
+    commands that play tasks."""
     parser.add_argument("--partner-modelling", action="store_true",
                         help="agents write partner and self modelling sections before acting (profile option)")
     parser.add_argument("--reflection", action="store_true",
                         help="agents get a review of the structure after each round and reflect on it (coblock)")
+    parser.add_argument("--belief-state", action="store_true",
+                        help="defuse tasks: each agent rewrites a written belief after every observation, and the "
+                             "belief stands for its history in the next prompt (other families play without)")
 
 
 def method_options(args) -> dict:
     """The profile options the arguments turn on ({} for none)."""
     from ..profiles import METHOD_OPTIONS
 
-    return {name: True for name in METHOD_OPTIONS if getattr(args, name, False)}
+    return {name: True for name in (*METHOD_OPTIONS, BELIEF_STATE) if getattr(args, name, False)}
 
 
 def method_arguments(options: dict) -> list[str]:

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from conftest import teleport, unique_name
+from mindpy.cli import build_parser
+from mindpy.harness.cli import method_arguments, method_options
 from mindpy.harness.defuse_episode import TeamPlay, TeamTable, defuse_game, run_defuse_episode
 from mindpy.models.replay import ReplayModel
 from mindpy.oracle.provider import OracleModel
@@ -83,14 +85,17 @@ def test_an_oracle_episode_scores_90_and_clears_the_bombs_from_the_world(server,
     observer = watching(make_bot)
     names = [unique_name(n) for n in ("alpha", "bravo", "charlie")]
     result = run_defuse_episode(task("defuse_1"), tmp_path / "run", model="oracle",
-                                server=f"{server.host}:{server.port}", names=names)
+                                server=f"{server.host}:{server.port}", names=names, belief_state=True)
     saved = json.loads((tmp_path / "run" / "result.json").read_text())
     assert saved["end_reason"] == "success" and saved["score"] == 1.0 and saved["points"] == 90
     assert saved["world_mirrors_game"] is True
     assert saved["valid_action_rate"] == 1.0 and saved["rounds"] == result["rounds"] <= 12
     assert sum(saved["agents"][n]["replies"] for n in names) >= 3 * (saved["rounds"] - 1) + 1
     calls = [json.loads(line) for line in (tmp_path / "run" / "calls" / f"{names[0]}.jsonl").read_text().splitlines()]
-    assert len(calls) == saved["agents"][names[0]]["replies"] and calls[0]["reply"].startswith("!")
+    # with belief states each turn is two calls: the belief rewritten, then the action
+    assert len(calls) == 2 * saved["agents"][names[0]]["replies"] and calls[1]["reply"].startswith("!")
+    for name in names:  # each agent's last belief is kept beside its run
+        assert (tmp_path / "run" / "bots" / name / "belief.txt").read_text().strip()
 
     world = DefuseWorld(defuse_game(task("defuse_1")).layout, names)
     assert set(bomb_blocks(observer, world).values()) == {"air"}   # every bomb defused, its blocks removed
@@ -156,6 +161,16 @@ def test_a_belief_state_replaces_the_raw_history_in_the_next_prompt():
         for agent in range(3):
             play.play_turn(agent)
     assert len(plain.calls) == 2 and "Round 1 of" in plain.calls[1]["messages"][0]["content"]
+
+
+def test_the_belief_state_flag_reaches_the_defuse_runner_and_eval_children():
+    args = build_parser().parse_args(["run", "--task", "tasks/defuse_test.json", "--task-id", "defuse_1",
+                                      "--belief-state"])
+    options = method_options(args)
+    assert options == {"belief_state": True}
+    assert method_arguments(options) == ["--belief-state"]  # how `mindpy eval` passes it to each episode
+    plain = build_parser().parse_args(["run", "--task", "tasks/defuse_test.json", "--task-id", "defuse_1"])
+    assert method_options(plain) == {}
 
 
 def test_the_oracle_team_keeps_defusing_with_belief_states():
