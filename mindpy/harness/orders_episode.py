@@ -127,11 +127,15 @@ class OrdersPlay:
         for cook, command in decision.commands.items():
             self.cooks.start(cook, command)
         self.cooks.wait(self.cap_s)
-        self.serve(t)
+        self.serve(t, self.cooks.running())
         return decision
 
-    def serve(self, t: int) -> dict[str, int]:
-        """Empty the serving chest: each dish completes the open order of it due first, or is wasted."""
+    def serve(self, t: int, running: dict[str, str] | None = None) -> dict[str, int]:
+        """Empty the serving chest: each dish completes the open order of it due first, or is wasted. Not while
+        a cook's `!putInChest` still runs (`running`: cook -> command): a dish it put in between the chest's read
+        and its emptying would be lost, so the chest waits for the next step."""
+        if any(command_name(command) == "putInChest" for command in (running or {}).values()):
+            return {}
         served = self.chest.take_all()
         for dish, count in served.items():
             for _ in range(count):

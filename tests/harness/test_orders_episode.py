@@ -15,10 +15,10 @@ from mindpy.dispatch.kitchen import KitchenView, dispatch_state
 from mindpy.dispatch.oracle import OracleDispatcher, handover
 from mindpy.harness.episode import TASK_ORIGIN, agent_names, run_episode
 from mindpy.harness.evaluate import summarize
-from mindpy.harness.orders_episode import CALLS_FILE
+from mindpy.harness.orders_episode import CALLS_FILE, OrdersPlay
 from mindpy.models.replay import ReplayModel
 from mindpy.tasks.generators.orders import make_task
-from mindpy.tasks.orders import LEVELS
+from mindpy.tasks.orders import LEVELS, OrderBook, OrderStream
 from mindpy.tasks.orders_world import ServingChest, parse_block_data, plan_orders_setup, restock_commands
 from mindpy.tasks.schema import Task, unplayable_reason
 
@@ -126,6 +126,26 @@ def test_a_cook_without_work_hands_over_the_supply_a_teammate_lacks():
     alone = KitchenView(5, {"andy": andy.inventory, "jill": {"apple": 6, "gold_ingot": 54}}, doing={"jill": "x"},
                         orders=(OpenOrder(1, "golden_apple", 9),))
     assert dispatcher.decide(dispatch_state(alone)).commands == {}  # andy has nothing to make it with
+
+
+class HeldChest:
+    """A chest's contents, emptied by take_all as ServingChest empties the real one (read on the server below)."""
+
+    def __init__(self, held: dict[str, int]):
+        self.held = dict(held)
+
+    def take_all(self) -> dict[str, int]:
+        held, self.held = self.held, {}
+        return held
+
+
+def test_the_chest_is_not_emptied_while_a_cook_is_putting_a_dish_in():
+    stream = OrderStream.from_fields(golden_apple_task(6).extra)
+    chest = HeldChest({"golden_apple": 1})
+    play = OrdersPlay(OrderBook(stream), None, None, dict, chest, print, 1.0, None)  # only serve() is played
+    assert play.serve(0, {"andy": '!putInChest("golden_apple", 1)'}) == {} and chest.held  # a dish may be on its way
+    assert play.serve(1, {"jill": '!craftRecipe("golden_apple", 1)'}) == {"golden_apple": 1} and not chest.held
+    assert play.book.counts()["completed"] == 1 and not play.wasted
 
 
 def test_the_eval_summary_gives_cos_per_level_and_agent_count(tmp_path):
