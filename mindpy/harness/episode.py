@@ -198,7 +198,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         from .orders_episode import run_orders_episode
 
         return run_orders_episode(task, run_dir, model=model, server=server, seed=seed, progress=progress,
-                                  models=models, echo=echo)
+                                  models=models, echo=echo, budget=budget)
     refuse_unplayable(task)  # before anything starts
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)

@@ -39,6 +39,7 @@ from ..dispatch.cooks import CookCommands, feedback_lines, killed_animals
 from ..dispatch.kitchen import KitchenView, command_name, dispatch_state
 from ..dispatch.oracle import OracleDispatcher
 from ..errors import ConfigError, MindpyError
+from ..models.budget import BUDGET_END_REASON, Budget, BudgetLimits, release_budget, shared_budget
 from ..tasks.checkers import TIMEOUT
 from ..tasks.cos import completion_rate, cos, tally
 from ..tasks.orders import OrderBook, OrderStream
@@ -147,9 +148,11 @@ class OrdersPlay:
 def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
                        seed: int = 0, progress: Callable[[str], None] | None = None,
                        models: dict[str, Any] | None = None, echo: bool = False,
-                       options: OrdersOptions | None = None) -> dict:
+                       options: OrdersOptions | None = None, budget: BudgetLimits | None = None) -> dict:
     """Play the orders task `task` once (see the module doc). Returns the result, also in RUN_DIR/result.json.
-    EpisodeInfraError when the server, the bots, the set-up or a reading of the world fail."""
+    `budget` limits the dispatcher's model calls (None: the settings' `budget`); once its dollars are spent the
+    episode ends with the reason "budget" after the step under way. EpisodeInfraError when the server, the bots,
+    the set-up or a reading of the world fail."""
     from ..agent.runner import AgentRunner, ConsoleLog
     from ..models.replay import ReplayModel
     from ..profiles import load_profile
@@ -161,6 +164,7 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         agent_names,
         open_server,
         refuse_unplayable,
+        refuse_unpriced,
         write_profiles,
     )
 
@@ -177,6 +181,9 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         "bots_dir": str(run_dir / "bots"), "narrate_behavior": False, "load_memory": False, "init_message": "",
         "profiles": [str(p) for p in write_profiles(run_dir, names, None, "task")]}
     settings = load_settings(None, **overrides)
+    limits = budget if budget is not None else settings.budget_limits()
+    if not (models and DISPATCHER_KEY in models):
+        refuse_unpriced(model, limits)  # before the server starts: an unpriced model cannot be budgeted
     dispatcher = make_dispatcher(task, names, model, models, options.dispatcher, settings)
     profiles = [load_profile(p, settings=settings) for p in settings.profiles]
     console_file = (run_dir / "console.log").open("a", encoding="utf-8")
@@ -184,6 +191,10 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
     with contextlib.ExitStack() as stack:
         stack.callback(console_file.close)
         stack.callback(console.close)
+        spend = shared_budget(str(run_dir), limits)
+        stack.callback(release_budget, str(run_dir))
+        if not isinstance(dispatcher, OracleDispatcher):  # the scripted dispatcher costs nothing
+            dispatcher.model = spend.wrap(dispatcher.model)
         embedded, host, port = open_server(stack, server, run_dir, settings.minecraft_version)
         say(f"{task.id}: {len(names)} cooks ({', '.join(names)}) joining {host}:{port}")
         recorder = EpisodeRecorder(task, names)
@@ -218,15 +229,20 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         with (run_dir / CALLS_FILE).open("w", encoding="utf-8") as calls:
             play = OrdersPlay(book, dispatcher, cooks, lambda: {n: agents[n].bot.inventory() for n in names},
                               ServingChest(bots[0], setup.stations["serving_chest"]), restock, cap_s, calls)
+            played = steps
             for t in range(steps):
                 try:
                     decision = play.step(t)
                 except MindpyError as exc:
                     raise EpisodeInfraError(f"step {t}: reading or changing the kitchen failed: {exc}") from exc
                 say(f"{task.id}: step {t}: {dict(decision.commands) or 'no command'}; {book.counts()}")
-        if steps == stream.episode_steps:
+                if spend.exceeded is not None:
+                    say(f"{task.id}: the model budget is spent after step {t}: the episode is cut off")
+                    played = t + 1
+                    break
+        if steps == stream.episode_steps and spend.exceeded is None:
             book.finish()
-        result = orders_result(task, recorder, play, steps)
+        result = orders_result(task, recorder, play, played, spend)
         result = {**result, "serving_chest": list(setup.stations["serving_chest"]), "run_dir": str(run_dir),
                   "agent_names": names}
         (run_dir / "result.json").write_text(json.dumps(result, indent=2) + "\n")
@@ -247,14 +263,18 @@ def _event_hook(name: str, cooks: CookCommands, recorder: EpisodeRecorder) -> Ca
     return hook
 
 
-def orders_result(task: Task, recorder: EpisodeRecorder, play: OrdersPlay, steps: int) -> dict:
-    """The episode's result: the recorder's fields with the completion rate as the score, the order counts, the
-    CoS of this α alone, the order events and the dispatcher's calls."""
+def orders_result(task: Task, recorder: EpisodeRecorder, play: OrdersPlay, steps: int,
+                  spend: Budget | None = None) -> dict:
+    """The episode's result: the recorder's fields with the completion rate as the score (the reason "budget" when
+    `spend` ran out), the order counts, the CoS of this α alone, the order events, the dispatcher's calls and
+    the budget's spend."""
     book = play.book
     rate = completion_rate(book.events)
     counts = tally(book.events)
     alpha = float(task.extra.get("alpha", 1.0))
-    return {**recorder.on_end(rate, TIMEOUT), "orders": {
+    cut_off = spend is not None and spend.exceeded is not None
+    extra = {"budget": spend.summary()} if spend is not None else {}
+    return {**recorder.on_end(rate, BUDGET_END_REASON if cut_off else TIMEOUT), **extra, "orders": {
         "level": task.extra.get("level"), "alpha": alpha, "steps": steps, "created": book.counts()["created"],
         "completed": counts.completed, "failed": counts.failed, "open_at_end": len(book.open),
         "skipped": len(book.skipped), "wasted": dict(play.wasted), "completion_rate": rate},

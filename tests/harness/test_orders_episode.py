@@ -5,6 +5,8 @@ for the kitchen view, the feedback, restocking and the serving chest's reply rea
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,11 +18,16 @@ from mindpy.dispatch.oracle import OracleDispatcher, handover
 from mindpy.harness.episode import TASK_ORIGIN, agent_names, run_episode
 from mindpy.harness.evaluate import summarize
 from mindpy.harness.orders_episode import CALLS_FILE, OrdersPlay
+from mindpy.models.budget import BudgetLimits
+from mindpy.models.prices import Price
 from mindpy.models.replay import ReplayModel
 from mindpy.tasks.generators.orders import make_task
 from mindpy.tasks.orders import LEVELS, OrderBook, OrderStream
 from mindpy.tasks.orders_world import ServingChest, parse_block_data, plan_orders_setup, restock_commands
 from mindpy.tasks.schema import Task, unplayable_reason
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
+from model_http_fakes import RecordingServer, openai_reply  # noqa: E402
 
 
 def golden_apple_task(steps: int, alpha: float = 3.0, agents: int = 2) -> Task:
@@ -198,3 +205,20 @@ def test_a_refused_reply_reaches_the_next_prompt_and_the_corrected_command_runs(
     assert "andy: free; holds " in calls[2]["messages"][0]["content"]
     assert "1 golden_apple" in calls[2]["messages"][0]["content"].split("- andy:", 1)[1].split("\n", 1)[0]
     assert ["completed", "golden_apple"] in [e[1::2] for e in result["events"]]
+
+
+@pytest.mark.slow
+def test_the_dispatchers_model_stops_at_the_run_budget(server, tmp_path, monkeypatch):
+    """Every reply of this OpenAI-compatible server reports a million prompt tokens: $1 a call at $1 per million,
+    so a cap of $0.50 is spent by the first call and the episode ends after its step."""
+    reply = openai_reply('andy: !craftRecipe("golden_apple", 1)', prompt=1_000_000, completion=0)
+    with RecordingServer([(200, reply)]) as model_server:
+        monkeypatch.setenv("OPENAI_BASE_URL", model_server.url + "/v1")
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        result = run_episode(golden_apple_task(4), tmp_path / "run", model="gpt-4o-mini",
+                             server=f"{server.host}:{server.port}",
+                             budget=BudgetLimits(max_usd=0.5, usd_per_mtok=Price(1.0, 1.0)))
+        requests = len(model_server.requests)
+    assert result["end_reason"] == "budget" and result["budget"]["exceeded"], result
+    assert requests == result["budget"]["requests"] == result["dispatcher"]["calls"] == 1
+    assert len(calls_of(tmp_path / "run")) == 1 and result["orders"]["steps"] == 1
