@@ -1,5 +1,8 @@
-"""`mindpy probe run FILE --model M [--trials N] [--out DIR]`: ask a model a probe set and write the scores.
+"""`mindpy probe build` makes a probe set from oracle episodes; `mindpy probe run FILE --model M [--trials N]
+[--out DIR]` asks a model a probe set and writes the scores.
 
+    mindpy probe build --tasks tasks/crafting_test.json --limit 10 --out probes.jsonl   # plays the episodes first
+    mindpy probe build --runs runs/eval --out probes.jsonl                               # recorded episodes
     mindpy probe run tasks/probes_example.jsonl --model replay:answers.yaml --trials 3 --out runs/probes/demo
 
 Prints the table (accuracy per category, mean ± std over trials, beside random guessing) and writes report.json,
@@ -54,6 +57,45 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_build(args: argparse.Namespace) -> int:
+    from .build import build_probes, recorded_runs
+    from .record import CATEGORIES, write_probes
+
+    if not args.runs and not args.tasks:
+        print("mindpy probe build: give --tasks FILE... (oracle episodes are played) or --runs DIR... (recorded "
+              "episodes)", file=sys.stderr)
+        return 2
+    folders = list(args.runs or [])
+    if args.tasks:
+        from ..harness.evaluate import Evaluation
+
+        episodes = Path(args.episodes_dir)
+        print(f"playing oracle episodes of {', '.join(args.tasks)} into {episodes}", flush=True)
+        Evaluation(args.tasks, out=episodes, model="oracle", parallel=args.parallel, limit=args.limit).run()
+        folders.append(str(episodes))
+    runs = [r for r in recorded_runs(folders) if _succeeded(r)]
+    if not runs:
+        print(f"mindpy probe build: no successful recorded episode in {', '.join(folders)}", file=sys.stderr)
+        return 1
+    probes = build_probes(runs, per_category=args.per_category, seed=args.seed)
+    write_probes(args.out, probes)
+    counts = {c: sum(p.category == c for p in probes) for c in CATEGORIES}
+    print(f"wrote {len(probes)} probes from {len(runs)} episodes to {args.out}: "
+          + ", ".join(f"{c} {n}" for c, n in counts.items()))
+    short = [c for c, n in counts.items() if args.per_category and n < args.per_category]
+    if short:
+        print(f"fewer than {args.per_category} for {', '.join(short)}: play more episodes (--limit)")
+    return 0
+
+
+def _succeeded(run_dir: Path) -> bool:
+    """An episode the oracle finished: its choices are the answers."""
+    import json
+
+    result = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
+    return result.get("end_reason") == "success"
+
+
 def register(subparsers) -> None:
     """Add `probe` with its `run` subcommand to the main CLI's subparsers."""
     probe = subparsers.add_parser("probe", help="ask a model multiple-choice coordination probes and score it")
@@ -65,3 +107,14 @@ def register(subparsers) -> None:
     run.add_argument("--trials", type=int, default=1, help="how many times to ask each question (default 1)")
     run.add_argument("--out", help="output folder (default runs/probes/<file>-<model>)")
     run.set_defaults(func=_cmd_run)
+    build = sub.add_parser("build", help="make EC, ToM and JP probes from oracle episodes (played or recorded)")
+    build.add_argument("--tasks", nargs="+", metavar="FILE", help="task files whose oracle episodes are played")
+    build.add_argument("--runs", nargs="+", metavar="DIR", help="folders of recorded episodes (searched within)")
+    build.add_argument("--out", required=True, help="the probe file to write (.jsonl)")
+    build.add_argument("--limit", type=int, default=None, help="with --tasks: the first N tasks of each file")
+    build.add_argument("--parallel", type=int, default=1, help="with --tasks: episodes played at once")
+    build.add_argument("--episodes-dir", default="runs/probes/episodes",
+                       help="with --tasks: where the episodes are written (rerunning resumes)")
+    build.add_argument("--per-category", type=int, default=None, help="at most N probes per category")
+    build.add_argument("--seed", type=int, default=0, help="the seed of option order and sampling")
+    build.set_defaults(func=_cmd_build)

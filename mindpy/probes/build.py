@@ -1,0 +1,343 @@
+"""Make CoordQA-style probes from recorded oracle episodes: states sampled from the agents' call logs, questions
+whose answers follow from the state, the recipes and the oracle's own choices.
+
+    moments = list(read_moments("runs/eval/multiagent_crafting_..."))   # one per command-bearing oracle reply
+    probes = build_probes(["runs/eval/a", "runs/eval/b"], per_category=60, seed=0)
+    write_probes("probes.jsonl", probes)
+
+A moment is one agent's turn: its prompt (goal, inventory, the conversation so far), the reply the oracle chose,
+and what every teammate held at that time (each teammate's latest prompt before it). The state a question shows
+is written in the agents' prompt format: the goal, each agent's INVENTORY block, the last messages.
+
+Questions, by category:
+- EC (environment comprehension): how many more of a base item the team needs for its crafting target (the
+  recipe planner on the team's pooled inventory); who holds an item; whether an agent can make its target alone.
+- ToM (theory of mind): what a teammate does next (its next oracle reply, from its own state); who on the team
+  crafts the target (the agent that did, in the episode).
+- JP (joint planning): the best next command for me (the oracle's reply). The wrong options of ToM and JP are
+  commands the acting agent cannot carry out in the state shown (an item it does not hold, more than it holds, a
+  craft it lacks materials for), so the oracle's choice is the single good one.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..commands import default_registry
+from ..commands.parser import parse_reply
+from ..oracle import cooking
+from ..oracle.goals import TaskGoal, parse_goal
+from ..oracle.prompt import PromptView, read_prompt
+from ..recipes import recipe_book
+from .record import CATEGORIES, Probe
+
+MAX_OPTIONS = 4
+MAX_PER_EPISODE = 6      # questions of one category from one episode: keeps the set varied
+RECENT_MESSAGES = 4      # messages shown with a state
+
+
+@dataclass
+class Moment:
+    """One agent's turn in a recorded episode, with what its teammates held then."""
+
+    task_id: str
+    time: float
+    me: str
+    view: PromptView
+    reply: str
+    command: tuple[str, list] | None     # the reply's command (name, args), None when it has none
+    team: dict[str, dict[str, int]]       # every agent's inventory at this time (as its latest prompt showed)
+    goal: TaskGoal = field(default_factory=lambda: TaskGoal("unknown"))
+
+
+# ---- reading runs ------------------------------------------------------------------------------------------------
+def _calls(run_dir: Path) -> dict[str, list[dict]]:
+    calls: dict[str, list[dict]] = {}
+    for path in sorted((run_dir / "calls").glob("*.jsonl")):
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        calls[path.stem] = [c for c in lines if c.get("kind") == "conversing" and c.get("reply", "").strip()]
+    return calls
+
+
+def _command(reply: str) -> tuple[str, list] | None:
+    parsed = parse_reply(reply, default_registry())
+    return (parsed.command, list(parsed.args)) if parsed.command and not parsed.error else None
+
+
+def read_moments(run_dir: str | Path) -> Iterator[Moment]:
+    """The moments of one recorded episode (a run folder with result.json and calls/), in time order."""
+    run_dir = Path(run_dir)
+    result = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
+    task_id = str(result.get("task_id") or run_dir.name)
+    calls = _calls(run_dir)
+    views = {name: [(c["time"], read_prompt(c["messages"], c["system"]), c["reply"]) for c in entries]
+             for name, entries in calls.items()}
+    timeline = sorted((t, name, view, reply) for name, entries in views.items() for t, view, reply in entries)
+    for t, name, view, reply in timeline:
+        if not view.inventory_known:
+            continue
+        team = {}
+        for other, entries in views.items():
+            seen = [v for when, v, _ in entries if when <= t and v.inventory_known]
+            if seen:
+                team[other] = dict(seen[-1].inventory)
+        if set(team) != set(views):  # a teammate not yet seen: its holdings are unknown
+            continue
+        yield Moment(task_id, t, name, view, reply, _command(reply), team, parse_goal(view.goal))
+
+
+def next_moment_of(moments: list[Moment], agent: str, after: float) -> Moment | None:
+    """The agent's first turn with a command after `after`."""
+    return next((m for m in moments if m.me == agent and m.time > after and m.command), None)
+
+
+# ---- the state a question shows ------------------------------------------------------------------------------------
+def inventory_block(name: str, items: dict[str, int]) -> str:
+    """An agent's items in the prompt's INVENTORY form."""
+    lines = [f"- {item}: {n}" for item, n in sorted(items.items())] or ["- (nothing)"]
+    return f"INVENTORY of {name}\n" + "\n".join(lines)
+
+
+def state_text(moment: Moment) -> str:
+    """The goal, every agent's inventory and the last messages, as the agents' prompts show them."""
+    view = moment.view
+    parts = [f"Task of {moment.me}: {view.goal.strip()}"]
+    parts += [inventory_block(name, moment.team[name]) for name in sorted(moment.team)]
+    said = [f"{t['content']}" for t in view.turns if t.get("role") == "user" and "(FROM OTHER BOT)" in t["content"]]
+    said = [s.replace("(FROM OTHER BOT)", "") for s in said[-RECENT_MESSAGES:]]
+    if said:
+        parts.append("Last messages:\n" + "\n".join(said))
+    return "\n\n".join(parts)
+
+
+# ---- what an agent can and cannot do ---------------------------------------------------------------------------------
+def can_craft(item: str, times: int, inv: dict[str, int]) -> bool:
+    """Whether `times` crafts of `item` need nothing beyond `inv` (a crafting table is taken as at hand)."""
+    book = recipe_book()
+    recipes = book.recipes(item)
+    per_craft = recipes[0].count if recipes else 1
+    plan = book.plan(item, times * per_craft, inv, table_available=True)
+    return plan.craftable and not plan.missing
+
+
+def possible(command: tuple[str, list], actor: str, team: dict[str, dict[str, int]]) -> bool:
+    """Whether `actor` can carry out the command in this state (only gives and crafts are judged)."""
+    name, args = command
+    inv = team[actor]
+    if name == "givePlayer":
+        to, item, count = args[0], args[1], int(args[2])
+        return to in team and to != actor and inv.get(item, 0) >= count
+    if name == "craftRecipe":
+        return can_craft(args[0], int(args[1]), inv)
+    return True
+
+
+def command_text(command: tuple[str, list]) -> str:
+    """The command as a model writes it: !name("text", 3)."""
+    name, args = command
+    rendered = ", ".join(json.dumps(a) if isinstance(a, str) else str(a) for a in args)
+    return f"!{name}({rendered})" if args else f"!{name}"
+
+
+def _relevant_items(moment: Moment) -> list[str]:
+    """Items the task is about: held by anyone, or raw materials of its targets."""
+    items = {item for inv in moment.team.values() for item in inv}
+    for target, n in moment.goal.targets.items():
+        if moment.goal.kind == "crafting":
+            items |= set(recipe_book().plan(target, n, {}, table_available=True).base_resources)
+        else:
+            items |= cooking.ingredients(target)
+    return sorted(items)
+
+
+def impossible_commands(moment: Moment, actor: str, rng: random.Random) -> list[tuple[str, list]]:
+    """Commands `actor` cannot carry out in the state: gives of what it lacks, crafts it lacks materials for."""
+    inv = moment.team[actor]
+    others = [n for n in sorted(moment.team) if n != actor]
+    out: list[tuple[str, list]] = []
+    for item in _relevant_items(moment):
+        to = rng.choice(others)
+        if inv.get(item, 0) == 0:
+            out.append(("givePlayer", [to, item, rng.choice([1, 2, 4])]))
+        else:
+            out.append(("givePlayer", [to, item, inv[item] + rng.choice([1, 3, 8])]))
+    for target in moment.goal.targets:
+        if moment.goal.kind == "crafting" and not can_craft(target, 1, inv):
+            out.append(("craftRecipe", [target, 1]))
+    rng.shuffle(out)
+    return [c for c in out if not possible(c, actor, moment.team)]
+
+
+# ---- questions -----------------------------------------------------------------------------------------------------
+def _probe(moment: Moment, category: str, kind: str, question: str, right: str, wrong: Iterable[str],
+           rng: random.Random, **meta) -> Probe | None:
+    wrong = [w for w in dict.fromkeys(wrong) if w != right][:MAX_OPTIONS - 1]
+    if len(wrong) < 1:
+        return None
+    options = [right, *wrong]
+    rng.shuffle(options)
+    pid = f"{moment.task_id}-{moment.me}-{moment.time:.1f}-{kind}"
+    return Probe(id=pid, category=category, state=state_text(moment), question=question, options=options,
+                 answer=options.index(right), source_task=moment.task_id,
+                 meta={"kind": kind, "agent": moment.me, "family": moment.goal.kind, **meta})
+
+
+def ec_team_need(moment: Moment, rng: random.Random) -> Probe | None:
+    """How many more of a base item the team needs for its crafting target, beyond what everyone holds."""
+    if moment.goal.kind != "crafting" or len(moment.goal.targets) != 1:
+        return None
+    (target, n), = moment.goal.targets.items()
+    pooled: dict[str, int] = {}
+    for inv in moment.team.values():
+        for item, k in inv.items():
+            pooled[item] = pooled.get(item, 0) + k
+    if pooled.get(target, 0) >= n:
+        return None
+    plan = recipe_book().plan(target, n, pooled, table_available=True)
+    if not plan.craftable or not plan.base_resources:
+        return None
+    item = rng.choice(sorted(plan.base_resources))
+    right = plan.missing.get(item, 0)
+    wrong = [str(x) for x in (right + 1, right + 2, max(right - 1, 0), plan.base_resources[item], right + 4)
+             if x != right]
+    return _probe(moment, "EC", "team_need", f"How many more {item} does the team need, beyond what its members "
+                  f"hold together, to craft {n} {target}?", str(right), wrong, rng)
+
+
+def ec_holder(moment: Moment, rng: random.Random) -> Probe | None:
+    """Who holds an item that exactly one agent holds."""
+    held: dict[str, list[str]] = {}
+    for name, inv in moment.team.items():
+        for item in inv:
+            held.setdefault(item, []).append(name)
+    single = sorted(item for item, names in held.items() if len(names) == 1)
+    if not single:
+        return None
+    item = rng.choice(single)
+    names = sorted(moment.team)
+    return _probe(moment, "EC", "holder", f"Who holds the {item}?", held[item][0],
+                  [n for n in names if n != held[item][0]] + ["nobody on the team"], rng, item=item)
+
+
+def ec_alone(moment: Moment, rng: random.Random) -> Probe | None:
+    """Whether I can make my target from my own inventory (and the world, for cooking) without teammates."""
+    goal = moment.goal
+    if len(goal.targets) != 1:
+        return None
+    (target, n), = goal.targets.items()
+    inv = moment.team[moment.me]
+    if inv.get(target, 0) >= n:
+        return None
+    if goal.kind == "crafting":
+        alone = can_craft(target, 1, inv) and recipe_book().plan(target, n, inv, table_available=True).complete
+    elif goal.kind == "cooking" and not goal.hells_kitchen:
+        alone = not cooking.lacking(target, n, inv)
+    else:
+        return None
+    others = ", ".join(n for n in sorted(moment.team) if n != moment.me)
+    what = "craft" if goal.kind == "crafting" else "make"
+    return _probe(moment, "EC", "alone", f"Can {moment.me} {what} {n} {target} without any item from {others}?",
+                  "Yes" if alone else "No", ["No" if alone else "Yes"], rng)
+
+
+def _action_probe(moment: Moment, actor_moment: Moment, category: str, kind: str, question: str,
+                  rng: random.Random) -> Probe | None:
+    command = actor_moment.command
+    if command is None or command[0] not in ("givePlayer", "craftRecipe", "collectBlocks", "smeltItem"):
+        return None
+    if not possible(command, actor_moment.me, actor_moment.team):
+        return None
+    wrong = [command_text(c) for c in impossible_commands(actor_moment, actor_moment.me, rng)]
+    if len(wrong) < 2:
+        return None
+    shown = Moment(moment.task_id, actor_moment.time, moment.me, moment.view, moment.reply, moment.command,
+                   actor_moment.team, moment.goal)
+    return _probe(shown, category, kind, question, command_text(command), wrong, rng, actor=actor_moment.me)
+
+
+def tom_next(moment: Moment, moments: list[Moment], rng: random.Random) -> Probe | None:
+    """What a teammate does next: its next oracle reply, judged against what it holds then."""
+    others = [n for n in sorted(moment.team) if n != moment.me]
+    if not others:
+        return None
+    partner = rng.choice(others)
+    then = next_moment_of(moments, partner, moment.time)
+    if then is None:
+        return None
+    return _action_probe(moment, then, "ToM", "partner_next",
+                         f"{partner} acts next. Which command will {partner} most likely send?", rng)
+
+
+def tom_crafter(moment: Moment, moments: list[Moment], rng: random.Random) -> Probe | None:
+    """Who on the team crafts the target (the one agent that did in the episode, later than this moment)."""
+    if moment.goal.kind != "crafting" or len(moment.goal.targets) != 1 or len(moment.team) < 2:
+        return None
+    (target, _), = moment.goal.targets.items()
+    crafters = {m.me for m in moments if m.time > moment.time and m.command
+                and m.command[0] == "craftRecipe" and m.command[1][0] == target}
+    if len(crafters) != 1:
+        return None
+    crafter = crafters.pop()
+    return _probe(moment, "ToM", "crafter", f"Who on the team will craft the {target}?", crafter,
+                  [n for n in sorted(moment.team) if n != crafter], rng)
+
+
+def jp_next(moment: Moment, rng: random.Random) -> Probe | None:
+    """The best next command for me: the oracle's, against commands I cannot carry out."""
+    return _action_probe(moment, moment, "JP", "my_next",
+                         f"You are {moment.me}. What is the best next command for you?", rng)
+
+
+# ---- the set -------------------------------------------------------------------------------------------------------
+def probes_of_episode(run_dir: str | Path, rng: random.Random) -> dict[str, list[Probe]]:
+    """Every question the episode's moments give, by category, at most MAX_PER_EPISODE each."""
+    moments = list(read_moments(run_dir))
+    out: dict[str, list[Probe]] = {c: [] for c in CATEGORIES}
+    seen: set[tuple[str, str]] = set()
+    asked_crafter = False
+    for moment in moments:
+        for made in (ec_team_need(moment, rng), ec_holder(moment, rng), ec_alone(moment, rng),
+                     tom_next(moment, moments, rng), tom_crafter(moment, moments, rng), jp_next(moment, rng)):
+            if made is None or len(out[made.category]) >= MAX_PER_EPISODE:
+                continue
+            if made.meta["kind"] == "crafter":  # once per episode: the answer is the same all along
+                if asked_crafter:
+                    continue
+                asked_crafter = True
+            key = (made.question, made.options[made.answer] + made.state)
+            if key in seen:
+                continue
+            seen.add(key)
+            out[made.category].append(made)
+    return out
+
+
+def build_probes(run_dirs: Iterable[str | Path], per_category: int | None = None, seed: int = 0) -> list[Probe]:
+    """Probes from recorded episodes: each category filled round-robin over the episodes (so one long episode
+    does not crowd out the rest), at most `per_category` each (None: all)."""
+    rng = random.Random(seed)
+    episodes = [probes_of_episode(d, rng) for d in run_dirs]
+    chosen: list[Probe] = []
+    for category in CATEGORIES:
+        queues = [list(e[category]) for e in episodes]
+        taken: list[Probe] = []
+        while any(queues) and (per_category is None or len(taken) < per_category):
+            for queue in queues:
+                if queue and (per_category is None or len(taken) < per_category):
+                    taken.append(queue.pop(0))
+        chosen += taken
+    return chosen
+
+
+def recorded_runs(folders: Iterable[str | Path]) -> list[Path]:
+    """The episode folders (holding result.json and calls/) in or under `folders`, sorted."""
+    found: set[Path] = set()
+    for folder in map(Path, folders):
+        for result in [folder / "result.json", *folder.rglob("result.json")]:
+            if result.is_file() and (result.parent / "calls").is_dir():
+                found.add(result.parent)
+    return sorted(found)

@@ -1,0 +1,95 @@
+"""Probes made from a real oracle episode (`mindpy probe build`): the episode is played on the session's server,
+then every question is checked against the state it shows, read back from its text."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import REPO_ROOT
+from mindpy.cli import main
+from mindpy.harness.episode import run_episode
+from mindpy.models.replay import ReplayModel
+from mindpy.probes.answers import letter
+from mindpy.probes.build import build_probes, can_craft, read_moments
+from mindpy.probes.record import CATEGORIES, read_probes
+from mindpy.probes.run import run_probes
+from mindpy.recipes import recipe_book
+from mindpy.tasks.loader import read_task_file
+
+pytestmark = pytest.mark.slow  # a whole episode: left out of `make test-fast`
+
+TASK = "multiagent_crafting_polished_blackstone_brick_wall_partial_plan_requires_ctable__depth_2__2_agents"
+COMMAND = re.compile(r'^!(givePlayer|craftRecipe)\((.*)\)$')
+
+
+@pytest.fixture(scope="module")
+def episode(server, tmp_path_factory):
+    task = read_task_file(str(REPO_ROOT / "tasks" / "crafting_test.json"), only=[TASK]).task(TASK)
+    run_dir = tmp_path_factory.mktemp("probe_build") / "run"
+    result = run_episode(task, run_dir, model="oracle", server=f"{server.host}:{server.port}")
+    assert result["end_reason"] == "success", result
+    return run_dir
+
+
+def inventories(state: str) -> dict[str, dict[str, int]]:
+    """The INVENTORY blocks of a state's text, read back."""
+    out = {}
+    for name, body in re.findall(r"INVENTORY of (\w+)\n((?:- .*\n?)+)", state):
+        out[name] = {item: int(n) for item, n in re.findall(r"- (\w+): (\d+)", body)}
+    return out
+
+
+def test_every_question_follows_from_the_state_it_shows(episode):
+    probes = build_probes([episode])
+    assert {p.category for p in probes} == set(CATEGORIES)
+    replies = {json.loads(line)["reply"] for path in (episode / "calls").glob("*.jsonl")
+               for line in path.read_text().splitlines()}
+    for probe in probes:
+        team = inventories(probe.state)
+        right = probe.options[probe.answer]
+        kind = probe.meta["kind"]
+        if kind in ("my_next", "partner_next"):
+            actor = probe.meta["actor"]
+            assert any(right in reply for reply in replies), right  # the oracle's own command
+            for wrong in probe.options:
+                if wrong == right:
+                    continue
+                name, args = COMMAND.match(wrong).groups()
+                parts = json.loads(f"[{args}]")
+                if name == "givePlayer":  # a give of more than the actor holds, as the state shows it
+                    assert team[actor].get(parts[1], 0) < parts[2], (probe.state, wrong)
+                else:
+                    assert not can_craft(parts[0], parts[1], team[actor]), (probe.state, wrong)
+        elif kind == "holder":
+            holders = [n for n, inv in team.items() if probe.meta["item"] in inv]
+            assert holders == [right]
+        elif kind == "team_need":
+            item, n, target = re.match(r"How many more (\w+) .* to craft (\d+) (\w+)\?", probe.question).groups()
+            pooled: dict[str, int] = {}
+            for inv in team.values():
+                for k, v in inv.items():
+                    pooled[k] = pooled.get(k, 0) + v
+            plan = recipe_book().plan(target, int(n), pooled, table_available=True)
+            assert int(right) == plan.missing.get(item, 0)
+
+
+def test_an_answerer_that_knows_the_truth_scores_full_marks_on_built_probes(episode):
+    probes = build_probes([episode])
+    right = ReplayModel([f"Answer: {letter(p.answer)}" for p in probes])
+    assert run_probes(probes, right).score("all").mean == 1.0
+    wrong = ReplayModel([f"Answer: {letter((p.answer + 1) % len(p.options))}" for p in probes])
+    assert run_probes(probes, wrong).score("all").mean == 0.0
+
+
+def test_the_cli_builds_a_probe_file_from_recorded_episodes(episode, tmp_path, capsys):
+    out = tmp_path / "probes.jsonl"
+    assert main(["probe", "build", "--runs", str(episode.parent), "--out", str(out), "--per-category", "3"]) == 0
+    loaded = read_probes(out)
+    assert not loaded.errors and len(loaded.probes) <= 9
+    assert {p.category for p in loaded.probes} == set(CATEGORIES)
+    assert "from 1 episodes" in capsys.readouterr().out
+    moments = list(read_moments(episode))
+    assert moments and all(set(m.team) == {"andy", "jill"} for m in moments)
