@@ -19,6 +19,7 @@ def run_task_command(args) -> int:
     from ..tasks.loader import read_task_file
     from .episode import EpisodeInfraError, refuse_unplayable, run_episode
     from .evaluate import folder_name
+    from .team import parse_team
 
     if not args.task_id:
         print("mindpy run --task needs --task-id ID (see `mindpy tasks show FILE` for the ids)", file=sys.stderr)
@@ -36,7 +37,8 @@ def run_task_command(args) -> int:
     try:
         result = run_episode(task, run_dir, model=args.model, server=args.server, seed=getattr(args, "seed", 0),
                              progress=lambda text: print(text, flush=True), rounds=round_options(args),
-                             profile_options=method_options(args), budget=limits)
+                             profile_options=method_options(args), budget=limits,
+                             team=parse_team(getattr(args, "team", [])))
     except EpisodeInfraError as exc:
         print(f"infrastructure error (not scored): {exc}", file=sys.stderr, flush=True)
         return EXIT_INFRA
@@ -120,6 +122,13 @@ def add_method_options(parser) -> None:
                              "belief stands for its history in the next prompt (other families play without)")
 
 
+def add_team_option(parser) -> None:
+    """--team AGENT=MODEL (repeatable): a mixed team, for the commands that play tasks."""
+    parser.add_argument("--team", action="append", default=[], metavar="AGENT=MODEL",
+                        help="a model for one agent, by name or index (andy=gpt-4o-mini, 1=oracle); repeat for more; "
+                             "the others play --model")
+
+
 def method_options(args) -> dict:
     """The profile options the arguments turn on ({} for none)."""
     from ..profiles import METHOD_OPTIONS
@@ -176,6 +185,7 @@ def _cmd_eval(args, parser=None) -> int:
     import signal
 
     from .evaluate import Evaluation
+    from .team import parse_team
 
     if args.files[0] == COMPARE:
         return _cmd_eval_compare(args, parser)
@@ -185,11 +195,14 @@ def _cmd_eval(args, parser=None) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_terminate)
+    team = parse_team(args.team)
+    if args.pairings:
+        return _cmd_eval_pairings(args, team)
     evaluation = Evaluation(args.files, out=args.out, model=args.model, parallel=args.parallel,
                             servers=args.servers.split(",") if args.servers else None,
                             ids=args.task_id or None, limit=args.limit, usd_per_mtok=args.usd_per_mtok or 0.0,
                             trials=args.trials, rounds=round_options(args), profile_options=method_options(args),
-                            budget=budget_limits(args))
+                            budget=budget_limits(args), team=team)
     try:
         summary = evaluation.run()
     except KeyboardInterrupt:
@@ -206,6 +219,38 @@ def _cmd_eval(args, parser=None) -> int:
         print(f"models spent ${budget['spent_usd']:.4f} of ${budget['max_usd']:g}: {budget['ended']} episodes cut "
               f"off and {len(budget['not_played'])} not played for the budget (not failures; a rerun plays them)")
     return 0 if summary["errors"] == 0 and (summary["episodes"] or budget["not_played"]) else 1
+
+
+def _cmd_eval_pairings(args, team: dict) -> int:
+    """`mindpy eval FILES --pairings A,B,...`: one evaluation per ordered pair of models (agent 0 plays the first,
+    the others the second) in OUT/pair_A__B, then the cross-play matrix in OUT/summary.json and cross_play.png."""
+    from .evaluate import Evaluation
+    from .team import matrix_table, pairing_folder, pairings, write_cross_play
+
+    models = [m.strip() for m in args.pairings.split(",") if m.strip()]
+    if len(models) < 2 or len(set(models)) != len(models):
+        raise ConfigError(f"--pairings {args.pairings!r}: give two or more different models, comma-separated")
+    if team or args.model:
+        raise ConfigError("--pairings sets every agent's model: leave out --model and --team")
+    out = Path(args.out)
+    summaries = {}
+    for first, second in pairings(models):
+        print(f"pairing: agent 0 plays {first}, the others {second}", flush=True)
+        evaluation = Evaluation(args.files, out=out / pairing_folder(first, second), model=second,
+                                parallel=args.parallel, servers=args.servers.split(",") if args.servers else None,
+                                ids=args.task_id or None, limit=args.limit, usd_per_mtok=args.usd_per_mtok or 0.0,
+                                trials=args.trials, rounds=round_options(args),
+                                profile_options=method_options(args), budget=budget_limits(args),
+                                team={"0": first})
+        try:
+            summaries[(first, second)] = evaluation.run()
+        except KeyboardInterrupt:
+            print("Stopped. Rerun the same command to play what is missing.")
+            return 130
+    summary = write_cross_play(out, models, summaries)
+    print(matrix_table(summary["cross_play"], models))
+    print(f"Results: {out / 'summary.json'}, {out / 'cross_play.png'} (each pairing in {out}/pair_*)")
+    return 0 if all(s["errors"] == 0 for s in summaries.values()) else 1
 
 
 def _cmd_eval_compare(args, parser) -> int:
@@ -303,6 +348,10 @@ def register(sub) -> None:
     add_budget_options(ev, usd_per_mtok=False)
     add_round_options(ev)
     add_method_options(ev)
+    add_team_option(ev)
+    ev.add_argument("--pairings", default=None, metavar="A,B,...",
+                    help="cross-play: every ordered pair of these models (agent 0 plays the first, the others the "
+                         "second), each in OUT/pair_A__B, with the matrix in OUT/summary.json and cross_play.png")
     ev.set_defaults(func=partial(_cmd_eval, parser=ev))
 
     sft = sub.add_parser("sft", help="fine-tuning data from successful runs")

@@ -59,6 +59,7 @@ from ..tasks.schema import Task
 from ..tasks.world import WorldSetupError, apply_and_wait, issue_via_bot, issue_via_server
 from .calls import CallLog
 from .episode import EpisodeInfraError, agent_names, open_server, refuse_unplayable
+from .team import team_specs
 
 log = logging.getLogger(__name__)
 
@@ -204,11 +205,12 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
                        progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None,
                        echo: bool = False, round_limit: int | None = None, budget: BudgetLimits | None = None,
                        settings_overrides: dict | None = None, names: Sequence[str] | None = None,
-                       belief_state: bool = False) -> dict:
+                       belief_state: bool = False, team: dict[str, str] | None = None) -> dict:
     """Play the defuse `task` once (see the module doc). `model`: a model spec for every agent (None: the default
-    model), or `models` by bot name (ready model objects); `round_limit` overrides the task's; `names`: the bots'
-    names (default andy, jill, bob...); `belief_state`: each agent keeps a written belief in place of its history
-(TeamPlay). Returns the result, also written to RUN_DIR/result.json."""
+    model), `team`: a spec for some agents by name or index (mindpy.harness.team), or `models` by bot name (ready
+    model objects); `round_limit` overrides the task's; `names`: the bots' names (default andy, jill, bob...);
+    `belief_state`: each agent keeps a written belief in place of its history (TeamPlay). Returns the result,
+    also written to RUN_DIR/result.json."""
     from ..bridge import create_bots
     from ..settings import load_settings
 
@@ -217,6 +219,7 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
     run_dir.mkdir(parents=True, exist_ok=True)
     say = progress or (lambda text: None)
     names = list(names) if names is not None else agent_names(task)
+    specs = team_specs(team, names, model)
     settings = load_settings(None, **(settings_overrides or {}))
     game = defuse_game(task, round_limit)
     with contextlib.ExitStack() as stack:
@@ -242,8 +245,8 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         limits = budget if budget is not None else settings.budget_limits()
         spend = shared_budget(str(run_dir), limits)
         stack.callback(release_budget, str(run_dir))
-        logs = [CallLog(spend.wrap(_model_for(name, model, models, settings)), run_dir / "calls" / f"{name}.jsonl",
-                        name) for name in names]
+        logs = [CallLog(spend.wrap(_model_for(name, specs[name], models, settings)),
+                        run_dir / "calls" / f"{name}.jsonl", name) for name in names]
         for logged in logs:
             stack.callback(logged.close)
         recorder = EpisodeRecorder(task, names)

@@ -53,6 +53,7 @@ from ..userfiles import one_line
 from .calls import CallLog
 from .humans import HumanSlots
 from .rounds import RoundOptions, RoundScheduler
+from .team import team_specs
 
 log = logging.getLogger(__name__)
 
@@ -113,15 +114,17 @@ def base_profile(task: Task) -> str:
 
 
 def write_profiles(run_dir: Path, names: list[str], model: Any, base: str = "task",
-                   options: dict[str, Any] | None = None) -> list[Path]:
-    """The profile each agent plays with (the base profile, the model and `options`), kept for the record."""
+                   options: dict[str, Any] | None = None, specs: dict[str, Any] | None = None) -> list[Path]:
+    """The profile each agent plays with (the base profile, the model and `options`), kept for the record.
+    `specs`: a model for each agent by name (a mixed team), over `model`."""
     folder = run_dir / "profiles"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for name in names:
         data: dict[str, Any] = {"name": name, "base_profile": base, **(options or {})}
-        if model is not None:
-            data["model"] = model
+        spec = (specs or {}).get(name, model)
+        if spec is not None:
+            data["model"] = spec
         path = folder / f"{name}.yaml"
         path.write_text(yaml.safe_dump(data, sort_keys=False))
         paths.append(path)
@@ -174,14 +177,15 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
                 seed: int = 0, settings_overrides: dict | None = None,
                 progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None,
                 echo: bool = False, rounds: RoundOptions | None = None,
-                profile_options: dict[str, Any] | None = None, budget: BudgetLimits | None = None) -> dict:
+                profile_options: dict[str, Any] | None = None, budget: BudgetLimits | None = None,
+                team: dict[str, str] | None = None) -> dict:
     """Play `task` once. `model`: a model spec for every agent (None: the default), or `models` by agent name
     (ready model objects, for tests). `echo` also prints the console log (who said and did what) to stdout.
     `rounds`: play in round mode with these rules (None: the agents act when they like); `profile_options`: fields
     added to every agent's profile (partner_modelling, reflection; belief_state goes to the defuse round runner and
     is dropped for other families); `budget`: the run's limits on model calls
-    (None: the settings' `budget`).
-    Returns the result (also written to RUN_DIR/result.json)."""
+    (None: the settings' `budget`); `team`: a model for some agents, by name or index (mindpy.harness.team), over
+    `model`. Returns the result (also written to RUN_DIR/result.json)."""
     from ..agent.runner import AgentRunner, ConsoleLog
     from ..profiles import load_profile
     from ..settings import load_settings
@@ -193,7 +197,9 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
         return run_defuse_episode(task, run_dir, model=model, server=server, progress=progress, models=models,
                                   echo=echo, round_limit=rounds.limit if rounds else None, budget=budget,
                                   settings_overrides=settings_overrides,
-                                  belief_state=belief_state)
+                                  belief_state=belief_state, team=team)
+    if task.type == "orders" and team:
+        raise ConfigError("--team: an orders task has one model, the dispatcher's; give it with --model")
     if task.type == "orders":  # one dispatcher commanding every cook (mindpy.harness.orders_episode)
         from .orders_episode import run_orders_episode
 
@@ -204,14 +210,17 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     run_dir.mkdir(parents=True, exist_ok=True)
     say = progress or (lambda text: None)
     names = agent_names(task)
+    specs = team_specs(team, names, model)
     settings = load_settings(None, **{
         "bots_dir": str(run_dir / "bots"), "log_all_prompts": True, "allow_insecure_coding": True,
         "narrate_behavior": False, "chat_bot_messages": True, "load_memory": False,
-        "profiles": [str(p) for p in write_profiles(run_dir, names, model, base_profile(task), profile_options)],
+        "profiles": [str(p) for p in write_profiles(run_dir, names, model, base_profile(task), profile_options,
+                                                     specs)],
         **(settings_overrides or {})})
     profiles = [load_profile(p, settings=settings) for p in settings.profiles]
     limits = budget if budget is not None else settings.budget_limits()
-    refuse_unpriced(model, limits)  # before the server starts: an unpriced model cannot be budgeted
+    for spec in {str(s): s for s in specs.values()}.values():
+        refuse_unpriced(spec, limits)  # before the server starts: an unpriced model cannot be budgeted
     console_file = (run_dir / "console.log").open("a", encoding="utf-8")
     console = ConsoleLog(_Tee(console_file, sys.stdout) if echo else console_file)
     with contextlib.ExitStack() as stack:

@@ -162,10 +162,12 @@ class Evaluation:
     def __init__(self, files: list[str], out: str | Path = "runs/eval", model: str | None = None, parallel: int = 1,
                  servers: list[str] | None = None, ids: list[str] | None = None, limit: int | None = None,
                  usd_per_mtok: float = 0.0, progress=None, trials: int = 1, rounds=None,
-                 profile_options: dict | None = None, budget: BudgetLimits | None = None):
+                 profile_options: dict | None = None, budget: BudgetLimits | None = None,
+                 team: dict[str, str] | None = None):
         """`rounds`: RoundOptions to play every episode in round mode (None: asynchronous play);
         `profile_options`: the agent method's switches for every agent (partner_modelling, reflection);
-        `budget`: limits on the model calls of the whole evaluation (see the module's "Budget")."""
+        `budget`: limits on the model calls of the whole evaluation (see the module's "Budget"); `team`: a model
+        for some agents, by name or index (mindpy.harness.team), over `model`."""
         from .cli import check_model_option
         from .episode import refuse_unpriced
 
@@ -176,10 +178,12 @@ class Evaluation:
         self.usd_per_mtok = usd_per_mtok
         self.rounds = rounds
         self.profile_options = dict(profile_options or {})
+        self.team = dict(team or {})
         self.progress = progress or _stderr
         check_model_option(model)  # first: a typo costs nothing, not even the planning
         self.budget = budget or BudgetLimits()
-        refuse_unpriced(model, self.budget)
+        for spec in [model, *self.team.values()]:
+            refuse_unpriced(spec, self.budget)
         self.spent_usd = 0.0  # what the episodes of this command spent (a rerun starts its own count)
         self._grants: dict[Path, float] = {}  # dollars given to the episodes being played
         self._unstarted = 0  # episodes still to start (their share of the dollars is kept for them)
@@ -352,8 +356,9 @@ class Evaluation:
         if self.model:
             command += ["--model", self.model]
         from .cli import budget_arguments, method_arguments, round_arguments
+        from .team import team_arguments
 
-        command += round_arguments(self.rounds) + method_arguments(self.profile_options)
+        command += round_arguments(self.rounds) + method_arguments(self.profile_options) + team_arguments(self.team)
         limits = BudgetLimits(self.budget.max_requests_per_minute, self.budget.max_tokens_per_minute, grant)
         command += budget_arguments(limits, self.parallel)
         if self.usd_per_mtok:  # the price the dollars are counted at (a price from MINDPY_BUDGET is inherited)
@@ -439,6 +444,8 @@ class Evaluation:
             summary = summarize(list(self.rows.values()), self.usd_per_mtok, self.model, self.skipped,
                                 budget={"max_usd": self.budget.max_usd, "spent_usd": round(self.spent_usd, 6),
                                         "not_played": [_identity(ep) for ep in self.not_played]})
+            if self.team:
+                summary["team"] = dict(self.team)
         (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         chart(summary, self.out / "summary.png")
         return summary

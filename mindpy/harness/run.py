@@ -20,6 +20,9 @@ def _cmd_run(args) -> int:
     if not args.profile:
         print("mindpy run: give at least one --profile FILE (or --task FILE --task-id ID)", file=sys.stderr)
         return 2
+    if args.team:
+        print("mindpy run: --team is for tasks (--task); a profile names its own model", file=sys.stderr)
+        return 2
     from ..agent.runner import AgentRunner, ConsoleLog
     from ..models.budget import release_budget, shared_budget
     from ..profiles import load_profile
@@ -65,7 +68,7 @@ def _cmd_run(args) -> int:
 
 def register(sub) -> None:
     """Add the `run` command to the CLI's subparsers."""
-    from .cli import add_budget_options, add_method_options, add_round_options
+    from .cli import add_budget_options, add_method_options, add_round_options, add_team_option
     run = sub.add_parser("run", help="start bots from profiles (or play one task) and keep them playing")
     run.add_argument("--profile", action="append", default=[], metavar="FILE",
                      help="a bot's profile (YAML, or a MINDcraft JSON profile); repeat for several bots")
@@ -79,5 +82,6 @@ def register(sub) -> None:
     run.add_argument("--seed", type=int, default=0, help="seed of a task's set-up (where the agents stand)")
     add_round_options(run)
     add_method_options(run)
+    add_team_option(run)
     add_budget_options(run)
     run.set_defaults(func=_cmd_run)
