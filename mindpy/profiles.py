@@ -8,7 +8,9 @@ Errors name the file and the field.
 
 Two options turn on the CoBlock agent method (paper seed 000, steps 2 and 3), both off by default:
 `partner_modelling` asks the model to write its model of the partner and of itself before each action, and
-`reflection` tells it that a review of the structure comes after each round and asks it to reflect on it.
+`reflection` tells it that a review of the structure comes after each round and asks it to reflect on it. Two
+more come from LLM-Coordination (seed 002; mindpy.agent.deliberation): `tom_step` (notes on each partner before a
+choice) and `verification` (the chosen command checked against the state, chosen again when not okay).
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ BASE_PROFILES = ("survival", "creative", "god_mode", "task", "coblock")
 PROMPT_FIELDS = ("conversing", "coding", "saving_memory", "bot_responder")
 LOCAL_EMBEDDINGS = (None, "", "local", "minilm", "all-minilm-l6-v2", "sentence-transformers")
 NO_EMBEDDINGS = ("none", "off", "word_overlap", "words")
-METHOD_OPTIONS = ("partner_modelling", "reflection")  # true/false switches of the prompt's method
+# true/false switches of the agent's method: CoBlock's (partner_modelling, reflection) and LLM-Coordination's
+# (tom_step, verification: mindpy.agent.deliberation)
+METHOD_OPTIONS = ("partner_modelling", "reflection", "tom_step", "verification")
 # Fields MINDcraft profiles may carry that mindpy does not use (speech, vision...): accepted and kept.
 _IGNORED_FIELDS = ("speak", "speak_model", "vision_model", "image_analysis", "max_tokens", "task_goal")
 
@@ -48,6 +52,8 @@ DEFAULTS: dict[str, Any] = {
     "blocked_actions": [],
     "partner_modelling": False,
     "reflection": False,
+    "tom_step": False,
+    "verification": False,
 }
 _FIELDS = {"name", "model", "code_model", "embedding", "cooldown", "prompts", "conversation_examples",
            "coding_examples", "modes", "blocked_actions", "base_profile", *METHOD_OPTIONS, *PROMPT_FIELDS}
@@ -74,6 +80,8 @@ class Profile:
     blocked_actions: list[str] = field(default_factory=list)
     partner_modelling: bool = False  # write partner and self modelling sections before each action
     reflection: bool = False         # reflect on the review of the structure that follows each round
+    tom_step: bool = False           # note what each partner is doing and needs before each choice
+    verification: bool = False       # check each chosen command against the state, choose again when not okay
     sources: list[str] = field(default_factory=list)  # the files merged, in order
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -326,6 +334,8 @@ def _build(merged: dict[str, Any], path: Path, sources: list[str], example_dirs:
         blocked_actions=list(merged.get("blocked_actions", [])),
         partner_modelling=bool(merged.get("partner_modelling", False)),
         reflection=bool(merged.get("reflection", False)),
+        tom_step=bool(merged.get("tom_step", False)),
+        verification=bool(merged.get("verification", False)),
         sources=sources,
         extra=dict(merged.get("extra", {})),
     )

@@ -38,6 +38,7 @@ from ..errors import BridgeTimeout
 from ..models.base import strip_thinking
 from ..settings import PLAYER_COMMANDS, SettingsError
 from ..skills import Skills
+from . import deliberation
 from .actions import ActionManager, cut_output
 from .bus import MessageBus
 from .conversation import BOT_TAG, ConversationManager
@@ -139,6 +140,8 @@ class AgentSettings:
     init_message: str = ""
     player_commands: str = "everyone"  # who may type !commands directly: one of PLAYER_COMMANDS
     trusted_players: list[str] = field(default_factory=list)
+    tom_step: bool = False       # write notes on the partners before each choice (mindpy.agent.deliberation)
+    verification: bool = False   # check each chosen command against the state, choose again when not okay
 
     def __post_init__(self) -> None:
         if self.player_commands not in PLAYER_COMMANDS:
@@ -393,6 +396,11 @@ class Agent:
                     return None
                 self._cool_down()
                 system, messages = self.prompter.conversing(self)
+                if self.settings.tom_step:
+                    notes = deliberation.partner_notes(self.model, system, messages, self._partners())
+                    if notes:
+                        self._trace("partner notes", notes)
+                    messages = deliberation.with_notes(messages, notes)
                 try:
                     reply = self.model.send(messages, system)
                 except Exception as exc:  # the model being down must not kill the agent
@@ -404,6 +412,8 @@ class Agent:
                 text = strip_thinking(getattr(reply, "text", reply) or "")
                 if getattr(self.prompter, "partner_modelling", False):
                     text = self.modelling.observe(text)  # the sections are kept, never said nor parsed
+                if self.settings.verification and deliberation.has_command(text):
+                    text = self._verified(system, messages, text)
                 if serial != self._serial:
                     self._trace("stale", "dropped a reply: a newer message arrived while generating")
                     return None
@@ -413,6 +423,28 @@ class Agent:
                 if text:
                     return text
             return None
+
+    def _partners(self) -> list[str]:
+        """The other agents present (the teammates a theory-of-mind step thinks about)."""
+        bus = getattr(self.conversations, "bus", None)
+        return sorted(n for n in (bus.names() if bus is not None else []) if n != self.name)
+
+    def _verified(self, system: str, messages: list[dict], text: str) -> str:
+        """`text`, or the reply chosen again after the model's own check found its command not okay."""
+        for _ in range(deliberation.MAX_VERIFY_RETRIES):
+            okay, reason = deliberation.verify(self.model, system, messages, text)
+            if okay:
+                return text
+            self._trace("verification", f"not okay: {reason}")
+            messages = deliberation.retry_messages(messages, text, reason)
+            try:
+                again = self.model.send(messages, system)
+            except Exception as exc:  # keep the first choice rather than lose the turn
+                log.warning("%s: model call failed: %s", self.name, exc)
+                return text
+            self.usage.append(getattr(again, "usage", None))
+            text = strip_thinking(getattr(again, "text", again) or "") or text
+        return text
 
     def _cool_down(self) -> None:
         wait = self._last_call + self.settings.cooldown - time.monotonic()

@@ -111,12 +111,17 @@ BELIEF_STATE = "belief_state"  # defuse only: not a profile field, the round run
 
 
 def add_method_options(parser) -> None:
-    """--partner-modelling and --reflection (the CoBlock agent method) and --belief-state (defuse), for the
-    commands that play tasks."""
+    """--partner-modelling and --reflection (the CoBlock agent method), --tom-step and --verification
+    (LLM-Coordination's) and --belief-state (defuse), for the commands that play tasks."""
     parser.add_argument("--partner-modelling", action="store_true",
                         help="agents write partner and self modelling sections before acting (profile option)")
     parser.add_argument("--reflection", action="store_true",
                         help="agents get a review of the structure after each round and reflect on it (coblock)")
+    parser.add_argument("--tom-step", action="store_true",
+                        help="agents note what each partner is doing and needs before each choice (profile option)")
+    parser.add_argument("--verification", action="store_true",
+                        help="agents check each chosen command against the state and choose again when it is not "
+                             "okay (profile option)")
     parser.add_argument("--belief-state", action="store_true",
                         help="defuse tasks: each agent rewrites a written belief after every observation, and the "
                              "belief stands for its history in the next prompt (other families play without)")
