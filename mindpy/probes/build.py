@@ -36,7 +36,7 @@ from ..recipes import recipe_book
 from .record import CATEGORIES, Probe
 
 MAX_OPTIONS = 4
-MAX_PER_EPISODE = 6      # questions of one category from one episode: keeps the set varied
+MAX_PER_EPISODE = 8      # questions of one category from one episode: keeps the set varied
 RECENT_MESSAGES = 4      # messages shown with a state
 
 
@@ -259,17 +259,15 @@ def _action_probe(moment: Moment, actor_moment: Moment, category: str, kind: str
     return _probe(shown, category, kind, question, command_text(command), wrong, rng, actor=actor_moment.me)
 
 
-def tom_next(moment: Moment, moments: list[Moment], rng: random.Random) -> Probe | None:
-    """What a teammate does next: its next oracle reply, judged against what it holds then."""
-    others = [n for n in sorted(moment.team) if n != moment.me]
-    if not others:
-        return None
-    partner = rng.choice(others)
-    then = next_moment_of(moments, partner, moment.time)
-    if then is None:
-        return None
-    return _action_probe(moment, then, "ToM", "partner_next",
-                         f"{partner} acts next. Which command will {partner} most likely send?", rng)
+def tom_next(moment: Moment, moments: list[Moment], rng: random.Random) -> list[Probe | None]:
+    """What each teammate does next: its next oracle reply, judged against what it holds then."""
+    asked: list[Probe | None] = []
+    for partner in [n for n in sorted(moment.team) if n != moment.me]:
+        then = next_moment_of(moments, partner, moment.time)
+        if then is not None:
+            asked.append(_action_probe(moment, then, "ToM", "partner_next",
+                                       f"{partner} acts next. Which command will {partner} most likely send?", rng))
+    return asked
 
 
 def tom_crafter(moment: Moment, moments: list[Moment], rng: random.Random) -> Probe | None:
@@ -301,7 +299,7 @@ def probes_of_episode(run_dir: str | Path, rng: random.Random) -> dict[str, list
     asked_crafter = False
     for moment in moments:
         for made in (ec_team_need(moment, rng), ec_holder(moment, rng), ec_alone(moment, rng),
-                     tom_next(moment, moments, rng), tom_crafter(moment, moments, rng), jp_next(moment, rng)):
+                     *tom_next(moment, moments, rng), tom_crafter(moment, moments, rng), jp_next(moment, rng)):
             if made is None or len(out[made.category]) >= MAX_PER_EPISODE:
                 continue
             if made.meta["kind"] == "crafter":  # once per episode: the answer is the same all along
@@ -330,6 +328,11 @@ def build_probes(run_dirs: Iterable[str | Path], per_category: int | None = None
                 if queue and (per_category is None or len(taken) < per_category):
                     taken.append(queue.pop(0))
         chosen += taken
+    counts: dict[tuple[str, str], int] = {}
+    for probe in chosen:  # short ids, unique per task and category, stable for a given seed
+        key = (probe.source_task, probe.category)
+        counts[key] = counts.get(key, 0) + 1
+        probe.id = f"{probe.source_task}-{probe.category.lower()}-{counts[key]}"
     return chosen
 
 

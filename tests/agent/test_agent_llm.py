@@ -38,3 +38,23 @@ def test_an_agent_plays_with_a_real_openai_compatible_server(openai_server, make
                    message="the stats output")
     finally:
         agent.close()
+
+
+@pytest.mark.llm
+def test_the_committed_probe_set_runs_against_a_real_openai_compatible_server(openai_server, tmp_path):
+    """`mindpy probe run`'s path with a real model over HTTP, on two probes of each category of the committed set:
+    every question is asked, every reply read or counted unread, and the report is written."""
+    from conftest import REPO_ROOT
+    from mindpy.probes import read_probes, run_probes, write_report
+
+    loaded = read_probes(REPO_ROOT / "tasks" / "probes_coordqa.jsonl")
+    assert not loaded.errors
+    chosen = [p for c in ("EC", "ToM", "JP") for p in [q for q in loaded.probes if q.category == c][:2]]
+    model = create_model({"api": "transformers", "model": openai_server.model, "url": openai_server.url,
+                          "params": {"max_tokens": 12, "temperature": 0.0, "seed": 1}}, attempts=2, timeout=180)
+    report = run_probes(chosen, model)
+    assert [s.questions for s in report.scores] == [2, 2, 2, 6]
+    assert all(not a.error for a in report.answers), [a.error for a in report.answers]
+    assert all(a.reply for a in report.answers)
+    written = write_report(report, tmp_path / "report")
+    assert (tmp_path / "report" / "report.json") in written

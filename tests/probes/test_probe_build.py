@@ -19,8 +19,6 @@ from mindpy.probes.run import run_probes
 from mindpy.recipes import recipe_book
 from mindpy.tasks.loader import read_task_file
 
-pytestmark = pytest.mark.slow  # a whole episode: left out of `make test-fast`
-
 TASK = "multiagent_crafting_polished_blackstone_brick_wall_partial_plan_requires_ctable__depth_2__2_agents"
 COMMAND = re.compile(r'^!(givePlayer|craftRecipe)\((.*)\)$')
 
@@ -42,40 +40,59 @@ def inventories(state: str) -> dict[str, dict[str, int]]:
     return out
 
 
+def check_against_state(probe, replies=None) -> None:
+    """The right option follows from the state the probe shows (read back from its text), and the wrong options of
+    the command questions cannot be carried out in it. `replies`: the episode's replies, which hold each right
+    command."""
+    team = inventories(probe.state)
+    right = probe.options[probe.answer]
+    kind = probe.meta["kind"]
+    if kind in ("my_next", "partner_next"):
+        actor = probe.meta["actor"]
+        if replies is not None:
+            assert any(right in reply for reply in replies), right  # the oracle's own command
+        for wrong in probe.options:
+            if wrong == right:
+                continue
+            name, args = COMMAND.match(wrong).groups()
+            parts = json.loads(f"[{args}]")
+            if name == "givePlayer":  # a give of more than the actor holds, as the state shows it
+                assert team[actor].get(parts[1], 0) < parts[2], (probe.state, wrong)
+            else:
+                assert not can_craft(parts[0], parts[1], team[actor]), (probe.state, wrong)
+    elif kind == "holder":
+        holders = [n for n, inv in team.items() if probe.meta["item"] in inv]
+        assert holders == [right], (probe.state, probe.question)
+    elif kind == "team_need":
+        item, n, target = re.match(r"How many more (\w+) .* to craft (\d+) (\w+)\?", probe.question).groups()
+        pooled: dict[str, int] = {}
+        for inv in team.values():
+            for k, v in inv.items():
+                pooled[k] = pooled.get(k, 0) + v
+        plan = recipe_book().plan(target, int(n), pooled, table_available=True)
+        assert int(right) == plan.missing.get(item, 0)
+
+
+def test_the_committed_probe_set_has_60_per_category_and_each_follows_from_its_state():
+    loaded = read_probes(REPO_ROOT / "tasks" / "probes_coordqa.jsonl")
+    assert not loaded.errors
+    for category in CATEGORIES:
+        assert sum(p.category == category for p in loaded.probes) >= 60, category
+    for probe in loaded.probes:
+        check_against_state(probe)
+
+
+@pytest.mark.slow
 def test_every_question_follows_from_the_state_it_shows(episode):
     probes = build_probes([episode])
     assert {p.category for p in probes} == set(CATEGORIES)
     replies = {json.loads(line)["reply"] for path in (episode / "calls").glob("*.jsonl")
                for line in path.read_text().splitlines()}
     for probe in probes:
-        team = inventories(probe.state)
-        right = probe.options[probe.answer]
-        kind = probe.meta["kind"]
-        if kind in ("my_next", "partner_next"):
-            actor = probe.meta["actor"]
-            assert any(right in reply for reply in replies), right  # the oracle's own command
-            for wrong in probe.options:
-                if wrong == right:
-                    continue
-                name, args = COMMAND.match(wrong).groups()
-                parts = json.loads(f"[{args}]")
-                if name == "givePlayer":  # a give of more than the actor holds, as the state shows it
-                    assert team[actor].get(parts[1], 0) < parts[2], (probe.state, wrong)
-                else:
-                    assert not can_craft(parts[0], parts[1], team[actor]), (probe.state, wrong)
-        elif kind == "holder":
-            holders = [n for n, inv in team.items() if probe.meta["item"] in inv]
-            assert holders == [right]
-        elif kind == "team_need":
-            item, n, target = re.match(r"How many more (\w+) .* to craft (\d+) (\w+)\?", probe.question).groups()
-            pooled: dict[str, int] = {}
-            for inv in team.values():
-                for k, v in inv.items():
-                    pooled[k] = pooled.get(k, 0) + v
-            plan = recipe_book().plan(target, int(n), pooled, table_available=True)
-            assert int(right) == plan.missing.get(item, 0)
+        check_against_state(probe, replies)
 
 
+@pytest.mark.slow
 def test_an_answerer_that_knows_the_truth_scores_full_marks_on_built_probes(episode):
     probes = build_probes([episode])
     right = ReplayModel([f"Answer: {letter(p.answer)}" for p in probes])
@@ -84,6 +101,7 @@ def test_an_answerer_that_knows_the_truth_scores_full_marks_on_built_probes(epis
     assert run_probes(probes, wrong).score("all").mean == 0.0
 
 
+@pytest.mark.slow
 def test_the_cli_builds_a_probe_file_from_recorded_episodes(episode, tmp_path, capsys):
     out = tmp_path / "probes.jsonl"
     assert main(["probe", "build", "--runs", str(episode.parent), "--out", str(out), "--per-category", "3"]) == 0
