@@ -212,7 +212,13 @@ class ConversationManager:
 
     # ---- receiving ---------------------------------------------------------------------------------
     def receive(self, sender: str, packet: dict) -> None:
-        """Bus handler: a message from another bot arrived."""
+        """Bus handler: a message from another bot arrived. While this bot talks with someone else it answers
+        "I'm talking to someone else", unless that partner has left a nudge unanswered: then that conversation is
+        over in all but name (a partner that stopped answering would otherwise shut everyone else out, for good
+        when the task blocks !endConversation), so it ends and the new one is taken."""
+        silent = self._silent_partner_besides(sender)
+        if silent is not None:
+            self.end_conversation(silent)
         with self._lock:
             convo = self._convo(sender)
             if convo.ignore_until_start and not packet.get("start"):
@@ -239,6 +245,13 @@ class ConversationManager:
         self.host.pause_self_prompt()
         self._start_monitor()
         self._schedule(sender, packet)
+
+    def _silent_partner_besides(self, sender: str) -> str | None:
+        """The partner of the conversation under way when it is not `sender` and has not answered since a nudge."""
+        with self._lock:
+            current = self.partner
+            nudged = self._awaiting_reply and self._nudge_after > self.timing.first_nudge
+            return current if current not in (None, sender) and nudged else None
 
     def _schedule(self, sender: str, packet: dict) -> None:
         convo = self._convo(sender)
