@@ -79,6 +79,9 @@ class Memory:
     offered_at: int = -OFFER_EVERY    # CoBlock: the call when I last offered help while waiting
 
 
+_NUDGE = re.compile(r"^(\w+) hasn't responded in \d+ seconds")
+
+
 def _incoming(view: PromptView) -> str:
     """The message a respond-or-ignore prompt asks about: the last line of its conversation."""
     text = view.state or (str(view.turns[-1]["content"]) if view.turns else "")
@@ -206,9 +209,12 @@ class Player:
             answer = self._answer(view, goal, view.partner, done)
             if answer:
                 return answer
-        nudged = any("hasn't responded" in str(t["content"]) for t in view.turns[-1:])
-        if nudged and view.partner and view.may("endConversation"):  # else: carry on in the conversation
-            return f"No answer from {view.partner}, I'll carry on. !endConversation({quote(view.partner)})"
+        # a partner who does not answer keeps the conversation open, and every other agent gets "I'm talking to
+        # someone else": end it (the partner is named in the nudge when the turns no longer show who it is)
+        nudge = next((_NUDGE.match(str(t["content"])) for t in view.turns[-1:]), None)
+        silent = view.partner or (nudge.group(1) if nudge else None)
+        if nudge and silent and view.may("endConversation"):  # else: carry on in the conversation
+            return f"No answer from {silent}, I'll carry on. !endConversation({quote(silent)})"
 
         if done:
             return self._idle(view, goal)

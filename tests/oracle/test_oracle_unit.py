@@ -323,6 +323,14 @@ def test_the_oracle_reads_what_it_may_do_from_the_real_command_docs(form):
     assert not view(blocked=["givePlayer"]).may("givePlayer")
 
 
+def test_a_partner_named_only_in_the_nudge_is_left_when_it_does_not_answer():
+    model = OracleModel()
+    docs = "!stats: Get your stats.\n!endConversation(\"player_name\"): End a conversation."
+    scene = Scene("jill", "Craft a stick.", ["andy"], {}, docs=docs).self_prompt()
+    scene.add("system", "andy hasn't responded in 30 seconds, respond with a message to them or your own action.")
+    assert command(scene.ask(model)) == ("endConversation", ["andy"])
+
+
 def test_other_prompts():
     model = OracleModel()
     assert model.send([{"role": "user", "content": "x"}], "Reply with exactly one word: respond or ignore.").text \
