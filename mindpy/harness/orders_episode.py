@@ -54,6 +54,9 @@ CALL_KIND = "conversing"  # the dispatcher's calls are an orders episode's conve
 # Modes that would move a cook on its own: "unstuck" takes back-to-back crafts at one table for being stuck,
 # "elbow_room" steps away from the cook beside it.
 QUIET_MODES = ("unstuck", "elbow_room")
+# Off during the set-up only: a cook walking to items left on a shared server's floor (an earlier episode's
+# supplies) leaves the spot it was put on and holds more than it was given.
+SETUP_QUIET_MODES = ("item_collecting",)
 
 
 @dataclass(frozen=True)
@@ -214,10 +217,15 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
                 agent.modes.set_on(mode, False)
         bots = [agents[n].bot for n in names]
         issue = issue_via_server(embedded) if embedded is not None else issue_via_bot(bots[0])
+        restore = [(agent, mode, agent.modes.get(mode).on) for agent in agents.values() for mode in SETUP_QUIET_MODES]
+        for agent, mode, _ in restore:
+            agent.modes.set_on(mode, False)
         try:
             setup = set_up_orders(task, bots, issue, origin=TASK_ORIGIN, seed=seed)
         except WorldSetupError as exc:
             raise EpisodeInfraError(str(exc)) from exc
+        for agent, mode, was_on in restore:
+            agent.modes.set_on(mode, was_on)
         say(f"{task.id}: kitchen set up; {steps} steps of at most {cap_s:g} s")
 
         def restock(killed: list[str]) -> None:
