@@ -25,7 +25,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                      "mindpy.agent.conversation", "mindpy.coding")),
     ("commands", ("mindpy.commands", "mindpy.profiles", "mindpy.prompts")),
     ("agent", ("mindpy.agent", "mindpy.oracle", "mindpy.dispatch")),
-    ("runs", ("mindpy.harness", "mindpy.demo", "mindpy.doctor")),
+    # probes: the records, answer reading and scoring are services; building them from played episodes (the
+    # oracle's prompts, the command parser, mindpy eval) and the `mindpy probe` command are runs
+    ("runs", ("mindpy.harness", "mindpy.demo", "mindpy.doctor", "mindpy.probes.build", "mindpy.probes.cli")),
 ]
 
 # The command-line entry point wires every layer together; it alone may import anything.
