@@ -137,9 +137,6 @@ def read_turn(text: str, registry: CommandRegistry) -> Turn:
     return Turn(first.command, first.args)
 
 
-
-
-
 def command_text(act: Action) -> str:
     """The reply that performs `act` (its message as a broadcast beside it)."""
     bomb = [] if act.bomb is None else [act.bomb]

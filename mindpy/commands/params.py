@@ -211,9 +211,6 @@ def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
-INT = IntType()
-FLOAT = FloatType()
-BOOL = BoolType()
 class CommandNameType(ParamType):
     """A command's name, with or without its "!" (checked by whoever reads it, who knows the commands)."""
 
@@ -224,6 +221,9 @@ class CommandNameType(ParamType):
         return lit.text.strip().lstrip("!"), ""
 
 
+INT = IntType()
+FLOAT = FloatType()
+BOOL = BoolType()
 STRING = StringType()
 COMMAND_NAME = CommandNameType()
 BLOCK = NameType("block", "BlockName", "oak_log")

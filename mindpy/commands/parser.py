@@ -255,4 +255,4 @@ def _convert(command: Command, literals: list[Literal], version: str, result: Pa
         result.error = " ".join(problems) + " " + usage
         return
     result.command = command.name
-    result.args = [*values, *[None] * (len(command.params) - len(values))]  # optional ones left out: None
+    result.args = command.fill(values) or []  # optional ones left out: None (the count was checked above)

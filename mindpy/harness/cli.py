@@ -189,7 +189,6 @@ DEFAULT_COMPARE_OUT = "runs/compare.png"
 def _cmd_eval(args, parser=None) -> int:
     import signal
 
-    from .evaluate import Evaluation
     from .team import parse_team
 
     if args.files[0] == COMPARE:
@@ -203,11 +202,7 @@ def _cmd_eval(args, parser=None) -> int:
     team = parse_team(args.team)
     if args.pairings:
         return _cmd_eval_pairings(args, team)
-    evaluation = Evaluation(args.files, out=args.out, model=args.model, parallel=args.parallel,
-                            servers=args.servers.split(",") if args.servers else None,
-                            ids=args.task_id or None, limit=args.limit, usd_per_mtok=args.usd_per_mtok or 0.0,
-                            trials=args.trials, rounds=round_options(args), profile_options=method_options(args),
-                            budget=budget_limits(args), team=team)
+    evaluation = _evaluation(args, Path(args.out), args.model, team)
     try:
         summary = evaluation.run()
     except KeyboardInterrupt:
@@ -226,10 +221,20 @@ def _cmd_eval(args, parser=None) -> int:
     return 0 if summary["errors"] == 0 and (summary["episodes"] or budget["not_played"]) else 1
 
 
+def _evaluation(args, out: Path, model: str | None, team: dict):
+    """The Evaluation the eval arguments ask for, into `out`, with `model` and `team`."""
+    from .evaluate import Evaluation
+
+    return Evaluation(args.files, out=out, model=model, parallel=args.parallel,
+                      servers=args.servers.split(",") if args.servers else None, ids=args.task_id or None,
+                      limit=args.limit, usd_per_mtok=args.usd_per_mtok or 0.0, trials=args.trials,
+                      rounds=round_options(args), profile_options=method_options(args), budget=budget_limits(args),
+                      team=team)
+
+
 def _cmd_eval_pairings(args, team: dict) -> int:
     """`mindpy eval FILES --pairings A,B,...`: one evaluation per ordered pair of models (agent 0 plays the first,
     the others the second) in OUT/pair_A__B, then the cross-play matrix in OUT/summary.json and cross_play.png."""
-    from .evaluate import Evaluation
     from .team import matrix_table, pairing_folder, pairings, write_cross_play
 
     models = [m.strip() for m in args.pairings.split(",") if m.strip()]
@@ -241,12 +246,7 @@ def _cmd_eval_pairings(args, team: dict) -> int:
     summaries = {}
     for first, second in pairings(models):
         print(f"pairing: agent 0 plays {first}, the others {second}", flush=True)
-        evaluation = Evaluation(args.files, out=out / pairing_folder(first, second), model=second,
-                                parallel=args.parallel, servers=args.servers.split(",") if args.servers else None,
-                                ids=args.task_id or None, limit=args.limit, usd_per_mtok=args.usd_per_mtok or 0.0,
-                                trials=args.trials, rounds=round_options(args),
-                                profile_options=method_options(args), budget=budget_limits(args),
-                                team={"0": first})
+        evaluation = _evaluation(args, out / pairing_folder(first, second), second, {"0": first})
         try:
             summaries[(first, second)] = evaluation.run()
         except KeyboardInterrupt:

@@ -120,8 +120,7 @@ def can_craft(item: str, times: int, inv: dict[str, int]) -> bool:
     book = recipe_book()
     recipes = book.recipes(item)
     per_craft = recipes[0].count if recipes else 1
-    plan = book.plan(item, times * per_craft, inv, table_available=True)
-    return plan.craftable and not plan.missing
+    return book.plan(item, times * per_craft, inv, table_available=True).complete
 
 
 def possible(command: tuple[str, list], actor: str, team: dict[str, dict[str, int]]) -> bool:
@@ -233,7 +232,7 @@ def ec_alone(moment: Moment, rng: random.Random) -> Probe | None:
     if inv.get(target, 0) >= n:
         return None
     if goal.kind == "crafting":
-        alone = can_craft(target, 1, inv) and recipe_book().plan(target, n, inv, table_available=True).complete
+        alone = recipe_book().plan(target, n, inv, table_available=True).complete
     elif goal.kind == "cooking" and not goal.hells_kitchen:
         alone = not cooking.lacking(target, n, inv)
     else:

@@ -73,7 +73,6 @@ def set_up_orders(task: Task, bots: Sequence, issue: Issue, origin: Position, se
     return setup
 
 
-
 def restock_commands(setup: TaskSetup, killed: Iterable[str] = ()) -> list[str]:
     """Commands that make the farm whole again (dug crops ripe again, nothing else touched) and summon one animal
     of each kind in `killed` (cow, pig...) where that kind first stood."""
