@@ -1,9 +1,9 @@
 """The bridge between Python and the Mineflayer bots in Node (one Node process per Python process)."""
 
 from .bot import Bot, _supported_versions, create_bot, create_bots
-from .runtime import js_module, runtime, shutdown
+from .runtime import js_function, js_module, runtime, shutdown
 
-__all__ = ["Bot", "create_bot", "create_bots", "js_module", "runtime", "shutdown", "supported_versions"]
+__all__ = ["Bot", "create_bot", "create_bots", "js_function", "js_module", "runtime", "shutdown", "supported_versions"]
 
 
 def supported_versions() -> list[str]:

@@ -132,6 +132,22 @@ def js_module(path: str | Path) -> Any:
         return _modules[path]
 
 
+_functions: dict[tuple[Path, str], Any] = {}
+
+
+def js_function(path: str | Path, name: str) -> Any:
+    """The function `name` of the JS file at `path`, looked up once. Reading a function off a module proxy is a
+    bridge round trip of its own, so a call made many times a second (the modes' observation) keeps the proxy
+    and costs one round trip instead of two."""
+    key = (Path(path).resolve(), name)
+    function = _functions.get(key)
+    if function is None:
+        module = js_module(key[0])
+        function = call_js(lambda: getattr(module, name), f"looking up {name} in {key[0].name}")
+        _functions[key] = function
+    return function
+
+
 def shutdown() -> None:
     """Stop the Node process of this Python process, if it was started."""
     with _lock:
