@@ -142,6 +142,7 @@ class AgentSettings:
     trusted_players: list[str] = field(default_factory=list)
     tom_step: bool = False       # write notes on the partners before each choice (mindpy.agent.deliberation)
     verification: bool = False   # check each chosen command against the state, choose again when not okay
+    hears_players: bool = True   # False: players' chat and whispers are ignored (an orders cook obeys its dispatcher)
 
     def __post_init__(self) -> None:
         if self.player_commands not in PLAYER_COMMANDS:
@@ -242,7 +243,7 @@ class Agent:
 
     # ---- incoming ------------------------------------------------------------------------------------
     def _on_chat(self, username: str, message: str, *rest) -> None:
-        if username == self.name or username is None:
+        if username == self.name or username is None or not self.settings.hears_players:
             return
         username = _player_label(username)
         if self._is_other_bot(username):
@@ -272,7 +273,7 @@ class Agent:
         return message
 
     def _on_whisper(self, username: str, message: str, *rest) -> None:
-        if username == self.name or self._is_other_bot(username):
+        if username == self.name or self._is_other_bot(username) or not self.settings.hears_players:
             return
         username = _player_label(username)
         if self.settings.only_chat_with and username not in self.settings.only_chat_with:

@@ -8,7 +8,8 @@
 
 Modules: state (what the dispatcher sees, rendered), prompt (the sections and options), reply (reading a reply
 into commands and problems), decision (what was decided, history), steps (dish steps as commands),
-dispatcher (the model dispatcher), scripted (the earliest-deadline-first oracle).
+dispatcher (the model dispatcher), scripted (the earliest-deadline-first oracle), oracle (the scripted one asked
+as a model), human (a player dispatching in chat).
 """
 
 from .decision import Decision, HistoryEntry

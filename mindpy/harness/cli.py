@@ -29,7 +29,8 @@ def run_task_command(args) -> int:
         print(warning, file=sys.stderr, flush=True)
     task = report.task(args.task_id)
     refuse_unplayable(task, args.task)
-    check_model_option(args.model)
+    if not is_dispatching_player(args.model, task):
+        check_model_option(args.model)
     if getattr(args, BELIEF_STATE, False) and task.type != "defuse":
         print(f"--belief-state is for defuse tasks; {task.id} ({task.type}) plays without it", file=sys.stderr)
     limits = budget_limits(args)
@@ -162,6 +163,21 @@ def round_arguments(options) -> list[str]:
     if options is None:
         return []
     return ["--rounds", str(options.limit)] + ([] if options.message_is_action else ["--free-messages"])
+
+
+def is_dispatching_player(model: str | None, task) -> bool:
+    """Whether `--model human:NAME` names the player who gives an orders task's orders in chat; ConfigError for a
+    bad name or another family (there a person joins in one of the task's human slots)."""
+    from ..dispatch.human import human_player
+
+    try:
+        player = human_player(model)
+    except ValueError as exc:
+        raise ConfigError(f"--model {one_line(str(model), 80)}: {exc}") from None
+    if player is not None and task.type != "orders":
+        raise ConfigError(f"--model human:NAME gives the orders of an orders task; {task.id} is a {task.type} task "
+                          f"(a person joins one as a player named in its usernames)")
+    return player is not None
 
 
 def check_model_option(model: str | None) -> None:

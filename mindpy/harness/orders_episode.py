@@ -18,7 +18,8 @@ The run directory holds `result.json` (mindpy.tasks.results' fields, the score b
 the commands accepted and the problems found; SFT export reads it), `console.log` and the cooks' `bots/` folders.
 
 The dispatcher: `model` "oracle" is the scripted earliest-deadline-first dispatcher (mindpy.dispatch.oracle),
-any other spec a chat model, None the agents' default (the oracle without an API key); `models={"dispatcher":
+"human:NAME" the player NAME giving the orders in chat (mindpy.dispatch.human; the episode waits for them to
+join), any other spec a chat model, None the agents' default (the oracle without an API key); `models={"dispatcher":
 model}` passes a ready one (tests). The cooks are agents whose own model never speaks: they run the dispatcher's
 commands (mindpy.dispatch.cooks), with the modes that would walk them away on their own turned off.
 """
@@ -36,6 +37,8 @@ from typing import IO, Any
 
 from ..dispatch import Decision, Dispatcher, DispatcherOptions, OpenOrder
 from ..dispatch.cooks import CookCommands, feedback_lines, killed_animals
+from ..dispatch.human import WAIT_S as PLAYER_WAIT_S
+from ..dispatch.human import HumanDispatcher, human_player
 from ..dispatch.kitchen import KitchenView, command_name, dispatch_state
 from ..dispatch.oracle import OracleDispatcher
 from ..errors import ConfigError, MindpyError
@@ -57,18 +60,23 @@ QUIET_MODES = ("unstuck", "elbow_room")
 # Off during the set-up only: a cook walking to items left on a shared server's floor (an earlier episode's
 # supplies) leaves the spot it was put on and holds more than it was given.
 SETUP_QUIET_MODES = ("item_collecting",)
+PLAYER_JOIN_WAIT_S = 300.0  # how long a human-dispatched episode waits for its player to come online
 
 
 @dataclass(frozen=True)
 class OrdersOptions:
     """How an orders episode is played: the step's cap in seconds (None: the task's timeout shared out over its
-    steps), the dispatcher's prompt options, and `max_steps` to play only the first steps (None: all)."""
+    steps), the dispatcher's prompt options, `max_steps` to play only the first steps (None: all), and how long a
+    step waits for a dispatching player's first line (`--model human:NAME`)."""
 
     step_cap_s: float | None = None
     dispatcher: DispatcherOptions = field(default_factory=DispatcherOptions)
     max_steps: int | None = None
+    player_wait_s: float = PLAYER_WAIT_S
 
     def __post_init__(self) -> None:
+        if not self.player_wait_s > 0:
+            raise ValueError(f"player_wait_s must be more than 0 seconds, got {self.player_wait_s}")
         if self.step_cap_s is not None and not self.step_cap_s > 0:
             raise ValueError(f"step_cap_s must be more than 0 seconds, got {self.step_cap_s}")
         if self.max_steps is not None and self.max_steps < 1:
@@ -76,9 +84,10 @@ class OrdersOptions:
 
 
 def make_dispatcher(task: Task, names: list[str], model: Any, models: dict[str, Any] | None,
-                    options: DispatcherOptions, settings: Any = None) -> Dispatcher:
+                    options: DispatcherOptions, settings: Any = None,
+                    player_wait_s: float = PLAYER_WAIT_S) -> Dispatcher:
     """A ready model from `models`, else the model `model` names (None: the agents' default model): the oracle is
-    the scripted dispatcher, any other a chat model."""
+    the scripted dispatcher, `human:NAME` the player NAME in chat, any other a chat model."""
     from ..agent.factory import default_model_spec
     from ..models import create_model, parse_model_spec
 
@@ -87,6 +96,9 @@ def make_dispatcher(task: Task, names: list[str], model: Any, models: dict[str, 
         return Dispatcher(models[DISPATCHER_KEY], options, names, dishes=dishes)
     spec = model if model is not None else default_model_spec()
     try:
+        player = human_player(spec)
+        if player is not None:
+            return HumanDispatcher(player, options, names, dishes=dishes, wait_s=player_wait_s)
         if parse_model_spec(spec).api == "oracle":
             return OracleDispatcher(options, names, dishes=dishes)
         limits = {} if settings is None else {"attempts": settings.model_attempts,
@@ -185,9 +197,9 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         "profiles": [str(p) for p in write_profiles(run_dir, names, None, "task")]}
     settings = load_settings(None, **overrides)
     limits = budget if budget is not None else settings.budget_limits()
-    if not (models and DISPATCHER_KEY in models):
+    dispatcher = make_dispatcher(task, names, model, models, options.dispatcher, settings, options.player_wait_s)
+    if not (models and DISPATCHER_KEY in models) and not isinstance(dispatcher, HumanDispatcher):
         refuse_unpriced(model, limits)  # before the server starts: an unpriced model cannot be budgeted
-    dispatcher = make_dispatcher(task, names, model, models, options.dispatcher, settings)
     profiles = [load_profile(p, settings=settings) for p in settings.profiles]
     console_file = (run_dir / "console.log").open("a", encoding="utf-8")
     console = ConsoleLog(_Tee(console_file, sys.stdout) if echo else console_file)
@@ -196,7 +208,7 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         stack.callback(console.close)
         spend = shared_budget(str(run_dir), limits)
         stack.callback(release_budget, str(run_dir))
-        if not isinstance(dispatcher, OracleDispatcher):  # the scripted dispatcher costs nothing
+        if not isinstance(dispatcher, (OracleDispatcher, HumanDispatcher)):  # these cost nothing
             dispatcher.model = spend.wrap(dispatcher.model)
         embedded, host, port = open_server(stack, server, run_dir, settings.minecraft_version)
         say(f"{task.id}: {len(names)} cooks ({', '.join(names)}) joining {host}:{port}")
@@ -213,9 +225,12 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
             raise EpisodeInfraError(f"the cooks could not join {host}:{port}: {exc}") from exc
         cooks.agents.update(agents)
         for agent in agents.values():
+            agent.settings.hears_players = False  # the cooks take commands from the dispatcher alone
             for mode in QUIET_MODES:
                 agent.modes.set_on(mode, False)
         bots = [agents[n].bot for n in names]
+        if isinstance(dispatcher, HumanDispatcher):  # from now on: lines typed during the set-up count for step 0
+            listen_to_the_player(dispatcher, bots)
         issue = issue_via_server(embedded) if embedded is not None else issue_via_bot(bots[0])
         restore = [(agent, mode, agent.modes.get(mode).on) for agent in agents.values() for mode in SETUP_QUIET_MODES]
         for agent, mode, _ in restore:
@@ -227,6 +242,8 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         for agent, mode, was_on in restore:
             agent.modes.set_on(mode, was_on)
         say(f"{task.id}: kitchen set up; {steps} steps of at most {cap_s:g} s")
+        if isinstance(dispatcher, HumanDispatcher):
+            seat_the_player(dispatcher, bots, issue, setup.stations["serving_chest"], say)
 
         def restock(killed: list[str]) -> None:
             for line in restock_commands(setup, killed):
@@ -258,6 +275,41 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         say(f"{task.id}: {orders['completed']} of {orders['completed'] + orders['failed']} orders served "
             f"(rate {orders['completion_rate']:.3f}) in {result['duration_s']:.0f} s")
         return result
+
+
+def seat_the_player(dispatcher: HumanDispatcher, bots: list, issue: Callable[[str], Any],
+                    chest: tuple[int, int, int], say: Callable[[str], None],
+                    join_wait_s: float = PLAYER_JOIN_WAIT_S) -> None:
+    """Wait for the dispatching player to be online, bring them beside the serving chest and tell them the state
+    through whispers from the server. EpisodeInfraError when they do not come within `join_wait_s` seconds."""
+    from ..world.bulk import player_names
+    from .episode import EpisodeInfraError
+
+    player = dispatcher.replies.player
+    waited_since = time.monotonic()
+    next_note = 0.0
+    while not any(name.lower() == player.lower() for name in player_names(bots[0])):
+        waited = time.monotonic() - waited_since
+        if waited >= join_wait_s:
+            raise EpisodeInfraError(f"{player}, who gives the orders, did not join within {join_wait_s:g} s")
+        if waited >= next_note:  # a line every 10 s, so a person starting the run knows what it waits for
+            say(f"waiting for {player} to join the server and give the orders ({waited:.0f} s)")
+            next_note += 10
+        time.sleep(0.5)
+    x, y, z = chest
+    issue(f"/tp {player} {x + 2} {y} {z}")
+    dispatcher.replies.tell = lambda line: issue(f"/tell {player} {line}")
+    say(f"{player} gives the orders in chat")
+
+
+def listen_to_the_player(dispatcher: HumanDispatcher, bots: list) -> None:
+    """The dispatching player's chat (heard by the first cook) and whispers to any cook reach the dispatcher."""
+    def hear(sender, text, *rest) -> None:
+        dispatcher.replies.hear(str(sender), str(text))
+
+    bots[0].on("chat", hear)
+    for bot in bots:
+        bot.on("whisper", hear)
 
 
 def _event_hook(name: str, cooks: CookCommands, recorder: EpisodeRecorder) -> Callable[[str, str], None]:

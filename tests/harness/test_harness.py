@@ -80,6 +80,14 @@ def test_an_unreachable_server_is_an_infrastructure_error_not_a_score(suite, tmp
     assert "score:" not in out
 
 
+@pytest.mark.parametrize("spec, said", [("human:steve", "gives the orders of an orders task"),
+                                        ("human:", "name the player who gives the orders")])
+def test_a_person_dispatching_is_refused_outside_orders_tasks(suite, spec, said):
+    proc = mindpy("run", "--task", str(suite / "tasks.json"), "--task-id", "planks_two", "--model", spec)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and said in out and "Traceback" not in out, out
+
+
 def _cmdline(proc_dir: Path) -> str:
     try:
         return (proc_dir / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")

@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
-from conftest import teleport
+from conftest import teleport, wait_until
 from mindpy.dispatch import AgentState, DispatcherOptions, OpenOrder
 from mindpy.dispatch.cooks import Ended, feedback_lines, killed_animals
 from mindpy.dispatch.kitchen import KitchenView, dispatch_state
 from mindpy.dispatch.oracle import OracleDispatcher, handover
 from mindpy.harness.episode import TASK_ORIGIN, agent_names, run_episode
 from mindpy.harness.evaluate import summarize
-from mindpy.harness.orders_episode import CALLS_FILE, OrdersPlay
+from mindpy.harness.orders_episode import CALLS_FILE, OrdersOptions, OrdersPlay, run_orders_episode
 from mindpy.models.budget import BudgetLimits
 from mindpy.models.prices import Price
 from mindpy.models.replay import ReplayModel
@@ -25,6 +26,7 @@ from mindpy.tasks.generators.orders import make_task
 from mindpy.tasks.orders import LEVELS, OrderBook, OrderStream
 from mindpy.tasks.orders_world import ServingChest, parse_block_data, plan_orders_setup, restock_commands
 from mindpy.tasks.schema import Task, unplayable_reason
+from mindpy.world.bulk import player_inventory
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
 from model_http_fakes import RecordingServer, openai_reply  # noqa: E402
@@ -222,3 +224,42 @@ def test_the_dispatchers_model_stops_at_the_run_budget(server, tmp_path, monkeyp
     assert result["end_reason"] == "budget" and result["budget"]["exceeded"], result
     assert requests == result["budget"]["requests"] == result["dispatcher"]["calls"] == 1
     assert len(calls_of(tmp_path / "run")) == 1 and result["orders"]["steps"] == 1
+
+
+@pytest.mark.slow
+def test_a_player_gives_the_orders_in_chat_and_a_strangers_commands_change_nothing(server, make_bot, tmp_path):
+    """`--model human:NAME`: the named player is told the state and commands the cooks in chat; another player's
+    commands, to the dispatcher or to a cook directly, are not run."""
+    task = golden_apple_task(5)
+    names = agent_names(task)
+    cook = next(n for i, n in enumerate(names)
+                if task.inventory_for(i).get("gold_ingot", 0) >= 8 and task.inventory_for(i).get("apple", 0) >= 1)
+    other = next(n for n in names if n != cook)
+    chef, stranger = make_bot("chef"), make_bot("mallory")
+    x, y, z = TASK_ORIGIN
+    teleport(stranger, x - 6, y, z)  # within a cook's reach: a command it ran would be carried out
+    heard: list[str] = []
+    chef.on("messagestr", lambda text, *rest: heard.append(str(text)))
+    played: dict = {}
+    episode = threading.Thread(daemon=True, target=lambda: played.update(run_orders_episode(
+        task, tmp_path / "run", model=f"human:{chef.name}", server=f"{server.host}:{server.port}",
+        options=OrdersOptions(player_wait_s=3.0))))
+    episode.start()
+    wait_until(lambda: any(cook in line and "gold_ingot" in line for line in heard), timeout=120,
+               message="the kitchen's state (what the cook holds) told to the chef")
+    stranger.chat(f'{cook}: !givePlayer("{stranger.name}", "gold_ingot", 1)')  # as if dispatching
+    stranger.chat(f'{other} !givePlayer("{stranger.name}", "gold_ingot", 1)')  # to a cook directly
+    chef.chat(f'**{cook}** -> !craftRecipe("golden_apple", 1)')
+    chef.chat('bob: !craftRecipe("golden_apple", 1)')  # no cook is called bob: told back
+    wait_until(lambda: (player_inventory(chef, cook, timeout=3) or {}).get("golden_apple"), timeout=60,
+               interval=1.0, message=f"{cook} to craft the golden apple")
+    chef.chat(f'{cook.upper()}, !putInChest("golden_apple", 1)')
+    wait_until(lambda: not episode.is_alive(), timeout=180, message="the episode to end")
+    calls = calls_of(tmp_path / "run")
+    assert calls[0]["commands"] == {cook: '!craftRecipe("golden_apple", 1)'}, calls[0]
+    assert "unknown agent 'bob'" in calls[0]["problems"][0]
+    assert any("bob" in line for line in heard), "the problem was not told back to the chef"
+    assert not any(stranger.name in call["reply"] for call in calls)
+    assert any(call["commands"].get(cook) == '!putInChest("golden_apple", 1)' for call in calls)
+    assert ["completed", "golden_apple"] in [e[1::2] for e in played["events"]], played["events"]
+    assert stranger.inventory().get("gold_ingot", 0) == 0  # no cook ran the stranger's command
