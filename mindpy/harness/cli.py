@@ -31,8 +31,10 @@ def run_task_command(args) -> int:
     refuse_unplayable(task, args.task)
     if not is_dispatching_player(args.model, task):
         check_model_option(args.model)
-    if getattr(args, BELIEF_STATE, False) and task.type != "defuse":
-        print(f"--belief-state is for defuse tasks; {task.id} ({task.type}) plays without it", file=sys.stderr)
+    for option in DEFUSE_OPTIONS:
+        if getattr(args, option, False) and task.type != "defuse":
+            print(f"--{option.replace('_', '-')} is for defuse tasks; {task.id} ({task.type}) plays without it",
+                  file=sys.stderr)
     limits = budget_limits(args)
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / folder_name(task.id)
     try:
@@ -109,11 +111,13 @@ def add_round_options(parser) -> None:
 
 
 BELIEF_STATE = "belief_state"  # defuse only: not a profile field, the round runner keeps the beliefs
+TOM_PROBES = "tom_probes"  # defuse only: the round runner asks the questions
+DEFUSE_OPTIONS = (BELIEF_STATE, TOM_PROBES)
 
 
 def add_method_options(parser) -> None:
     """--partner-modelling and --reflection (the CoBlock agent method), --tom-step and --verification
-    (LLM-Coordination's) and --belief-state (defuse), for the commands that play tasks."""
+    (LLM-Coordination's) and --belief-state and --tom-probes (defuse), for the commands that play tasks."""
     parser.add_argument("--partner-modelling", action="store_true",
                         help="agents write partner and self modelling sections before acting (profile option)")
     parser.add_argument("--reflection", action="store_true",
@@ -126,6 +130,9 @@ def add_method_options(parser) -> None:
     parser.add_argument("--belief-state", action="store_true",
                         help="defuse tasks: each agent rewrites a written belief after every observation, and the "
                              "belief stands for its history in the next prompt (other families play without)")
+    parser.add_argument("--tom-probes", action="store_true",
+                        help="defuse tasks: after each action, ask the agent introspection, first- and second-order "
+                             "questions about what it concerned; accuracy per level in result.json")
 
 
 def add_team_option(parser) -> None:
@@ -139,7 +146,7 @@ def method_options(args) -> dict:
     """The profile options the arguments turn on ({} for none)."""
     from ..profiles import METHOD_OPTIONS
 
-    return {name: True for name in (*METHOD_OPTIONS, BELIEF_STATE) if getattr(args, name, False)}
+    return {name: True for name in (*METHOD_OPTIONS, *DEFUSE_OPTIONS) if getattr(args, name, False)}
 
 
 def method_arguments(options: dict) -> list[str]:

@@ -28,8 +28,10 @@ one is saved as `bots/<name>/belief.txt`.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
+import random
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -53,6 +55,7 @@ from ..errors import MindpyError
 from ..models.budget import BUDGET_END_REASON, BudgetLimits, release_budget, shared_budget
 from ..tasks.checkers import ROUND_LIMIT, SUCCESS
 from ..tasks.defuse.game import INVALID, Action, DefuseGame
+from ..tasks.defuse.tom_probes import ProbeScore, probe_prompt, probes_after
 from ..tasks.defuse_world import DefuseWorld
 from ..tasks.results import EpisodeRecorder
 from ..tasks.schema import Task
@@ -66,6 +69,7 @@ log = logging.getLogger(__name__)
 HISTORY_TURNS = 6      # earlier turns (observation and reply) kept in an agent's prompt
 SETUP_TIMEOUT_S = 60.0
 MIRROR_WAIT_S = 10.0   # how long the world may take to show the game's last changes
+PROBES_FILE = "tom_probes.jsonl"
 Issue = Callable[[str], None]
 
 
@@ -126,7 +130,8 @@ class TeamPlay:
     def __init__(self, game: DefuseGame, models: Sequence[Any], goals: Sequence[str], *, names: Sequence[str],
                  table: TeamTable | None = None, contexts: Sequence[AgentContext] | None = None,
                  version: str | None = None, on_turn: Callable[[TurnLog], None] | None = None,
-                 belief_state: bool = False):
+                 belief_state: bool = False, tom_probes: bool = False, probe_models: Sequence[Any] | None = None,
+                 probe_seed: int = 0):
         if not len(models) == len(goals) == len(names) == game.agent_count:
             raise ValueError(f"the game has {game.agent_count} agents: give as many models, goals and names "
                              f"(got {len(models)}, {len(goals)}, {len(names)})")
@@ -144,6 +149,14 @@ class TeamPlay:
         self.beliefs: list[str] = ["" for _ in self.names]   # with belief_state: each agent's written belief
         self.on_turn = on_turn or (lambda turn: None)
         self.turns: list[TurnLog] = []
+        # theory-of-mind probes: side questions after each action, asked of `probe_models` (the same models, but
+        # outside the call logs: they are no turns to learn from)
+        self.tom_probes = tom_probes
+        self.probe_models = list(probe_models) if probe_models is not None else self.models
+        self.probe_rng = random.Random(probe_seed)
+        self.probe_score = ProbeScore()
+        self.probe_records: list[dict] = []
+        self.asking: Any = None  # the probe being asked (a Probe), for answerers that know the truth (tests)
 
     def _system(self, goal: str) -> str:
         docs = "\n".join(f"{c.signature()}: {c.description}" for c in self.registry)
@@ -197,20 +210,47 @@ class TeamPlay:
         said = turn.args[0] if turn.command == BROADCAST else turn.message
         logged = TurnLog(round_no, agent, reply, turn.command if turn.ok else None, feedback, ok, said)
         self.turns.append(logged)
+        if self.tom_probes and ok:
+            self._ask_probes(agent, round_no)
         self.on_turn(logged)
         return logged
+
+    def _ask_probes(self, agent: int, round_no: int) -> None:
+        """The three ToM questions about the fact the action concerned, each a single call kept out of the agent's
+        history, scored against the knowledge tracker."""
+        for probe in probes_after(self.game, agent, self.probe_rng):
+            context = self.game.observation(agent).text()
+            history = self.histories[agent][-2 * HISTORY_TURNS:]
+            if self.belief_state:
+                context, history = f"Your belief:\n{self.beliefs[agent]}\n\n{context}", []
+            question = probe_prompt(context, probe)
+            self.asking = probe
+            try:
+                reply = str(self.probe_models[agent].send([*history, {"role": "user", "content": question}],
+                                                          self.systems[agent]).text)
+            except MindpyError as exc:
+                log.warning("round %d, %s: a probe got no answer: %s", round_no, self.names[agent], exc)
+                reply = ""
+            said = self.probe_score.add(probe, reply)
+            self.probe_records.append({
+                "round": round_no, "agent": self.names[agent], "level": probe.level,
+                "target": None if probe.target is None else self.names[probe.target], "fact": list(probe.fact),
+                "question": probe.question, "answer": probe.answer, "reply": reply, "said": said,
+                "correct": said is probe.answer})
 
 
 def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
                        progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None,
                        echo: bool = False, round_limit: int | None = None, budget: BudgetLimits | None = None,
                        settings_overrides: dict | None = None, names: Sequence[str] | None = None,
-                       belief_state: bool = False, team: dict[str, str] | None = None) -> dict:
+                       belief_state: bool = False, team: dict[str, str] | None = None,
+                       tom_probes: bool = False) -> dict:
     """Play the defuse `task` once (see the module doc). `model`: a model spec for every agent (None: the default
     model), `team`: a spec for some agents by name or index (mindpy.harness.team), or `models` by bot name (ready
     model objects); `round_limit` overrides the task's; `names`: the bots' names (default andy, jill, bob...);
-    `belief_state`: each agent keeps a written belief in place of its history (TeamPlay). Returns the result,
-    also written to RUN_DIR/result.json."""
+    `belief_state`: each agent keeps a written belief in place of its history (TeamPlay); `tom_probes`: ToM
+    questions after each action (result's `tom_probes`, RUN_DIR/tom_probes.jsonl). Returns the result, also
+    written to RUN_DIR/result.json."""
     from ..bridge import create_bots
     from ..settings import load_settings
 
@@ -245,8 +285,9 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         limits = budget if budget is not None else settings.budget_limits()
         spend = shared_budget(str(run_dir), limits)
         stack.callback(release_budget, str(run_dir))
-        logs = [CallLog(spend.wrap(_model_for(name, specs[name], models, settings)),
-                        run_dir / "calls" / f"{name}.jsonl", name) for name in names]
+        budgeted = [spend.wrap(_model_for(name, specs[name], models, settings)) for name in names]
+        logs = [CallLog(model, run_dir / "calls" / f"{name}.jsonl", name)
+                for name, model in zip(names, budgeted, strict=True)]
         for logged in logs:
             stack.callback(logged.close)
         recorder = EpisodeRecorder(task, names)
@@ -254,7 +295,8 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
                     for i, bot in enumerate(bots)]
         play = TeamPlay(game, logs, [task.goal_for(i) for i in range(len(names))], names=names,
                         table=TeamTable(game, world, issue), contexts=contexts, version=settings.minecraft_version,
-                        on_turn=_TurnRecord(recorder, names, game, _echo(console, echo)), belief_state=belief_state)
+                        on_turn=_TurnRecord(recorder, names, game, _echo(console, echo)), belief_state=belief_state,
+                        tom_probes=tom_probes, probe_models=budgeted, probe_seed=_seed_of(task.id))
 
         def should_stop() -> bool:
             if embedded is not None and not embedded.is_running():
@@ -273,12 +315,24 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         recorder.record_round(game.rounds_used)
         result = _result(recorder, game, names, spend.exceeded is not None)
         result = {**result, "world_mirrors_game": mirrored, "budget": spend.summary()}
+        if tom_probes:
+            result["tom_probes"] = play.probe_score.summary()
+            with (run_dir / PROBES_FILE).open("w", encoding="utf-8") as f:
+                f.writelines(json.dumps(record) + "\n" for record in play.probe_records)
         (run_dir / "result.json").write_text(json.dumps({**result, "run_dir": str(run_dir), "agent_names": names},
                                                         indent=2) + "\n")
         say(f"{task.id}: {result['end_reason']} with {result['points']}/{result['max_points']} points in "
             f"{result['rounds']} rounds, valid actions {result['valid_action_rate']:.0%}, "
             f"{result['duration_s']:.0f} s")
+        if tom_probes:
+            say(f"{task.id}: ToM probes answered right: " + ", ".join(
+                f"{level} {s['correct']}/{s['asked']}" for level, s in result["tom_probes"].items()))
         return result
+
+
+def _seed_of(text: str) -> int:
+    """A seed that is the same for a task id in every run (str hashes change between processes)."""
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
 
 
 def _world_mirrors(world: DefuseWorld, game: DefuseGame, bot: Any, wait_s: float = MIRROR_WAIT_S) -> bool:

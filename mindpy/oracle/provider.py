@@ -8,7 +8,7 @@ Deterministic: the same prompts in the same order give the same replies. Use one
 Defuse prompts (mindpy.harness.defuse_episode: the goal names a "bomb disposal team") are played by the
 coordinating defuse team's agent (mindpy.oracle.defuse), which reads the map and everyone's cutters from the goal
 and its observation from the last message, and answers in the defuse commands (mindpy.commands.defuse). Asked
-for a belief state, it writes back the observation.
+for a belief state, it writes back the observation; asked a theory-of-mind probe, it says it cannot say.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from ..models.base import ChatModel, Usage
 from ..models.tokens import count_messages, count_tokens
 from ..tasks.defuse.game import BombView, Observation, parse_action
 from ..tasks.defuse.layout import AGENT_NAMES, Layout, Room
+from ..tasks.defuse.tom_probes import PROBE_MARK
 from .defuse import OracleAgent
 from .player import Player
 from .prompt import read_prompt
@@ -56,6 +57,8 @@ class OracleModel(ChatModel):
     def _defuse_reply(self, system: str, observation: str) -> str:
         if observation.startswith(BELIEF_REQUEST):  # its belief is what it was just shown; it decides on that
             return observation.split("New observation:", 1)[-1].strip()
+        if PROBE_MARK in observation:  # a side question: the scripted team keeps no account of who knows what
+            return "I cannot say."
         if self.defuse is None:
             index, layout = read_defuse_goal(system)
             self.defuse = OracleAgent(index, layout)

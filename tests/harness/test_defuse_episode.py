@@ -17,6 +17,8 @@ from mindpy.harness.defuse_episode import TeamPlay, TeamTable, defuse_game, run_
 from mindpy.models.replay import ReplayModel
 from mindpy.oracle.provider import OracleModel
 from mindpy.tasks.defuse import Action
+from mindpy.tasks.defuse.knowledge import LEVELS
+from mindpy.tasks.defuse.tom_probes import PROBE_MARK
 from mindpy.tasks.defuse_world import BOMB, WALL, WOOL, DefuseWorld
 from mindpy.tasks.loader import read_task_file
 from mindpy.world.bulk import block_map
@@ -85,8 +87,13 @@ def test_an_oracle_episode_scores_90_and_clears_the_bombs_from_the_world(server,
     observer = watching(make_bot)
     names = [unique_name(n) for n in ("alpha", "bravo", "charlie")]
     result = run_defuse_episode(task("defuse_1"), tmp_path / "run", model="oracle",
-                                server=f"{server.host}:{server.port}", names=names, belief_state=True)
+                                server=f"{server.host}:{server.port}", names=names, belief_state=True,
+                                tom_probes=True)
     saved = json.loads((tmp_path / "run" / "result.json").read_text())
+    probes = [json.loads(line) for line in (tmp_path / "run" / "tom_probes.jsonl").read_text().splitlines()]
+    assert {level: s["asked"] for level, s in saved["tom_probes"].items()} == {
+        level: sum(p["level"] == level for p in probes) for level in LEVELS}
+    assert probes and all(p["agent"] in names and p["said"] is None for p in probes)  # the oracle does not answer
     assert saved["end_reason"] == "success" and saved["score"] == 1.0 and saved["points"] == 90
     assert saved["world_mirrors_game"] is True
     assert saved["valid_action_rate"] == 1.0 and saved["rounds"] == result["rounds"] <= 12
@@ -163,14 +170,64 @@ def test_a_belief_state_replaces_the_raw_history_in_the_next_prompt():
     assert len(plain.calls) == 2 and "Round 1 of" in plain.calls[1]["messages"][0]["content"]
 
 
-def test_the_belief_state_flag_reaches_the_defuse_runner_and_eval_children():
+def test_the_belief_state_and_probe_flags_reach_the_defuse_runner_and_eval_children():
     args = build_parser().parse_args(["run", "--task", "tasks/defuse_test.json", "--task-id", "defuse_1",
-                                      "--belief-state"])
+                                      "--belief-state", "--tom-probes"])
     options = method_options(args)
-    assert options == {"belief_state": True}
-    assert method_arguments(options) == ["--belief-state"]  # how `mindpy eval` passes it to each episode
+    assert options == {"belief_state": True, "tom_probes": True}
+    assert method_arguments(options) == ["--belief-state", "--tom-probes"]  # how `mindpy eval` passes them on
     plain = build_parser().parse_args(["run", "--task", "tasks/defuse_test.json", "--task-id", "defuse_1"])
     assert method_options(plain) == {}
+
+
+class ProbeAnswerer:
+    """Answers a probe from the truth the play holds for it (`lie`: the opposite); every other call goes to the
+    oracle, so the team plays as usual."""
+
+    def __init__(self, lie: bool = False):
+        self.oracle, self.lie, self.play = OracleModel(), lie, None
+        self.questions: list[str] = []
+
+    def send(self, messages, system=""):
+        if PROBE_MARK not in messages[-1]["content"]:
+            return self.oracle.send(messages, system)
+        self.questions.append(messages[-1]["content"])
+        truth = self.play.asking.answer != self.lie
+        return ReplayModel([], default="Yes, I do." if truth else "Answer: no").send(messages, system)
+
+
+@pytest.mark.parametrize("lie, accuracy", [(False, 1.0), (True, 0.0)])
+def test_tom_probes_are_asked_after_actions_scored_per_level_and_kept_out_of_the_history(lie, accuracy):
+    game = defuse_game(task("defuse_2"))
+    goals = [task("defuse_2").goal_for(i) for i in range(game.agent_count)]
+    models = [ProbeAnswerer(lie) for _ in goals]
+    play = TeamPlay(game, models, goals, names=["a", "b", "c"], tom_probes=True, probe_seed=4)
+    for model in models:
+        model.play = play
+    play.run()
+    assert game.score == 90   # the side questions do not change the play
+    summary = play.probe_score.summary()
+    assert set(summary) == set(LEVELS)
+    for level in LEVELS:
+        assert summary[level]["asked"] > 0 and summary[level]["answered"] == summary[level]["asked"]
+        assert summary[level]["accuracy"] == accuracy
+    asked = sum(s["asked"] for s in summary.values())
+    assert asked == len(play.probe_records) == sum(len(m.questions) for m in models)
+    assert asked == 3 * sum(1 for turn in play.turns if turn.ok and turn.command != "wait" and
+                            turn.command != "broadcast")
+    for history in play.histories:   # the agents' own histories hold turns only
+        assert not any(PROBE_MARK in m["content"] for m in history)
+    assert all(r["correct"] is (not lie) for r in play.probe_records)
+
+
+def test_the_oracle_answers_no_probe_and_keeps_playing():
+    game = defuse_game(task("defuse_2"))
+    goals = [task("defuse_2").goal_for(i) for i in range(game.agent_count)]
+    play = TeamPlay(game, [OracleModel() for _ in goals], goals, names=["a", "b", "c"], tom_probes=True)
+    play.run()
+    assert game.score == 90 and game.valid_rate() == 1.0
+    summary = play.probe_score.summary()
+    assert all(s["asked"] > 0 and s["answered"] == 0 and s["accuracy"] == 0.0 for s in summary.values())
 
 
 def test_the_oracle_team_keeps_defusing_with_belief_states():

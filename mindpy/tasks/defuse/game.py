@@ -224,6 +224,7 @@ class DefuseGame:
     feedback: list[str] = field(default_factory=list)
     validity: list[Validity] = field(default_factory=list)
     finished_round: int | None = None     # the round in which the last bomb was resolved
+    concerned: dict[int, Fact] = field(default_factory=dict)  # agent -> the fact its last legal action was about
     knowledge: KnowledgeTracker = field(init=False)
 
     def __post_init__(self) -> None:
@@ -371,6 +372,7 @@ class DefuseGame:
         parsed = parse_action(action) if isinstance(action, str) else action
         refusal = INVALID if parsed is None else self.problem(agent, parsed)
         self.validity[agent].replies += 1
+        self.concerned.pop(agent, None)
         if refusal is None:
             assert parsed is not None
             self.validity[agent].valid += 1
@@ -392,6 +394,7 @@ class DefuseGame:
             assert action.room is not None
             self.rooms[agent] = action.room
             self.knowledge.observe(agent, self._room_facts(action.room), self.round_no)
+            self.concerned[agent] = room_contents(action.room)
             return f"You moved to Room {action.room}."
         if action.kind == "wait":
             return "You waited."
@@ -402,10 +405,12 @@ class DefuseGame:
         if action.kind == "inspect":
             self.inspected[agent].add(bomb)
             self.knowledge.learn_privately(agent, [bomb_sequence(bomb), bomb_state(bomb)], self.round_no)
+            self.concerned[agent] = bomb_sequence(bomb)
             sequence = self.layout.bomb(bomb).sequence
             return (f"You inspected Bomb {bomb}: its sequence is {', '.join(sequence)}; remaining: "
                     f"{', '.join(self.remaining(bomb))}.")
         present = [a for a in range(self.agent_count) if self.rooms[a] == here]
+        self.concerned[agent] = bomb_state(bomb)
         if action.colour != self.remaining(bomb)[0]:  # only reached when wrong cutters explode
             lost = self.remaining(bomb)
             self.exploded.add(bomb)
