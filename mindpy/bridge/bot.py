@@ -163,7 +163,8 @@ def create_bots(
     timeout: float = 30.0,
     auth: str = "offline",
 ) -> list[Bot]:
-    """Join several bots at once (in parallel on the Node side); all spawned, or none stays connected."""
+    """Join several bots (a few at a time on the Node side, see js/joining.js); all spawned, or none stays
+    connected. `timeout` is each bot's limit, counted from the start of its own join."""
     rt = runtime()
     if version:
         supported = _supported_versions(rt)
@@ -171,9 +172,12 @@ def create_bots(
             raise UnsupportedVersion(f"Minecraft version '{version}' is not supported by mineflayer. "
                                      f"Supported: {', '.join(supported)}")
     options = [{"host": host, "port": int(port), "username": n, "version": version, "auth": auth} for n in names]
+    # Node joins them a few at a time (js/joining.js), each with `timeout` from the start of its own join: the
+    # call as a whole may take as long as all of them one after another.
+    whole = timeout * len(names) + 5
     js_bots = call_js(
-        lambda: rt.host.createBots(options, int(timeout * 1000), timeout=timeout + 5),
+        lambda: rt.host.createBots(options, int(timeout * 1000), timeout=whole),
         f"creating bot{'s' if len(names) > 1 else ''} {', '.join(names)}",
-        timeout=timeout,
+        timeout=whole,
     )
     return [Bot(name, js_bots[i], host, int(port)) for i, name in enumerate(names)]

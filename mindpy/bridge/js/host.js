@@ -5,6 +5,7 @@
 
 const mineflayer = require('mineflayer')
 const { addSpecialRecipes } = require('../../data/special_recipes')
+const { joinPaced } = require('./joining')
 
 // This Node process must not outlive the Python process that owns it: JSPyBridge talks over stdin,
 // which closes when Python exits, and the parent pid changes if Python is killed outright.
@@ -66,9 +67,10 @@ function createBot (options, timeoutMs) {
   })
 }
 
-// Join several bots at once; if any fails, the ones that joined leave again and the first error is raised.
+// Join several bots, a few at a time (joining.js says why); each has `timeoutMs` from the start of its own join.
+// If any fails, the ones that joined leave again and the first error is raised.
 async function createBots (optionsList, timeoutMs) {
-  const results = await Promise.allSettled(optionsList.map(options => createBot(options, timeoutMs)))
+  const results = await joinPaced(optionsList, options => createBot(options, timeoutMs))
   const failed = results.find(r => r.status === 'rejected')
   if (failed) {
     await Promise.all(results.filter(r => r.status === 'fulfilled').map(r => quit(r.value)))

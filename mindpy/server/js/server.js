@@ -94,7 +94,7 @@ function main () {
     motd: 'mindpy embedded server',
     host: config.host,
     port: config.port,
-    'max-players': config.maxPlayers || 50,
+    'max-players': config.maxPlayers || 256, // room for a run of 128 agents and their watchers
     'online-mode': false,
     logging: false,
     gameMode: config.gameMode ?? 0,
