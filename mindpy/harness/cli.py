@@ -223,6 +223,7 @@ def _cmd_eval(args, parser=None) -> int:
 
     signal.signal(signal.SIGTERM, on_terminate)
     team = parse_team(args.team)
+    args.runner = _episode_runner(args)
     if args.pairings:
         return _cmd_eval_pairings(args, team)
     evaluation = _evaluation(args, Path(args.out), args.model, team)
@@ -248,11 +249,26 @@ def _evaluation(args, out: Path, model: str | None, team: dict):
     """The Evaluation the eval arguments ask for, into `out`, with `model` and `team`."""
     from .evaluate import Evaluation
 
-    return Evaluation(args.files, out=out, model=model, parallel=args.parallel,
+    runner = getattr(args, "runner", None)
+    # --parallel left out: one at a time here, as many as a Ray cluster has CPUs for
+    parallel = args.parallel if args.parallel is not None else (None if runner is not None else 1)
+    return Evaluation(args.files, out=out, model=model, parallel=parallel,
                       servers=args.servers.split(",") if args.servers else None, ids=args.task_id or None,
                       limit=args.limit, usd_per_mtok=args.usd_per_mtok or 0.0, trials=args.trials,
                       rounds=round_options(args), profile_options=method_options(args), budget=budget_limits(args),
-                      team=team)
+                      team=team, runner=runner)
+
+
+def _episode_runner(args):
+    """The RayRunner `--ray ADDRESS` asks for, or None (episodes are played on this machine)."""
+    if args.ray is None:
+        return None
+    from .ray_runner import RayRunner
+
+    address = args.ray.strip()
+    if not address:
+        raise ConfigError("--ray needs 'auto' or HOST:PORT of the Ray cluster's head node")
+    return RayRunner(address)
 
 
 def _cmd_eval_pairings(args, team: dict) -> int:
@@ -363,7 +379,11 @@ def register(sub) -> None:
                     help="task files (JSON or YAML), folders (their .json/.yaml/.yml files, recursively) or globs; "
                          "invalid tasks are skipped and listed in summary.json")
     ev.add_argument("--model", default=None, help="model for every agent (default: the oracle without an API key)")
-    ev.add_argument("--parallel", type=int, default=1, help="episodes at once, each with its own server (default 1)")
+    ev.add_argument("--parallel", type=_positive_int, default=None,
+                    help="episodes at once, each with its own server (default 1; with --ray, the cluster's CPUs)")
+    ev.add_argument("--ray", default=None, metavar="auto|HOST:PORT",
+                    help="play each episode as a task on a Ray cluster (`ray start --head`; 'auto': the one on this "
+                         "machine); the results land in --out as without it. Needs pip install 'mindpy[ray]'")
     ev.add_argument("--out", default=None, help=f"output folder (default {DEFAULT_EVAL_OUT}); rerun to resume "
                                                 f"(with {COMPARE}: the chart file)")
     ev.add_argument("--servers", default=None, help="HOST:PORT,HOST:PORT... of external servers, one per slot "

@@ -1,6 +1,10 @@
 """`mindpy eval`: play a suite of episodes, N at a time, each in its own process with its own server.
 
     Evaluation(["tasks/crafting_test.json", "other/tasks/"], out="runs/eval", parallel=2).run()   # -> the summary
+    Evaluation(["tasks/crafting_test.json"], runner=RayRunner("auto"), parallel=None).run()  # on a Ray cluster
+
+Where an episode is played is the runner's business (mindpy.harness.runners: this machine, or a Ray cluster);
+everything below (resuming, retries, rows, the summary) is the same for both.
 
 Task files are given as files, folders (their .json/.yaml/.yml files, recursively) or globs, and read task by
 task: an invalid task is skipped with one line and listed in summary.json, never blocking the others. Several files
@@ -49,7 +53,6 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -60,6 +63,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..models.budget import BUDGET_END_REASON, BudgetLimits
+from .runners import EpisodeJob, EpisodeRunner, LocalRunner
 
 FAMILY = {"techtree": "crafting", "cooking": "cooking", "construction": "construction"}
 ATTEMPTS = 2  # an infrastructure failure is retried once
@@ -159,12 +163,14 @@ def is_success(result: dict) -> bool:
 
 class Evaluation:
     """Plays a task suite, each episode in a child process (resuming finished ones), and writes the results."""
-    def __init__(self, files: list[str], out: str | Path = "runs/eval", model: str | None = None, parallel: int = 1,
-                 servers: list[str] | None = None, ids: list[str] | None = None, limit: int | None = None,
-                 usd_per_mtok: float = 0.0, progress=None, trials: int = 1, rounds=None,
+    def __init__(self, files: list[str], out: str | Path = "runs/eval", model: str | None = None,
+                 parallel: int | None = 1, servers: list[str] | None = None, ids: list[str] | None = None,
+                 limit: int | None = None, usd_per_mtok: float = 0.0, progress=None, trials: int = 1, rounds=None,
                  profile_options: dict | None = None, budget: BudgetLimits | None = None,
-                 team: dict[str, str] | None = None):
-        """`rounds`: RoundOptions to play every episode in round mode (None: asynchronous play);
+                 team: dict[str, str] | None = None, runner: EpisodeRunner | None = None):
+        """`parallel`: episodes at once (None: as many as the runner has room for); `runner`: where episodes are
+        played (default: child processes on this machine);
+        `rounds`: RoundOptions to play every episode in round mode (None: asynchronous play);
         `profile_options`: the agent method's switches for every agent (partner_modelling, reflection);
         `budget`: limits on the model calls of the whole evaluation (see the module's "Budget"); `team`: a model
         for some agents, by name or index (mindpy.harness.team), over `model`."""
@@ -173,7 +179,6 @@ class Evaluation:
 
         self.out = Path(out)
         self.model = model
-        self.parallel = max(1, parallel if not servers else min(parallel, len(servers)))
         self.servers = servers
         self.usd_per_mtok = usd_per_mtok
         self.rounds = rounds
@@ -192,10 +197,13 @@ class Evaluation:
         self.skipped: list[SkippedTask] = []
         self.notes: list[str] = []  # what to say before playing (files read with warnings)
         self._plan(files, ids, limit, max(1, trials))
+        self.runner = runner or LocalRunner()
+        if parallel is None:  # after the planning: a Ray runner connects to its cluster to answer
+            parallel = self.runner.slots()
+        self.parallel = max(1, parallel if not servers else min(parallel, len(servers)))
         self.rows: dict[Path, dict] = {}  # by run directory
         self._lock = threading.Lock()
         self._free_servers = list(servers or [])
-        self._children: set[subprocess.Popen] = set()
         self._stopping = False
 
     # ---- planning ------------------------------------------------------------------------------------------
@@ -260,7 +268,7 @@ class Evaluation:
                 todo.append(ep)
         skipped = f", {len(self.skipped)} skipped" if self.skipped else ""
         self._report(f"{len(self.episodes)} episodes: {len(self.episodes) - len(todo)} already done, "
-                     f"{len(todo)} to play, {self.parallel} at a time{skipped}")
+                     f"{len(todo)} to play, {self.parallel} at a time{self.runner.where}{skipped}")
         self._unstarted = len(todo)
         pool = ThreadPoolExecutor(max_workers=self.parallel)
         try:
@@ -268,7 +276,7 @@ class Evaluation:
                 pass
         except BaseException:  # Ctrl-C or SIGTERM: stop the episodes being played; a rerun resumes
             self._stopping = True
-            self._stop_children()
+            self.runner.stop()  # the episode stops its own server and bots
             pool.shutdown(wait=True, cancel_futures=True)
             self.write()
             raise
@@ -278,17 +286,6 @@ class Evaluation:
         if coblock:
             self._report(coblock)
         return summary
-
-    def _stop_children(self) -> None:
-        with self._lock:
-            children = list(self._children)
-        for proc in children:
-            proc.terminate()  # the episode stops its own server and bots
-        for proc in children:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
 
     def _play(self, ep: Episode) -> None:
         error = ""
@@ -349,10 +346,10 @@ class Evaluation:
                           f"${self.spent_usd:.4f})")
 
     def _run_process(self, ep: Episode, grant: float | None = None) -> tuple[int, str]:
-        """Play the episode in a child process; `grant`: the dollars it may spend (None: no limit)."""
+        """Play the episode in a child process, where the runner puts it; `grant`: the dollars it may spend (None:
+        no limit)."""
         server = self._take_server()
-        command = [sys.executable, "-m", "mindpy.cli", "run", "--task", ep.file, "--task-id", ep.task_id,
-                   "--run-dir", str(ep.run_dir), "--server", server or "embedded", "--seed", str(ep.trial - 1)]
+        command = ["--server", server or "embedded", "--seed", str(ep.trial - 1)]
         if self.model:
             command += ["--model", self.model]
         from .cli import budget_arguments, method_arguments, round_arguments
@@ -364,17 +361,7 @@ class Evaluation:
         if self.usd_per_mtok:  # the price the dollars are counted at (a price from MINDPY_BUDGET is inherited)
             command += ["--usd-per-mtok", repr(float(self.usd_per_mtok))]
         try:
-            with (ep.run_dir / "process.log").open("w") as log:
-                proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=_child_env())
-                with self._lock:
-                    self._children.add(proc)
-                try:
-                    proc.wait()
-                finally:
-                    with self._lock:
-                        self._children.discard(proc)
-            tail = (ep.run_dir / "process.log").read_text(errors="replace").strip().splitlines()[-1:] or [""]
-            return proc.returncode, tail[0]
+            return self.runner.play(EpisodeJob(Path(ep.file), ep.task_id, ep.run_dir, tuple(command)))
         finally:
             self._give_back(server)
 
@@ -721,12 +708,6 @@ def folder_name(text: str) -> str:
     if safe == text and safe not in (".", ".."):
         return safe
     return f"{safe}-{_digest(text)}"
-
-
-def _child_env() -> dict:
-    env = dict(os.environ)
-    env.setdefault("PYTHONUNBUFFERED", "1")
-    return env
 
 
 def _stderr(text: str) -> None:

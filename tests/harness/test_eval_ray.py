@@ -1,0 +1,227 @@
+"""`mindpy eval --ray`: episodes played as tasks on a real Ray cluster (`ray start --head` on this machine, 2 CPUs),
+with the same results, resuming and retries as the local runner; a Ray worker killed mid-episode is an
+infrastructure error, retried, never a failure of the model. Also the one-line errors without Ray or a cluster."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import wait_until
+
+MINDPY = Path(sys.executable).with_name("mindpy")
+RAY = Path(sys.executable).with_name("ray")
+
+TASKS = {  # played by a replay script that crafts planks whatever happens
+    "planks_two": {"type": "techtree", "goal": "Craft oak_planks.", "conversation": "Let's craft planks.",
+                   "agent_count": 2, "initial_inventory": {"0": {"oak_log": 1}, "1": {}}, "target": "oak_planks",
+                   "number_of_target": 4, "timeout": 60},
+    "planks_shared": {"type": "techtree", "goal": "Craft oak_planks.", "agent_count": 2,
+                      "initial_inventory": {"0": {"oak_log": 2}, "1": {"oak_log": 1}}, "target": "oak_planks",
+                      "number_of_target": 8, "timeout": 60},
+    "planks_alone": {"type": "techtree", "goal": "Craft oak_planks.", "agent_count": 1,
+                     "initial_inventory": {"0": {"oak_log": 1}}, "target": "oak_planks", "number_of_target": 4,
+                     "timeout": 60},
+    "too_many_planks": {"type": "techtree", "goal": "Craft 40 oak_planks.", "agent_count": 1,
+                        "initial_inventory": {"0": {"oak_log": 1}}, "target": "oak_planks", "number_of_target": 40,
+                        "timeout": 10},
+}
+SOLVED = {"planks_two", "planks_shared", "planks_alone"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """A one-machine Ray cluster with 2 CPUs, started as `ray start --head --block` (stopping that process stops
+    the cluster) in a temp folder of its own; yields its address."""
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'mindpy[ray]')")
+    temp = Path(tempfile.mkdtemp(prefix="ray", dir="/tmp"))  # Ray's socket paths must stay short
+    port = _free_port()
+    proc = subprocess.Popen(
+        [str(RAY), "start", "--head", "--block", f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=2",
+         "--object-store-memory=200000000", "--include-dashboard=false", "--disable-usage-stats",
+         f"--ray-client-server-port={_free_port()}", f"--dashboard-agent-listen-port={_free_port()}",
+         f"--temp-dir={temp}"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=temp, start_new_session=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
+    try:
+        wait_until(lambda: any("block forever" in line for line in lines) or proc.poll() is not None, timeout=90,
+                   interval=0.2, message="the Ray cluster to start")
+        assert proc.poll() is None, "".join(lines[-20:])
+        yield f"127.0.0.1:{port}"
+    finally:
+        proc.terminate()  # `ray start --block` stops the cluster's processes on SIGTERM
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # anything of ours it left behind
+        except ProcessLookupError:
+            pass
+        proc.wait()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def replies(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("replay") / "replies.yaml"
+    path.write_text("default: 'Crafting. !craftRecipe(\"oak_planks\", 1)'\n")
+    return path
+
+
+def _eval(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([str(MINDPY), "eval", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+
+
+def _rows(out: Path) -> dict[str, dict]:
+    with (out / "results.csv").open() as f:
+        return {r["task_id"]: r for r in csv.DictReader(f)}
+
+
+def _cmdline(pid: int | str) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return []
+
+
+def _parent(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("ray")
+def test_eval_on_a_ray_cluster_writes_the_local_runners_results_and_resumes(ray_cluster, replies, tmp_path):
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps(TASKS))
+    out = tmp_path / "eval"
+    args = [str(tasks), "--ray", ray_cluster, "--out", str(out), "--model", f"replay:{replies}"]
+    proc = _eval(*args)
+    text, _ = proc.communicate(timeout=400)
+    assert proc.returncode == 0, text
+    assert f"4 episodes: 0 already done, 4 to play, 2 at a time on the Ray cluster at {ray_cluster}" in text
+    assert all(f"[{k}/4]" in text for k in range(1, 5)), text
+
+    rows = _rows(out)
+    assert set(rows) == set(TASKS)
+    assert {t for t, r in rows.items() if r["success"] == "True"} == SOLVED
+    assert rows["too_many_planks"]["end_reason"] == "timeout"
+    assert all(r["attempts"] == "1" and r["error"] == "" for r in rows.values()), rows
+    for task_id, row in rows.items():  # each run directory came back from the worker to where eval puts it
+        run_dir = Path(row["run_dir"])
+        assert run_dir.parent.parent == out / "episodes"
+        result = json.loads((run_dir / "result.json").read_text())
+        assert result["task_id"] == task_id and result["run_dir"] == str(run_dir)
+        assert (run_dir / "calls" / "andy.jsonl").read_text().strip()
+        assert (run_dir / "process.log").read_text().strip().splitlines()[-1].startswith("score: ")
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["episodes"] == 4 and summary["played"] == 4 and summary["errors"] == 0
+    assert summary["success_rate"] == 0.75
+    assert summary["by_family_and_agents"]["crafting/2_agents"]["success_rate"] == 1.0
+    assert (out / "summary.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    again = _eval(*args)
+    text, _ = again.communicate(timeout=120)
+    assert again.returncode == 0, text
+    assert "4 episodes: 4 already done, 0 to play" in text
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("ray")
+def test_a_ray_worker_killed_mid_episode_is_retried_not_scored(ray_cluster, replies, tmp_path):
+    """The worker playing `long_planks` is killed once its world is set up: its episode process goes with it, the
+    attempt is an infrastructure error, and the retry plays the episode to its end (a timeout: 40 planks from one
+    log cannot be made in 20 s by crafting alone)."""
+    tasks = tmp_path / f"kill_{uuid.uuid4().hex[:8]}.json"  # the worker's copy keeps the name: we find it by it
+    tasks.write_text(json.dumps({"long_planks": {**TASKS["too_many_planks"], "timeout": 20},
+                                 **{t: TASKS[t] for t in SOLVED}}))
+    out = tmp_path / "eval"
+    proc = _eval(str(tasks), "--ray", ray_cluster, "--out", str(out), "--model", f"replay:{replies}")
+    try:
+        def playing_child() -> int | None:  # the long episode's process, once it plays
+            for entry in Path("/proc").glob("[0-9]*"):
+                args = _cmdline(entry.name)
+                if tasks.name in " ".join(args) and "long_planks" in args and "--run-dir" in args:
+                    log = Path(args[args.index("--run-dir") + 1]) / "process.log"
+                    if "world set up; playing" in (log.read_text() if log.exists() else ""):
+                        return int(entry.name)
+            return None
+
+        child = wait_until(playing_child, timeout=240, interval=0.2, message="the long episode to start playing")
+        worker = _parent(child)
+        assert _cmdline(worker)[0].startswith("ray::"), _cmdline(worker)  # a Ray worker runs the task
+        os.kill(worker, signal.SIGKILL)
+        wait_until(lambda: not Path(f"/proc/{child}").exists() or "zombie" in _state(child), timeout=60,
+                   message="the killed worker's episode process to stop")
+        text, _ = proc.communicate(timeout=400)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0, text
+    assert "long_planks: attempt 1 failed (the Ray task failed: WorkerCrashedError" in text, text
+    rows = _rows(out)
+    assert set(rows) == {"long_planks", *SOLVED}
+    assert rows["long_planks"]["attempts"] == "2" and rows["long_planks"]["end_reason"] == "timeout", rows
+    assert all(rows[t]["success"] == "True" for t in SOLVED), rows
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["episodes"] == 4 and summary["played"] == 4 and summary["errors"] == 0
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return "zombie"
+
+
+def _one_task(tmp_path: Path) -> Path:
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps({"planks_alone": TASKS["planks_alone"]}))
+    return tasks
+
+
+def test_eval_with_ray_but_without_ray_installed_says_how_to_install_it(tmp_path):
+    tasks = _one_task(tmp_path)
+    code = ("import sys; sys.modules['ray'] = None  # as if it were not installed\n"
+            "from mindpy.cli import main\n"
+            f"sys.exit(main(['eval', {str(tasks)!r}, '--ray', 'auto', '--out', {str(tmp_path / 'out')!r}]))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == ["mindpy: error: --ray needs Ray, which is not installed: "
+                                                "pip install 'mindpy[ray]'"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_eval_with_ray_at_an_address_where_nothing_listens_is_one_line(tmp_path):
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    tasks = _one_task(tmp_path)
+    port = _free_port()
+    proc = subprocess.run([str(MINDPY), "eval", str(tasks), "--ray", f"127.0.0.1:{port}", "--out",
+                           str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"mindpy: error: --ray 127.0.0.1:{port}: no Ray cluster there"), \
+        lines
+    assert not (tmp_path / "out").exists()
