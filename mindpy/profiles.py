@@ -35,7 +35,8 @@ LOCAL_EMBEDDINGS = (None, "", "local", "minilm", "all-minilm-l6-v2", "sentence-t
 NO_EMBEDDINGS = ("none", "off", "word_overlap", "words")
 # true/false switches of the agent's method: CoBlock's (partner_modelling, reflection) and LLM-Coordination's
 # (tom_step, verification: mindpy.agent.deliberation)
-METHOD_OPTIONS = ("partner_modelling", "reflection", "tom_step", "verification")
+# and Theory of Mind for Multi-Agent Collaboration's (belief_state: mindpy.agent.belief)
+METHOD_OPTIONS = ("partner_modelling", "reflection", "tom_step", "verification", "belief_state")
 # Fields MINDcraft profiles may carry that mindpy does not use (speech, vision...): accepted and kept.
 _IGNORED_FIELDS = ("speak", "speak_model", "vision_model", "image_analysis", "max_tokens", "task_goal")
 
@@ -54,6 +55,7 @@ DEFAULTS: dict[str, Any] = {
     "reflection": False,
     "tom_step": False,
     "verification": False,
+    "belief_state": False,
 }
 _FIELDS = {"name", "model", "code_model", "embedding", "cooldown", "prompts", "conversation_examples",
            "coding_examples", "modes", "blocked_actions", "base_profile", *METHOD_OPTIONS, *PROMPT_FIELDS}
@@ -82,6 +84,7 @@ class Profile:
     reflection: bool = False         # reflect on the review of the structure that follows each round
     tom_step: bool = False           # note what each partner is doing and needs before each choice
     verification: bool = False       # check each chosen command against the state, choose again when not okay
+    belief_state: bool = False       # a written belief about partners and progress stands for the raw history
     sources: list[str] = field(default_factory=list)  # the files merged, in order
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -336,6 +339,7 @@ def _build(merged: dict[str, Any], path: Path, sources: list[str], example_dirs:
         reflection=bool(merged.get("reflection", False)),
         tom_step=bool(merged.get("tom_step", False)),
         verification=bool(merged.get("verification", False)),
+        belief_state=bool(merged.get("belief_state", False)),
         sources=sources,
         extra=dict(merged.get("extra", {})),
     )

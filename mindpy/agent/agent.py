@@ -40,6 +40,7 @@ from ..settings import PLAYER_COMMANDS, SettingsError
 from ..skills import Skills
 from . import deliberation
 from .actions import ActionManager, cut_output
+from .belief import Belief
 from .bus import MessageBus
 from .conversation import BOT_TAG, ConversationManager
 from .modelling import ModellingNotes
@@ -143,6 +144,7 @@ class AgentSettings:
     tom_step: bool = False       # write notes on the partners before each choice (mindpy.agent.deliberation)
     verification: bool = False   # check each chosen command against the state, choose again when not okay
     hears_players: bool = True   # False: players' chat and whispers are ignored (an orders cook obeys its dispatcher)
+    belief_state: bool = False   # a written belief stands for the raw history in each prompt (mindpy.agent.belief)
 
     def __post_init__(self) -> None:
         if self.player_commands not in PLAYER_COMMANDS:
@@ -213,6 +215,7 @@ class Agent:
         self._self_prompt_thread: threading.Thread | None = None
         self.events: list[tuple[float, str, str]] = []  # (time, kind, text): a readable trace of the run
         self.modelling = ModellingNotes()  # partner_modelling: the latest sections, shown in the next prompt
+        self.belief = Belief(name) if self.settings.belief_state else None  # belief_state: stands for the history
         self.turn_driven = False  # round mode: the agent acts only in the turns it is given (take_turn)
         self._held: list[tuple[str, str]] = []  # round mode: (sender, message) heard since the last turn
         self._held_lock = threading.Lock()
@@ -397,6 +400,9 @@ class Agent:
                     return None
                 self._cool_down()
                 system, messages = self.prompter.conversing(self)
+                if self.belief is not None:  # the belief and the newest turns stand for the history
+                    system, messages = self.prompter.conversing(
+                        self, turns=self.belief.stand_in(self.model, system, self.history))
                 if self.settings.tom_step:
                     notes = deliberation.partner_notes(self.model, system, messages, self._partners())
                     if notes:
@@ -701,6 +707,8 @@ class Agent:
                  "task_start": self.task_start}
         if self.modelling.text:  # partner_modelling: the agent's model of its partner survives a restart
             state["modelling"] = self.modelling.text
+        if self.belief is not None and self.belief.text:
+            state["belief"] = self.belief.text
         return state
 
     def restore_state(self, saved: dict) -> None:
@@ -709,6 +717,8 @@ class Agent:
         self.last_sender = saved.get("last_sender") or self.last_sender
         if isinstance(saved.get("modelling"), str):
             self.modelling.update(saved["modelling"])
+        if self.belief is not None and isinstance(saved.get("belief"), str):
+            self.belief.text = saved["belief"]
 
     def _narrate(self, message: str) -> None:
         if self.settings.narrate_behavior and not self.shut_up:

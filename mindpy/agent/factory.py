@@ -168,7 +168,8 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
                                    init_message=settings.init_message,
                                    player_commands=settings.player_commands,
                                    trusted_players=list(settings.trusted_players),
-                                   tom_step=profile.tom_step, verification=profile.verification)
+                                   tom_step=profile.tom_step, verification=profile.verification,
+                                   belief_state=profile.belief_state)
     skills = Skills(bot)
     coder = make_coder(profile, settings, skills, model, embedder) if settings.allow_insecure_coding else None
     agent = Agent(profile.name, bot, model, commands, prompter, history, settings=agent_settings, bus=bus,

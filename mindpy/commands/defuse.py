@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .. import DEFAULT_MINECRAFT_VERSION
+from ..prompts.belief import BELIEF_REQUEST, belief_prompt
+from ..prompts.belief import belief_request as team_belief_request
 from ..tasks.defuse.game import Action
 from ..tasks.defuse.layout import COLOURS
 from . import rounds
@@ -150,23 +152,14 @@ def _call(name: str, args: list[Any]) -> str:
     return f"!{name}(" + ", ".join(show_value(a) for a in args) + ")" if args else f"!{name}"
 
 
-BELIEF_REQUEST = "Update your belief state."
 BELIEF_HEADINGS = ("Role", "Round", "Team score", "Observation", "Teammates' locations", "Room connectivity",
                    "Bomb intel", "Tool inventory", "Available actions")
 
 
 def belief_request(previous: str, observation: str) -> str:
-    """The question that asks an agent to rewrite its written belief after an observation (the belief then
-    replaces its raw history in the next prompt)."""
-    headings = "; ".join(BELIEF_HEADINGS)
-    return (f"{BELIEF_REQUEST} Rewrite it whole, under these headings: {headings}. Keep what is still true, "
-            f"correct what the observation changed, and answer with the belief only, no command.\n\n"
-            f"Your belief so far:\n{previous.strip() or '(none yet)'}\n\nNew observation:\n{observation}")
-
-
-def belief_prompt(belief: str, turn: str) -> str:
-    """A turn's prompt with the agent's belief in place of its history."""
-    return f"Your belief state:\n{belief.strip()}\n\n{turn}"
+    """The question that asks a defuse agent to rewrite its written belief after an observation (the belief then
+    replaces its raw history in the next prompt), under the paper's headings."""
+    return team_belief_request(previous, observation, BELIEF_HEADINGS)
 
 
 def reply_rules() -> str:

@@ -110,14 +110,13 @@ def add_round_options(parser) -> None:
                         help="with --rounds: a message does not use up the turn (by default it is the turn's action)")
 
 
-BELIEF_STATE = "belief_state"  # defuse only: not a profile field, the round runner keeps the beliefs
-TOM_PROBES = "tom_probes"  # defuse only: the round runner asks the questions
-DEFUSE_OPTIONS = (BELIEF_STATE, TOM_PROBES)
+TOM_PROBES = "tom_probes"  # defuse only: not a profile field, the round runner asks the questions
+DEFUSE_OPTIONS = (TOM_PROBES,)
 
 
 def add_method_options(parser) -> None:
     """--partner-modelling and --reflection (the CoBlock agent method), --tom-step and --verification
-    (LLM-Coordination's) and --belief-state and --tom-probes (defuse), for the commands that play tasks."""
+    (LLM-Coordination's), --belief-state, and --tom-probes (defuse), for the commands that play tasks."""
     parser.add_argument("--partner-modelling", action="store_true",
                         help="agents write partner and self modelling sections before acting (profile option)")
     parser.add_argument("--reflection", action="store_true",
@@ -128,8 +127,9 @@ def add_method_options(parser) -> None:
                         help="agents check each chosen command against the state and choose again when it is not "
                              "okay (profile option)")
     parser.add_argument("--belief-state", action="store_true",
-                        help="defuse tasks: each agent rewrites a written belief after every observation, and the "
-                             "belief stands for its history in the next prompt (other families play without)")
+                        help="each agent rewrites a written belief (defuse: after every observation; other families: "
+                             "about partners and progress, after new messages) that stands for its history in the "
+                             "next prompt (profile option)")
     parser.add_argument("--tom-probes", action="store_true",
                         help="defuse tasks: after each action, ask the agent introspection, first- and second-order "
                              "questions about what it concerned; accuracy per level in result.json")

@@ -182,17 +182,17 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     """Play `task` once. `model`: a model spec for every agent (None: the default), or `models` by agent name
     (ready model objects, for tests). `echo` also prints the console log (who said and did what) to stdout.
     `rounds`: play in round mode with these rules (None: the agents act when they like); `profile_options`: fields
-    added to every agent's profile (partner_modelling, reflection; belief_state and tom_probes go to the defuse
-    round runner and are dropped for other families); `budget`: the run's limits on model calls
-    (None: the settings' `budget`); `team`: a model for some agents, by name or index (mindpy.harness.team), over
-    `model`. Returns the result (also written to RUN_DIR/result.json)."""
+    added to every agent's profile (partner_modelling, reflection, belief_state...; in defuse episodes the round
+    runner keeps the beliefs; tom_probes goes to the defuse round runner and is dropped for other families);
+    `budget`: the run's limits on model calls (None: the settings' `budget`); `team`: a model for some agents, by
+    name or index (mindpy.harness.team), over `model`. Returns the result (also written to RUN_DIR/result.json)."""
     from ..agent.runner import AgentRunner, ConsoleLog
     from ..profiles import load_profile
     from ..settings import load_settings
     profile_options = dict(profile_options or {})
     # the defuse round runner's options, not a profile's
-    belief_state = bool(profile_options.pop("belief_state", False))
-    tom_probes = bool(profile_options.pop("tom_probes", False))
+    belief_state = bool(profile_options.get("belief_state", False))  # defuse: the round runner keeps the beliefs
+    tom_probes = bool(profile_options.pop("tom_probes", False))  # the defuse round runner's, not a profile's
     if task.type == "defuse":  # a game of its own in rounds (mindpy.harness.defuse_episode)
         from .defuse_episode import run_defuse_episode
 

@@ -48,6 +48,7 @@ class History:
         self.state = state
         self.extra_state = extra_state
         self.turns: list[dict] = []
+        self.added = 0  # turns ever added (never lowered by summarizing): tells a reader which turns are new
         self.memory = ""
         self.restored: dict[str, Any] = {}  # what `load` found besides memory and turns
         self._lock = threading.RLock()
@@ -63,6 +64,7 @@ class History:
             turn = {"role": "user", "content": f"{sender}: {message}"}
         with self._lock:
             self.turns.append(turn)
+            self.added += 1
             if len(self.turns) >= self.max_messages:
                 self._summarize_oldest()
         self.save()
@@ -85,6 +87,12 @@ class History:
     def get(self) -> list[dict]:
         with self._lock:
             return [dict(t) for t in self.turns]
+
+    def since(self, added: int) -> tuple[list[dict], int]:
+        """The turns added after the first `added` that are still kept, and the count of turns added so far."""
+        with self._lock:
+            new = min(max(self.added - added, 0), len(self.turns))
+            return [dict(t) for t in self.turns[len(self.turns) - new:]], self.added
 
     def clear(self) -> None:
         """Forget the turns and the memory (`!clearChat`)."""

@@ -8,7 +8,8 @@ Deterministic: the same prompts in the same order give the same replies. Use one
 Defuse prompts (mindpy.harness.defuse_episode: the goal names a "bomb disposal team") are played by the
 coordinating defuse team's agent (mindpy.oracle.defuse), which reads the map and everyone's cutters from the goal
 and its observation from the last message, and answers in the defuse commands (mindpy.commands.defuse). Asked
-for a belief state, it writes back the observation; asked a theory-of-mind probe, it says it cannot say.
+for a belief state (in any family), it writes back the observation; asked a theory-of-mind probe, it says it
+cannot say.
 """
 
 from __future__ import annotations
@@ -45,18 +46,19 @@ class OracleModel(ChatModel):
 
     def _complete(self, messages: list[dict], system: str) -> tuple[str, Usage]:
         with self._play_lock:
-            if DEFUSE_TEAM in str(system) and messages:
+            if messages and str(messages[-1]["content"]).startswith(BELIEF_REQUEST):
+                # its belief is what it was just shown (a profile's belief_state; defuse's too): it decides on that
+                reply = str(messages[-1]["content"]).split("New observation:", 1)[-1].strip()
+            elif DEFUSE_TEAM in str(system) and messages:
                 reply = self._defuse_reply(str(system), str(messages[-1]["content"]))
             else:
-                reply = self.player.reply(read_prompt(messages, system))
+                reply = self.player.reply(read_prompt(unfold_belief(messages), system))
             self.calls.append({"system": str(system), "messages": [dict(m) for m in messages], "reply": reply})
         usage = Usage(prompt_tokens=count_messages(messages, system), completion_tokens=count_tokens(reply),
                       estimated=True)
         return reply, usage
 
     def _defuse_reply(self, system: str, observation: str) -> str:
-        if observation.startswith(BELIEF_REQUEST):  # its belief is what it was just shown; it decides on that
-            return observation.split("New observation:", 1)[-1].strip()
         if PROBE_MARK in observation:  # a side question: the scripted team keeps no account of who knows what
             return "I cannot say."
         if self.defuse is None:
@@ -64,6 +66,29 @@ class OracleModel(ChatModel):
             self.defuse = OracleAgent(index, layout)
         action = parse_action(self.defuse.reply(read_observation(observation, self.defuse.index)))
         return command_text(action) if action is not None else "!wait"
+
+
+_BELIEF_TURN = re.compile(r"^Your belief state:\n.*?\n\nLatest:\n(?P<latest>.*)$", re.S)
+_OWN_LINE = re.compile(r"^\w+ \(you\): ")
+
+
+def unfold_belief(messages: list[dict]) -> list[dict]:
+    """The messages with a belief turn (mindpy.agent.belief) turned back into the newest turns it shows, one a
+    line: the scripted player reads turns, not beliefs."""
+    out = []
+    for m in messages:
+        match = _BELIEF_TURN.match(str(m.get("content", ""))) if m.get("role") == "user" else None
+        if match is None:
+            out.append(m)
+            continue
+        for line in match.group("latest").splitlines():
+            if _OWN_LINE.match(line):
+                out.append({"role": "assistant", "content": _OWN_LINE.sub("", line)})
+            elif line.startswith("System: "):
+                out.append({"role": "system", "content": line[len("System: "):]})
+            elif line.strip():
+                out.append({"role": "user", "content": line})
+    return out
 
 
 # ----- defuse: the goal and the observation, read back from their texts (mindpy.tasks.defuse) -----

@@ -337,8 +337,10 @@ class Prompter:
             log.warning("could not log the prompt to %s: %s", self.prompt_log, exc)
 
     # ---- the prompts the agent uses ---------------------------------------------------------------------
-    def conversing(self, agent: Any = None, **extra) -> tuple[SystemPrompt, list[dict]]:
-        return self.build("conversing", agent, extra=extra).as_pair()
+    def conversing(self, agent: Any = None, turns: list[dict] | None = None,
+                   **extra) -> tuple[SystemPrompt, list[dict]]:
+        """`turns` in place of the agent's history (a belief state stands for it)."""
+        return self.build("conversing", agent, turns=turns, extra=extra).as_pair()
 
     def coding(self, agent: Any = None, **extra) -> tuple[SystemPrompt, list[dict]]:
         """`extra` usually carries CODE_DOCS (the docs relevant to the request)."""
