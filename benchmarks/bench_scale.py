@@ -7,7 +7,8 @@ the agents' own: bots, update ticks and modes; no model calls). After they settl
   - agent update ticks per second (median over agents; the tick is every 0.3 s, so 3.3 at best) and the tick's
     median and p95 duration,
   - join time of the agents added at this step, the server's ticks per second (20 when it keeps up),
-  - MB per added agent (all three processes' RSS, from the previous step), bots still connected, ticks skipped.
+  - MB per added agent (all three processes' RSS, from the previous step), bots still connected, ticks skipped,
+  - how busy the bots' Node event loop was (1.00: saturated; on a loaded machine its CPU share cannot tell).
 Product target: 128 agents on a 2-core machine, >= 3 update ticks/s median, server at 20 TPS, all joined within
 60 s, under 40 MB per added agent. Prints numbers; asserts nothing.
     .venv/bin/python benchmarks/bench_scale.py [--agents 1,8,32,64,128] [--seconds 20]
@@ -27,12 +28,13 @@ from pathlib import Path
 import yaml
 
 from mindpy.agent.runner import AgentRunner
-from mindpy.bridge import runtime
+from mindpy.bridge import js_module, runtime
 from mindpy.models.replay import ReplayModel
 from mindpy.profiles import load_profile
 from mindpy.server import EmbeddedServer
 from mindpy.settings import load_settings
 
+LOOP_BUSY_JS = Path(__file__).resolve().parent / "js" / "loop_busy.js"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20
 
@@ -127,9 +129,12 @@ class Crowd:
 def measure(crowd: Crowd, server: EmbeddedServer, seconds: float) -> dict:
     pids = {"python": os.getpid(), "node": runtime().pid, "server": server.process.pid}
     cpu0 = {k: cpu_seconds(p) for k, p in pids.items()}
+    loop_busy = js_module(LOOP_BUSY_JS).loopBusySince
+    loop_busy()
     ticks0, t0 = server.ticks(), time.perf_counter()
     time.sleep(seconds)  # the window: everything runs on its own meanwhile
     wall = time.perf_counter() - t0
+    node_busy = loop_busy()
     cpu = {k: (cpu_seconds(p) - cpu0[k]) / wall for k, p in pids.items()}
     rss = {k: rss_mb(p) for k, p in pids.items()}
     server_tps = ((server.ticks() or 0) - (ticks0 or 0)) / wall
@@ -142,12 +147,12 @@ def measure(crowd: Crowd, server: EmbeddedServer, seconds: float) -> dict:
     median_ms = 1000 * statistics.median(durations) if durations else float("nan")
     p95_ms = 1000 * durations[int(0.95 * (len(durations) - 1))] if durations else float("nan")
     return {"cpu": cpu, "rss": rss, "server_tps": server_tps, "rate_median": statistics.median(rates),
-            "rate_min": min(rates), "tick_median_ms": median_ms, "tick_p95_ms": p95_ms}
+            "rate_min": min(rates), "tick_median_ms": median_ms, "tick_p95_ms": p95_ms, "node_busy": node_busy}
 
 
 HEADER = (f"{'agents':>6} {'join s':>7} {'ticks/s':>8} {'min':>5} {'tick ms':>8} {'p95':>7} {'srv TPS':>7} "
-          f"{'CPU py':>6} {'node':>5} {'server':>6} {'RSS py':>7} {'node':>6} {'server':>6} {'MB/agent':>8} "
-          f"{'conn':>5} {'skip':>5} {'load':>5}")
+          f"{'CPU py':>6} {'node':>5} {'busy':>5} {'server':>6} {'RSS py':>7} {'node':>6} {'server':>6} "
+          f"{'MB/agent':>8} {'conn':>5} {'skip':>5} {'load':>5}")
 
 
 def main() -> None:
@@ -180,15 +185,17 @@ def main() -> None:
                 connected = sum(bot.connected for bot in crowd.bots())
                 print(f"{n:>6} {joined:>7.1f} {m['rate_median']:>8.2f} {m['rate_min']:>5.2f} "
                       f"{m['tick_median_ms']:>8.1f} {m['tick_p95_ms']:>7.0f} {m['server_tps']:>7.1f} "
-                      f"{m['cpu']['python']:>6.2f} {m['cpu']['node']:>5.2f} {m['cpu']['server']:>6.2f} "
+                      f"{m['cpu']['python']:>6.2f} {m['cpu']['node']:>5.2f} {m['node_busy']:>5.2f} "
+                      f"{m['cpu']['server']:>6.2f} "
                       f"{m['rss']['python']:>7.0f} {m['rss']['node']:>6.0f} {m['rss']['server']:>6.0f} "
                       f"{per_agent:>8.1f} {connected:>5} {skipped.count:>5} {os.getloadavg()[0]:>5.2f}", flush=True)
                 previous_total, previous_n = total, n
         finally:
             crowd.stop()
     print("ticks/s: median over agents (min: the slowest agent); tick ms: duration of one update tick; join s: "
-          "the agents added at that step; MB/agent: RSS of the three processes added per agent since the step "
-          "before; conn: bots still connected; skip: ticks skipped in the window (a bridge call timed out)")
+          "the agents added at that step; busy: share of the window the bots' Node event loop was running code; "
+          "MB/agent: RSS of the three processes added per agent since the step before; conn: bots still "
+          "connected; skip: ticks skipped in the window (a bridge call timed out)")
 
 
 if __name__ == "__main__":
