@@ -58,3 +58,28 @@ def test_the_committed_probe_set_runs_against_a_real_openai_compatible_server(op
     assert all(a.reply for a in report.answers)
     written = write_report(report, tmp_path / "report")
     assert (tmp_path / "report" / "report.json") in written
+
+
+@pytest.mark.llm
+def test_tom_probes_in_a_defuse_game_are_answered_by_a_real_openai_compatible_server(openai_server):
+    """The theory-of-mind probes of a defuse game (the scripted team plays one round) asked of a real model over
+    HTTP: every question gets a reply, and each level is scored against the knowledge tracker."""
+    from pathlib import Path
+
+    from mindpy.harness.defuse_episode import TeamPlay, defuse_game
+    from mindpy.oracle.provider import OracleModel
+    from mindpy.tasks.loader import read_task_file
+
+    task = read_task_file(Path(__file__).resolve().parents[2] / "tasks" / "defuse_test.json").task("defuse_4")
+    game = defuse_game(task, round_limit=1)
+    goals = [task.goal_for(i) for i in range(game.agent_count)]
+    model = create_model({"api": "transformers", "model": openai_server.model, "url": openai_server.url,
+                          "params": {"max_tokens": 8, "temperature": 0.0, "seed": 1}}, attempts=2, timeout=180)
+    play = TeamPlay(game, [OracleModel() for _ in goals], goals, names=["a", "b", "c"], tom_probes=True,
+                    probe_models=[model] * len(goals), probe_seed=1)
+    play.run()
+    summary = play.probe_score.summary()
+    assert all(s["asked"] > 0 for s in summary.values()), summary
+    assert len(model.usage_log) == len(play.probe_records) == sum(s["asked"] for s in summary.values())
+    assert all(r["reply"] for r in play.probe_records)   # the server answered every question
+    assert all(0 <= s["correct"] <= s["answered"] <= s["asked"] for s in summary.values())
