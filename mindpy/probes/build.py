@@ -11,9 +11,11 @@ is written in the agents' prompt format: the goal, each agent's INVENTORY block,
 
 Questions, by category:
 - EC (environment comprehension): how many more of a base item the team needs for its crafting target (the
-  recipe planner on the team's pooled inventory); who holds an item; whether an agent can make its target alone.
+  recipe planner on the team's pooled inventory); who holds an item; whether an agent can make its target alone;
+  in Hell's Kitchen, who holds the recipe of my dish (the goal names the agent).
 - ToM (theory of mind): what a teammate does next (its next oracle reply, from its own state); who on the team
-  crafts the target (the agent that did, in the episode).
+  crafts the target (the agent that did, in the episode); in Hell's Kitchen, what the teammate whose recipe I
+  hold needs from me (that recipe, not mine, not nothing).
 - JP (joint planning): the best next command for me (the oracle's reply). The wrong options of ToM and JP are
   commands the acting agent cannot carry out in the state shown (an item it does not hold, more than it holds, a
   craft it lacks materials for), so the oracle's choice is the single good one.
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +41,9 @@ from .record import CATEGORIES, Probe
 MAX_OPTIONS = 4
 MAX_PER_EPISODE = 8      # questions of one category from one episode: keeps the set varied
 RECENT_MESSAGES = 4      # messages shown with a state
+# questions whose answer never changes in an episode: asked once, or once of each agent
+ONCE_PER_EPISODE = ("crafter",)
+ONCE_PER_AGENT = ("recipe_holder", "recipe_need")
 
 
 @dataclass
@@ -243,6 +249,35 @@ def ec_alone(moment: Moment, rng: random.Random) -> Probe | None:
                   "Yes" if alone else "No", ["No" if alone else "Yes"], rng)
 
 
+_RECIPE_HOLDER = re.compile(r"\bagent (\d+) (?:has|holds) it\b", re.IGNORECASE)
+
+
+def ec_recipe_holder(moment: Moment, rng: random.Random) -> Probe | None:
+    """Hell's Kitchen: which agent holds the recipe of my dish, as my goal says."""
+    goal = moment.goal
+    found = _RECIPE_HOLDER.search(moment.view.goal)
+    if not goal.hells_kitchen or len(goal.targets) != 1 or found is None:
+        return None
+    (target, _), = goal.targets.items()
+    holder = int(found.group(1))
+    others = [f"agent {i}" for i in range(len(moment.team)) if i != holder]  # {moment.me} among them: not itself
+    return _probe(moment, "EC", "recipe_holder", f"Who holds the recipe for {target}, the dish {moment.me} must "
+                  f"make?", f"agent {holder}", others, rng, holder=holder)
+
+
+def tom_recipe_need(moment: Moment, rng: random.Random) -> Probe | None:
+    """Hell's Kitchen: what the teammate whose recipe I hold needs from me to make its dish."""
+    goal = moment.goal
+    if not goal.hells_kitchen or goal.partner_dish is None or goal.partner_index is None or len(goal.targets) != 1:
+        return None
+    (mine, _), = goal.targets.items()
+    mate, dish = goal.partner_index, goal.partner_dish
+    return _probe(moment, "ToM", "recipe_need", f"Agent {mate} must make {dish}. What does agent {mate} need to "
+                  f"learn from {moment.me} to make it?", f"the recipe for {dish}",
+                  [f"the recipe for {mine}", f"nothing: agent {mate} already holds the recipe for {dish}"], rng,
+                  partner=mate)
+
+
 def _action_probe(moment: Moment, actor_moment: Moment, category: str, kind: str, question: str,
                   rng: random.Random) -> Probe | None:
     command = actor_moment.command
@@ -295,16 +330,19 @@ def probes_of_episode(run_dir: str | Path, rng: random.Random) -> dict[str, list
     moments = list(read_moments(run_dir))
     out: dict[str, list[Probe]] = {c: [] for c in CATEGORIES}
     seen: set[tuple[str, str]] = set()
-    asked_crafter = False
+    asked_once: set[tuple[str, str]] = set()
     for moment in moments:
         for made in (ec_team_need(moment, rng), ec_holder(moment, rng), ec_alone(moment, rng),
-                     *tom_next(moment, moments, rng), tom_crafter(moment, moments, rng), jp_next(moment, rng)):
+                     ec_recipe_holder(moment, rng), *tom_next(moment, moments, rng),
+                     tom_crafter(moment, moments, rng), tom_recipe_need(moment, rng), jp_next(moment, rng)):
             if made is None or len(out[made.category]) >= MAX_PER_EPISODE:
                 continue
-            if made.meta["kind"] == "crafter":  # once per episode: the answer is the same all along
-                if asked_crafter:
+            once = ((made.meta["kind"], "") if made.meta["kind"] in ONCE_PER_EPISODE else
+                    (made.meta["kind"], moment.me) if made.meta["kind"] in ONCE_PER_AGENT else None)
+            if once is not None:  # the answer is the same all along
+                if once in asked_once:
                     continue
-                asked_crafter = True
+                asked_once.add(once)
             key = (made.question, made.options[made.answer] + made.state)
             if key in seen:
                 continue

@@ -12,8 +12,10 @@ from conftest import REPO_ROOT
 from mindpy.cli import main
 from mindpy.harness.episode import run_episode
 from mindpy.models.replay import ReplayModel
+from mindpy.oracle.goals import parse_goal
+from mindpy.oracle.prompt import PromptView
 from mindpy.probes.answers import letter
-from mindpy.probes.build import build_probes, can_craft, read_moments
+from mindpy.probes.build import Moment, build_probes, can_craft, ec_recipe_holder, read_moments, tom_recipe_need
 from mindpy.probes.record import CATEGORIES, read_probes
 from mindpy.probes.run import run_probes
 from mindpy.recipes import recipe_book
@@ -71,6 +73,14 @@ def check_against_state(probe, replies=None) -> None:
                 pooled[k] = pooled.get(k, 0) + v
         plan = recipe_book().plan(target, int(n), pooled, table_available=True)
         assert int(right) == plan.missing.get(item, 0)
+    elif kind in ("recipe_holder", "recipe_need"):  # Hell's Kitchen: the goal in the state says it
+        goal_text = probe.state.split("\n\nINVENTORY of", 1)[0].split(": ", 1)[1]
+        goal = parse_goal(goal_text)
+        if kind == "recipe_holder":
+            holder = re.search(r"agent (\d+) has it", goal_text).group(1)
+            assert right == f"agent {holder}", goal_text
+        else:
+            assert right == f"the recipe for {goal.partner_dish}" and f"agent {goal.partner_index} " in probe.question
 
 
 def test_the_committed_probe_set_has_60_per_category_and_each_follows_from_its_state():
@@ -111,3 +121,29 @@ def test_the_cli_builds_a_probe_file_from_recorded_episodes(episode, tmp_path, c
     assert "from 1 episodes" in capsys.readouterr().out
     moments = list(read_moments(episode))
     assert moments and all(set(m.team) == {"andy", "jill"} for m in moments)
+
+
+def hells_kitchen_moment(task_id: str, agent: int) -> Moment:
+    """A moment of a Hell's Kitchen task from its file: the agent's goal, every agent holding nothing."""
+    task = read_task_file(str(REPO_ROOT / "tasks" / "cooking_test.json"), only=[task_id]).task(task_id)
+    names = ["andy", "jill", "bob", "sally", "mike"][:task.agent_count]
+    view = PromptView(kind="conversing", system="", goal=task.goal_for(agent))
+    return Moment(task_id, 1.0, names[agent], view, "", None, {n: {} for n in names}, parse_goal(view.goal))
+
+
+@pytest.mark.parametrize("agent", [0, 1, 2])
+def test_hells_kitchen_questions_ask_who_holds_my_recipe_and_what_a_teammate_needs(agent):
+    import random
+
+    task_id = "multiagent_cooking_3_agents_cake_bread_cooked_beef_hells_kitchen"
+    moment = hells_kitchen_moment(task_id, agent)
+    holder, need = ec_recipe_holder(moment, random.Random(1)), tom_recipe_need(moment, random.Random(1))
+    for probe in (holder, need):
+        check_against_state(probe)
+        assert len(probe.options) == len(set(probe.options)) == 3
+    # in a ring of three, the holder of my recipe is the agent before me, and I hold the next one's
+    assert holder.options[holder.answer] == f"agent {(agent - 1) % 3}"
+    assert f"Agent {(agent + 1) % 3} must make" in need.question
+    plain = hells_kitchen_moment("multiagent_cooking_3_agents_cake_bread_cooked_beef_hells_kitchen", 0)
+    plain.goal.hells_kitchen = False
+    assert ec_recipe_holder(plain, random.Random(1)) is None and tom_recipe_need(plain, random.Random(1)) is None
