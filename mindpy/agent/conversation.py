@@ -51,11 +51,12 @@ class ConversationHost(Protocol):
 
 @dataclass
 class Timing:
-    """The delays (seconds) of conversations: delivery, nudges, partner gone, self-prompt resume."""
+    """The delays (seconds) of conversations: delivery, nudges, partner gone, lapse, self-prompt resume."""
     fast_delay: float = 0.2
     long_delay: float = 5.0
     first_nudge: float = 30.0
     gone_after: float = 10.0
+    lapse_after: float = 20.0  # a conversation quiet this long both ways no longer shuts out another bot
     resume_self_prompt_after: float = 5.0
     monitor_interval: float = 1.0
 
@@ -112,6 +113,7 @@ class ConversationManager:
         self._waited = 0.0
         self._nudge_after = self.timing.first_nudge
         self._gone_since: float | None = None
+        self._last_traffic = time.monotonic()  # the last message either way in the conversation under way
         self._monitor: threading.Thread | None = None
         self._closed = threading.Event()
         self._at_once = False  # round mode: no delivery delays and no nudges (see deliver_at_once)
@@ -177,6 +179,7 @@ class ConversationManager:
             convo.active = True
             convo.origin = origin
             self._awaiting_reply = True
+            self._last_traffic = time.monotonic()
         if self.echo_to_chat and echo:
             self.host.chat(f"(To {partner}) {message}")
         payload = {"message": message, "start": start, "end": "!endConversation" in message, "origin": origin}
@@ -215,10 +218,12 @@ class ConversationManager:
         """Bus handler: a message from another bot arrived. While this bot talks with someone else it answers
         "I'm talking to someone else", unless that partner has left a nudge unanswered: then that conversation is
         over in all but name (a partner that stopped answering would otherwise shut everyone else out, for good
-        when the task blocks !endConversation), so it ends and the new one is taken."""
-        silent = self._silent_partner_besides(sender)
-        if silent is not None:
-            self.end_conversation(silent)
+        when the task blocks !endConversation), so it ends and the new one is taken. So does a conversation in
+        which nobody said anything for `lapse_after` seconds: two bots that stopped talking without ending it
+        would shut out a third for good."""
+        stale = self._silent_partner_besides(sender) or self._lapsed_partner_besides(sender)
+        if stale is not None:
+            self.end_conversation(stale)
         with self._lock:
             convo = self._convo(sender)
             if convo.ignore_until_start and not packet.get("start"):
@@ -235,6 +240,7 @@ class ConversationManager:
                     self._active = convo
                 self._awaiting_reply = False
                 self._gone_since = None
+                self._last_traffic = time.monotonic()
                 convo.queue.append(packet)
                 convo.origin = packet.get("origin")
         if busy_reply:  # answered by the code, for whoever the message came from
@@ -252,6 +258,17 @@ class ConversationManager:
             current = self.partner
             nudged = self._awaiting_reply and self._nudge_after > self.timing.first_nudge
             return current if current not in (None, sender) and nudged else None
+
+    def lapsed(self) -> bool:
+        """Whether a conversation is under way in which nobody said anything for `timing.lapse_after` seconds."""
+        with self._lock:
+            return self.partner is not None and time.monotonic() - self._last_traffic >= self.timing.lapse_after
+
+    def _lapsed_partner_besides(self, sender: str) -> str | None:
+        """The partner of a lapsed conversation under way when it is not `sender`."""
+        with self._lock:
+            current = self.partner
+            return current if current not in (None, sender) and self.lapsed() else None
 
     def _schedule(self, sender: str, packet: dict) -> None:
         convo = self._convo(sender)

@@ -12,8 +12,8 @@ from conftest import isolate, teleport, unique_name, wait_until
 from mindpy.agent.bus import InProcessBus
 from mindpy.agent.conversation import Timing
 
-QUICK = Timing(fast_delay=0.5, long_delay=1.0, first_nudge=2.0, gone_after=2.0, resume_self_prompt_after=1.0,
-               monitor_interval=0.2)
+QUICK = Timing(fast_delay=0.5, long_delay=1.0, first_nudge=2.0, gone_after=2.0, lapse_after=2.0,
+               resume_self_prompt_after=1.0, monitor_interval=0.2)
 
 
 def respond(system, messages):
@@ -113,6 +113,31 @@ def test_a_partner_silent_past_a_nudge_no_longer_shuts_out_a_third_bot(pair, mak
         wait_until(lambda: b.conversations.in_conversation(), timeout=60, message=f"a's opening: {contents(a)}")
         wait_until(lambda: any("hasn't responded in 2 seconds" in t for t in contents(a)), timeout=15,
                    message=f"the nudge: {contents(a)}")
+        c.conversations.start_conversation(a.name, "Do you have a bowl to spare?")
+        wait_until(lambda: any("(FROM OTHER BOT)Do you have a bowl to spare?" in t for t in contents(a)),
+                   timeout=15, message=f"c's message reaching a: {contents(a)}")
+        assert a.conversations.partner == c.name
+        assert not any("talking to someone else" in t for t in contents(c))
+    finally:
+        c.close()
+
+
+def test_a_conversation_both_stopped_talking_in_no_longer_shuts_out_a_third_bot(pair, make_bot, tmp_path):
+    """b answers a and then says nothing more, a is busy with a long action (so no nudge comes): the conversation
+    stays open. Before, c got "I'm talking to someone else" for as long as it stayed open (in a Hell's
+    Kitchen task a cook never got the milk its teammate held). Once it has been quiet for lapse_after, c's message
+    is heard."""
+    a, b = pair(lambda b_name: [f'!startConversation("{b_name}", "Are you there?")', "!stay(-1)"],
+                lambda a_name: ["Yes, here."], default_a="Still here.", default_b="")
+    c = start_agent_with_model(make_bot, tmp_path, RuleModel([], respond, "Thanks."), bus=a.conversations.bus,
+                               name=unique_name("third"))
+    c.conversations.timing = QUICK
+    try:
+        a.handle_message("system", "Say hello to your teammate.")
+        wait_until(lambda: any("Yes, here." in t for t in contents(a)), timeout=60, message=f"b's answer: {contents(a)}")
+        wait_until(lambda: a.conversations.partner == b.name and a.conversations.lapsed(), timeout=15,
+                   message="the conversation to lapse")
+        assert not any("hasn't responded" in t for t in contents(a))  # no nudge while a is busy
         c.conversations.start_conversation(a.name, "Do you have a bowl to spare?")
         wait_until(lambda: any("(FROM OTHER BOT)Do you have a bowl to spare?" in t for t in contents(a)),
                    timeout=15, message=f"c's message reaching a: {contents(a)}")
