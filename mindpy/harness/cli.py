@@ -268,7 +268,9 @@ def _episode_runner(args):
     address = args.ray.strip()
     if not address:
         raise ConfigError("--ray needs 'auto' or HOST:PORT of the Ray cluster's head node")
-    return RayRunner(address)
+    runner = RayRunner(address)
+    runner.connect()  # before the episodes are planned: a wrong address costs nothing
+    return runner
 
 
 def _cmd_eval_pairings(args, team: dict) -> int:

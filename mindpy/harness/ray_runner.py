@@ -59,6 +59,11 @@ class RayRunner:
         self._files: dict[Path, object] = {}  # task file -> its bytes in the object store (put once)
         self._running: set = set()  # refs of the tasks under way
 
+    def connect(self) -> None:
+        """Join the cluster now (it is joined on first use otherwise); from the main thread, so that the process
+        keeps its own Ctrl-C and SIGTERM handling. ConfigError (one line) when there is no cluster to join."""
+        self._connect()
+
     def slots(self) -> int:
         """The episodes the cluster can play at once: its CPUs, one per episode."""
         self._connect()
@@ -87,11 +92,12 @@ class RayRunner:
         return code, tail
 
     def stop(self) -> None:
-        """Cancel the tasks under way: each stops its child, which stops its server and bots."""
+        """Cancel the tasks under way. Ray interrupts a running task only by killing its worker (force): the
+        episode's process gets SIGTERM as its worker dies (_die_with_parent) and stops its server and bots."""
         with self._lock:
             running = list(self._running)
         for ref in running:
-            self.ray.cancel(ref)
+            self.ray.cancel(ref, force=True)
 
     def close(self) -> None:
         """Leave the cluster (and stop it, when this runner started it)."""
@@ -110,15 +116,22 @@ class RayRunner:
 
     def _init(self) -> None:
         import logging
+        import signal
 
         if self.address and self.address != "auto" and "://" not in self.address:
             _probe(self.address)  # Ray would wait minutes for an address where nothing listens
         options = {"include_dashboard": False} if self.address is None else {}
+        main = threading.current_thread() is threading.main_thread()
+        handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
         try:
             self.ray.init(address=self.address, log_to_driver=False, logging_level=logging.WARNING, **options)
+            for sig, handler in handlers.items():  # Ray puts in its own, which aborts on SIGTERM: keep ours
+                if handler is not None:
+                    signal.signal(sig, handler)
         except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise ConfigError(f"--ray {self.address}: no Ray cluster there ({one_line(str(exc), 120)}); start one "
-                              f"with `ray start --head`") from None
+            raise ConfigError(f"--ray {self.address}: could not join a Ray cluster there ({one_line(str(exc), 120)});"
+                              f" start one with `ray start --head`, and if it asks for a token, set RAY_AUTH_MODE=token"
+                              f" (and RAY_AUTH_TOKEN) here as on the cluster") from None
 
     def _file_ref(self, path: Path):
         with self._lock:

@@ -93,7 +93,7 @@ def play_in_child(command: list[str], run_dir: Path, env: Mapping[str, str] | No
                   on_end: Callable[[subprocess.Popen], None] | None = None,
                   preexec_fn: Callable[[], None] | None = None) -> tuple[int, str]:
     """Run one episode's command with its output in run_dir/process.log; its exit code and last line. Interrupted
-    while waiting (Ctrl-C, a cancelled Ray task), it stops the child first, so no episode outlives its runner."""
+    while waiting (Ctrl-C), it stops the child first, so that no episode outlives its runner."""
     import os
 
     child_env = dict(os.environ if env is None else env)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -41,6 +42,11 @@ TASKS = {  # played by a replay script that crafts planks whatever happens
 SOLVED = {"planks_two", "planks_shared", "planks_alone"}
 
 
+# The cluster asks for a token of its own, given to it and to the eval commands by environment: no ~/.ray token
+# file is read or written, and the eval joins an authenticated cluster as a user's would.
+RAY_AUTH = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -59,7 +65,8 @@ def ray_cluster():
          "--object-store-memory=200000000", "--include-dashboard=false", "--disable-usage-stats",
          f"--ray-client-server-port={_free_port()}", f"--dashboard-agent-listen-port={_free_port()}",
          f"--temp-dir={temp}"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=temp, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=temp, start_new_session=True,
+        env={**os.environ, **RAY_AUTH})
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
     reader.start()
@@ -91,7 +98,7 @@ def replies(tmp_path_factory) -> Path:
 
 def _eval(*args: str) -> subprocess.Popen:
     return subprocess.Popen([str(MINDPY), "eval", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+                            start_new_session=True, env={**os.environ, **RAY_AUTH})
 
 
 def _rows(out: Path) -> dict[str, dict]:
@@ -160,16 +167,8 @@ def test_a_ray_worker_killed_mid_episode_is_retried_not_scored(ray_cluster, repl
     out = tmp_path / "eval"
     proc = _eval(str(tasks), "--ray", ray_cluster, "--out", str(out), "--model", f"replay:{replies}")
     try:
-        def playing_child() -> int | None:  # the long episode's process, once it plays
-            for entry in Path("/proc").glob("[0-9]*"):
-                args = _cmdline(entry.name)
-                if tasks.name in " ".join(args) and "long_planks" in args and "--run-dir" in args:
-                    log = Path(args[args.index("--run-dir") + 1]) / "process.log"
-                    if "world set up; playing" in (log.read_text() if log.exists() else ""):
-                        return int(entry.name)
-            return None
-
-        child = wait_until(playing_child, timeout=240, interval=0.2, message="the long episode to start playing")
+        child = wait_until(lambda: _playing_episode(tasks.name, "long_planks"), timeout=240, interval=0.2,
+                           message="the long episode to start playing")
         worker = _parent(child)
         assert _cmdline(worker)[0].startswith("ray::"), _cmdline(worker)  # a Ray worker runs the task
         os.kill(worker, signal.SIGKILL)
@@ -187,6 +186,45 @@ def test_a_ray_worker_killed_mid_episode_is_retried_not_scored(ray_cluster, repl
     assert all(rows[t]["success"] == "True" for t in SOLVED), rows
     summary = json.loads((out / "summary.json").read_text())
     assert summary["episodes"] == 4 and summary["played"] == 4 and summary["errors"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("ray")
+def test_a_stopped_eval_on_ray_stops_its_episodes_at_once(ray_cluster, replies, tmp_path):
+    """`kill PID` (as Ctrl-C) of a Ray eval cancels its tasks: the episode processes on the worker stop at once
+    (they do not play on to their time limit), and nothing of the cut-off episode is counted."""
+    tasks = tmp_path / f"stop_{uuid.uuid4().hex[:8]}.json"
+    tasks.write_text(json.dumps({"long_planks": {**TASKS["too_many_planks"], "timeout": 60}}))
+    out = tmp_path / "eval"
+    proc = _eval(str(tasks), "--ray", ray_cluster, "--out", str(out), "--model", f"replay:{replies}")
+    try:
+        child = wait_until(lambda: _playing_episode(tasks.name, "long_planks"), timeout=240, interval=0.2,
+                           message="the episode to start playing")
+        proc.send_signal(signal.SIGTERM)
+        text, _ = proc.communicate(timeout=60)
+        wait_until(lambda: not Path(f"/proc/{child}").exists() or "zombie" in _state(child), timeout=30,
+                   message="the episode process on the worker to stop")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, text
+    assert "Stopped. Rerun the same command" in text
+    assert not list(out.glob("episodes/*/*/result.json"))
+    assert not (out / "results.csv").exists() or not _rows(out)
+
+
+def _playing_episode(file_name: str, task_id: str) -> int | None:
+    """The pid of the episode process playing `task_id` of the task file named `file_name`, once it plays."""
+    for entry in Path("/proc").glob("[0-9]*"):
+        args = _cmdline(entry.name)
+        if file_name in " ".join(args) and task_id in args and "--run-dir" in args:
+            log = Path(args[args.index("--run-dir") + 1]) / "process.log"
+            try:
+                if "world set up; playing" in log.read_text():
+                    return int(entry.name)
+            except OSError:
+                pass
+    return None
 
 
 def _state(pid: int) -> str:
