@@ -205,14 +205,14 @@ def unpack_run_dir(packed: bytes, run_dir: Path) -> None:
     """Unpack a run directory packed on a worker node into `run_dir`; its result.json then names this folder, as
     the local runner's does."""
     with tarfile.open(fileobj=io.BytesIO(packed), mode="r:gz") as tar:
-        for member in tar.getmembers():  # only plain files and folders inside run_dir
-            target = (run_dir / member.name).resolve()
-            if not (member.isfile() or member.isdir()) or not target.is_relative_to(run_dir.resolve()):
-                raise ValueError(f"unexpected entry in an episode's archive: {member.name!r}")
+        members = [m for m in tar.getmembers() if m.isfile() or m.isdir()]  # links and devices are left out
+        for member in members:
+            if not (run_dir / member.name).resolve().is_relative_to(run_dir.resolve()):
+                raise ValueError(f"an episode's archive holds a path outside its run directory: {member.name!r}")
         if hasattr(tarfile, "data_filter"):  # Python 3.10.12 and later check the entries once more
-            tar.extractall(run_dir, filter="data")
+            tar.extractall(run_dir, members=members, filter="data")
         else:
-            tar.extractall(run_dir)
+            tar.extractall(run_dir, members=members)
     result_path = run_dir / "result.json"
     try:
         result = json.loads(result_path.read_text())

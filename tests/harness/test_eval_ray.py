@@ -263,3 +263,36 @@ def test_eval_with_ray_at_an_address_where_nothing_listens_is_one_line(tmp_path)
     assert len(lines) == 1 and lines[0].startswith(f"mindpy: error: --ray 127.0.0.1:{port}: no Ray cluster there"), \
         lines
     assert not (tmp_path / "out").exists()
+
+
+def test_an_episode_archive_unpacks_inside_its_run_directory_only(tmp_path):
+    """What a worker sends back lands in the episode's folder (links left out, result.json naming the folder);
+    an entry that would land outside it is refused, and nothing is written."""
+    import io
+    import tarfile
+
+    from mindpy.harness.ray_runner import pack_run_dir, unpack_run_dir
+
+    played = tmp_path / "worker" / "run"
+    (played / "calls").mkdir(parents=True)
+    (played / "calls" / "andy.jsonl").write_text("{}\n")
+    (played / "result.json").write_text(json.dumps({"score": 1.0, "run_dir": str(played)}))
+    (played / "link").symlink_to(tmp_path / "elsewhere")
+    run_dir = tmp_path / "out" / "episode"
+    run_dir.mkdir(parents=True)
+    unpack_run_dir(pack_run_dir(played), run_dir)
+    assert sorted(str(p.relative_to(run_dir)) for p in run_dir.rglob("*")) == ["calls", "calls/andy.jsonl",
+                                                                              "result.json"]
+    assert json.loads((run_dir / "result.json").read_text()) == {"score": 1.0, "run_dir": str(run_dir)}
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for name in ("result.json", "../escaped.txt"):
+            info = tarfile.TarInfo(name)
+            info.size = 2
+            tar.addfile(info, io.BytesIO(b"{}"))
+    other = tmp_path / "out" / "other"
+    other.mkdir()
+    with pytest.raises(ValueError, match="outside its run directory"):
+        unpack_run_dir(buffer.getvalue(), other)
+    assert not (tmp_path / "out" / "escaped.txt").exists() and not list(other.iterdir())
