@@ -15,7 +15,8 @@ Output folder:
     episodes/<file>-<hash>/<task id>-<N>_agents-trial_<k>/    one run directory per episode (mindpy.harness.episode)
     results.csv             one row per episode, with the task's breakdown keys (BREAKDOWN_FIELDS)
     summary.json            success rate by family and agent count, mean construction score, for coblock the
-                            mean workload balance (gamma), timesteps and rounds, tokens, cost, the tasks
+                            mean workload balance (gamma), timesteps and rounds, for orders CoS per level, for
+                            defuse with --tom-probes the probes' accuracy per level, tokens, cost, the tasks
                             skipped (by reason, with their problems), success by breakdown (`by_breakdown`) and,
                             with several trials, the spread over trials (`trials`)
     summary.png             the summary as bar charts: by family and agent count, then one panel per breakdown
@@ -490,7 +491,26 @@ def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = N
         "by_breakdown": by_breakdown(played),
         "trials": trial_spread(played),
         "orders_cos": orders_cos([r for r in played if r["family"] == "orders"]),
+        "tom_probes": tom_probes([r for r in played if r["family"] == "defuse"]),
     }
+
+
+def tom_probes(rows: list[dict]) -> dict | None:
+    """Defuse episodes played with --tom-probes: the theory-of-mind probes' accuracy per level over all of them
+    (mindpy.tasks.defuse.tom_probes), read from each episode's result.json; None when none asked any."""
+    from ..tasks.defuse.tom_probes import ProbeScore
+
+    summaries = []
+    for r in rows:
+        try:
+            summary = json.loads((Path(r["run_dir"]) / "result.json").read_text()).get("tom_probes")
+        except (OSError, ValueError, TypeError):
+            continue
+        if isinstance(summary, dict):
+            summaries.append(summary)
+    if not summaries:
+        return None
+    return {"episodes": len(summaries), **ProbeScore.merge(summaries).summary()}
 
 
 def orders_cos(rows: list[dict]) -> dict | None:

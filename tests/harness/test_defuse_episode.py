@@ -235,3 +235,27 @@ def test_the_oracle_team_keeps_defusing_with_belief_states():
     goals = [task("defuse_3").goal_for(i) for i in range(game.agent_count)]
     TeamPlay(game, [OracleModel() for _ in goals], goals, names=["a", "b", "c"], belief_state=True).run()
     assert game.score == 90 and game.valid_rate() == 1.0
+
+
+def test_the_eval_summary_merges_the_probes_of_its_defuse_episodes(tmp_path):
+    from mindpy.harness.evaluate import summarize
+    from mindpy.tasks.defuse.tom_probes import ProbeScore
+
+    rows = []
+    for i, (correct, asked) in enumerate([(3, 4), (1, 4), (None, None)]):   # the last played without probes
+        run = tmp_path / str(i)
+        run.mkdir()
+        score = ProbeScore()
+        if asked:
+            for level in LEVELS:
+                score.levels[level].asked, score.levels[level].answered = asked, asked
+                score.levels[level].correct, score.levels[level].true = correct, 2
+        (run / "result.json").write_text(json.dumps({"tom_probes": score.summary()} if asked else {}))
+        rows.append({"task_id": f"t{i}", "file": "f", "family": "defuse", "agent_count": 3, "trial": 1,
+                     "score": 1.0, "success": True, "end_reason": "success", "duration_s": 1, "commands": 0,
+                     "messages": 0, "tokens": 0, "attempts": 1, "error": "", "run_dir": str(run)})
+    merged = summarize(rows)["tom_probes"]
+    assert merged["episodes"] == 2
+    assert merged["first_order"] == {"asked": 8, "answered": 8, "correct": 4, "yes": 4, "accuracy": 0.5,
+                                     "yes_share": 0.5}
+    assert summarize(rows[2:])["tom_probes"] is None
