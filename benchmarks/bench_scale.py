@@ -3,7 +3,7 @@
 For each N (1, 8, 32, 64, 128 by default) in one run, agents are added until there are N: they join through the
 real join path (AgentRunner -> create_bots), with idle replay models that answer nothing (so the cost measured is
 the agents' own: bots, update ticks and modes; no model calls). After they settle, a window of --seconds measures:
-  - RSS and CPU share (1.00 = one core) of this Python process, the bots' Node process and the server's,
+  - RSS and CPU share (1.00 = one core) of the agents' Python process, their bots' Node process and the server's,
   - agent update ticks per second (median over agents; the tick is every 0.3 s, so 3.3 at best) and the tick's
     median and p95 duration,
   - join time of the agents added at this step, the server's ticks per second (20 when it keeps up),
@@ -11,15 +11,23 @@ the agents' own: bots, update ticks and modes; no model calls). After they settl
   - how busy the bots' Node event loop was (1.00: saturated; on a loaded machine its CPU share cannot tell).
 Product target: 128 agents on a 2-core machine, >= 3 update ticks/s median, server at 20 TPS, all joined within
 60 s, under 40 MB per added agent. Prints numbers; asserts nothing.
-    .venv/bin/python benchmarks/bench_scale.py [--agents 1,8,32,64,128] [--seconds 20]
+By default the agents stand together at spawn, so every bot sees every other one; with --teams K they stand in
+teams of K, 400 blocks apart, and teams do not see each other (as in separate episodes). By default all agents are
+in one Python process, as `mindpy run` has them; with --processes P they are spread over P Python processes, each
+with its own bridge and so its own Node process for its bots (the main process only runs the server and collects
+the numbers).
+    .venv/bin/python benchmarks/bench_scale.py [--agents 1,8,32,64,128] [--seconds 20] [--processes 1] [--teams K]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -34,6 +42,8 @@ from mindpy.profiles import load_profile
 from mindpy.server import EmbeddedServer
 from mindpy.settings import load_settings
 
+ANSWER = "bench_scale answer: "  # marks a worker's answer among whatever else reaches its stdout
+TEAM_SPACING = 400  # blocks between teams (the embedded server shows a player's entity within 150)
 LOOP_BUSY_JS = Path(__file__).resolve().parent / "js" / "loop_busy.js"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20
@@ -90,9 +100,13 @@ class SkippedTicks(logging.Handler):
 class Crowd:
     """Adds idle agents to a server, through AgentRunner, and keeps their tick logs."""
 
-    def __init__(self, server: EmbeddedServer, work_dir: Path):
-        self.server = server
+    def __init__(self, host: str, port: int, work_dir: Path, prefix: str = "scale", row: int = 0,
+                 team: int | None = None):
+        self.host, self.port = host, port
         self.work_dir = work_dir
+        self.prefix = prefix
+        self.row = row  # with teams: this process's teams stand on row `row`, one every TEAM_SPACING blocks
+        self.team = team
         self.settings = load_settings(None, env={}, bots_dir=str(work_dir / "bots"), cache_dir=str(work_dir / "cache"),
                                       narrate_behavior=False, chat_bot_messages=False)
         self.runners: list[AgentRunner] = []
@@ -105,9 +119,11 @@ class Crowd:
 
     def add(self, count: int) -> float:
         """Join `count` more agents at once; returns the seconds until all have joined."""
+        if count <= 0:
+            return 0.0
         start = len(self.ticks)
-        names = [f"scale{i}" for i in range(start, start + count)]
-        runner = AgentRunner(self.settings, [self.profile(n) for n in names], self.server.host, self.server.port,
+        names = [f"{self.prefix}{i}" for i in range(start, start + count)]
+        runner = AgentRunner(self.settings, [self.profile(n) for n in names], self.host, self.port,
                              models={n: ReplayModel([], default="") for n in names})
         t = time.perf_counter()
         runner.start()
@@ -116,7 +132,19 @@ class Crowd:
         for name, agent in runner.agents.items():
             self.ticks[name] = TickLog()
             self.ticks[name].watch(agent)
+        if self.team:
+            self.spread(start, [runner.agents[n].bot for n in names])
         return joined
+
+    def spread(self, start: int, bots) -> None:
+        """Send the bots to their teams' places, far enough apart that teams do not see each other."""
+        for i, bot in enumerate(bots, start):
+            x, z = TEAM_SPACING * (i // self.team), TEAM_SPACING * self.row
+            bot.js.look(0, 0, True)  # the server finishes its login sequence on the first look packet
+            bot.chat(f"/tp {bot.name} {x + 0.5 + i % self.team} -60 {z + 0.5}")
+        deadline = time.monotonic() + 120
+        while any(abs(bot.position[2] - TEAM_SPACING * self.row) > 2 for bot in bots) and time.monotonic() < deadline:
+            time.sleep(0.2)
 
     def bots(self):
         return [agent.bot for runner in self.runners for agent in runner.agents.values()]
@@ -126,28 +154,132 @@ class Crowd:
             runner.stop()
 
 
-def measure(crowd: Crowd, server: EmbeddedServer, seconds: float) -> dict:
-    pids = {"python": os.getpid(), "node": runtime().pid, "server": server.process.pid}
-    cpu0 = {k: cpu_seconds(p) for k, p in pids.items()}
-    loop_busy = js_module(LOOP_BUSY_JS).loopBusySince
-    loop_busy()
-    ticks0, t0 = server.ticks(), time.perf_counter()
-    time.sleep(seconds)  # the window: everything runs on its own meanwhile
-    wall = time.perf_counter() - t0
-    node_busy = loop_busy()
-    cpu = {k: (cpu_seconds(p) - cpu0[k]) / wall for k, p in pids.items()}
-    rss = {k: rss_mb(p) for k, p in pids.items()}
-    server_tps = ((server.ticks() or 0) - (ticks0 or 0)) / wall
-    rates, durations = [], []
-    for log in crowd.ticks.values():
-        count, taken = log.since(t0)
-        rates.append(count / wall)
-        durations.extend(taken)
-    durations.sort()
-    median_ms = 1000 * statistics.median(durations) if durations else float("nan")
-    p95_ms = 1000 * durations[int(0.95 * (len(durations) - 1))] if durations else float("nan")
-    return {"cpu": cpu, "rss": rss, "server_tps": server_tps, "rate_median": statistics.median(rates),
-            "rate_min": min(rates), "tick_median_ms": median_ms, "tick_p95_ms": p95_ms, "node_busy": node_busy}
+class Window:
+    """What one process of agents did over a measuring window: its agents' ticks, its CPU, RSS and Node's load."""
+
+    def __init__(self, crowd: Crowd, skipped: SkippedTicks):
+        self.crowd = crowd
+        self.skipped = skipped
+        self.pids = {"python": os.getpid(), "node": runtime().pid}
+
+    def open(self) -> None:
+        self.cpu0 = {k: cpu_seconds(p) for k, p in self.pids.items()}
+        js_module(LOOP_BUSY_JS).loopBusySince()
+        self.skipped.count = 0
+        self.t0 = time.perf_counter()
+
+    def close(self) -> dict:
+        wall = time.perf_counter() - self.t0
+        busy = js_module(LOOP_BUSY_JS).loopBusySince()
+        rates, durations = [], []
+        for log in self.crowd.ticks.values():
+            count, taken = log.since(self.t0)
+            rates.append(count / wall)
+            durations.extend(taken)
+        return {"cpu": {k: (cpu_seconds(p) - self.cpu0[k]) / wall for k, p in self.pids.items()},
+                "rss": {k: rss_mb(p) for k, p in self.pids.items()}, "busy": busy, "rates": rates,
+                "durations": durations, "connected": sum(bot.connected for bot in self.crowd.bots()),
+                "skipped": self.skipped.count}
+
+
+class Agents:
+    """The agents of one process and its measuring window, driven by commands: add N, open, close."""
+
+    def __init__(self, address: str, work_dir: Path, prefix: str = "scale", row: int = 0, team: int | None = None):
+        host, port = address.rsplit(":", 1)
+        self.skipped = SkippedTicks()
+        logging.getLogger("mindpy").addHandler(self.skipped)
+        self.crowd = Crowd(host, int(port), work_dir, prefix, row, team)
+        self.window = Window(self.crowd, self.skipped)
+
+    def handle(self, line: str) -> dict:
+        command, *rest = line.split()
+        if command == "add":
+            return {"joined": self.crowd.add(int(rest[0]))}
+        if command == "open":
+            self.window.open()
+            return {}
+        if command == "close":
+            return self.window.close()
+        raise ValueError(f"unknown command {line!r}")
+
+
+class LocalAgents:
+    """The agents in this very process (--processes 1, as `mindpy run` has them), behind WorkerProcess's calls."""
+
+    def __init__(self, address: str, work_dir: Path, team: int | None):
+        self.agents = Agents(address, work_dir, team=team)
+        self.command = ""
+
+    def send(self, command: str) -> None:
+        self.command = command
+
+    def answer(self) -> dict:
+        return self.agents.handle(self.command)
+
+    def quit(self) -> None:
+        self.agents.crowd.stop()
+
+
+def run_worker(address: str, prefix: str, row: int, team: int | None) -> None:
+    """A process of agents driven by the main process: one command a line on stdin (add N, open, close, quit),
+    one JSON answer (after ANSWER, on a line of its own) on stdout for each."""
+    with tempfile.TemporaryDirectory() as work:
+        agents = Agents(address, Path(work), prefix, row, team)
+        while line := sys.stdin.readline():
+            if line.strip() == "quit":
+                agents.crowd.stop()
+                return
+            print(ANSWER + json.dumps(agents.handle(line)), flush=True)
+
+
+class WorkerProcess:
+    """The main process's handle on one worker: commands go in on stdin, JSON lines come back on stdout."""
+
+    def __init__(self, address: str, prefix: str, row: int, team: int | None):
+        command = [sys.executable, __file__, "--worker", address, "--prefix", prefix, "--row", str(row)]
+        if team:
+            command += ["--teams", str(team)]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def send(self, command: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
+    def answer(self) -> dict:
+        assert self.process.stdout is not None
+        while line := self.process.stdout.readline():
+            if ANSWER in line:  # Node's own output (warnings, blank lines) comes this way too
+                return json.loads(line.split(ANSWER, 1)[1])
+        raise RuntimeError("a worker process ended without answering")
+
+    def quit(self) -> None:
+        self.send("quit")
+        self.process.wait(timeout=60)
+
+
+def ask_all(workers: list, commands: list[str]) -> list[dict]:
+    """Send each worker its command at once, then collect the answers (the workers work meanwhile)."""
+    for worker, command in zip(workers, commands, strict=True):
+        worker.send(command)
+    return [worker.answer() for worker in workers]
+
+
+def summarize(windows: list[dict], server: EmbeddedServer, server_cpu: float, server_tps: float) -> dict:
+    rates = [r for w in windows for r in w["rates"]]
+    durations = sorted(d for w in windows for d in w["durations"])
+    return {
+        "rate_median": statistics.median(rates), "rate_min": min(rates),
+        "tick_median_ms": 1000 * statistics.median(durations) if durations else float("nan"),
+        "tick_p95_ms": 1000 * durations[int(0.95 * (len(durations) - 1))] if durations else float("nan"),
+        "server_tps": server_tps,
+        "cpu": {"python": sum(w["cpu"]["python"] for w in windows), "node": sum(w["cpu"]["node"] for w in windows),
+                "server": server_cpu},
+        "busy": max(w["busy"] for w in windows),
+        "rss": {"python": sum(w["rss"]["python"] for w in windows), "node": sum(w["rss"]["node"] for w in windows),
+                "server": rss_mb(server.process.pid)},
+        "connected": sum(w["connected"] for w in windows), "skipped": sum(w["skipped"] for w in windows)}
 
 
 HEADER = (f"{'agents':>6} {'join s':>7} {'ticks/s':>8} {'min':>5} {'tick ms':>8} {'p95':>7} {'srv TPS':>7} "
@@ -160,42 +292,62 @@ def main() -> None:
     parser.add_argument("--agents", default="1,8,32,64,128", help="comma-separated agent counts, ascending")
     parser.add_argument("--seconds", type=float, default=20.0, help="measuring window per step")
     parser.add_argument("--settle", type=float, default=5.0, help="seconds between joining and measuring")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="Python processes of agents (each with its own Node process for its bots)")
+    parser.add_argument("--teams", type=int, metavar="K",
+                        help="agents stand in teams of K, 400 blocks apart (by default all together at spawn)")
+    parser.add_argument("--worker", metavar="HOST:PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--prefix", default="scale", help=argparse.SUPPRESS)
+    parser.add_argument("--row", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        run_worker(args.worker, args.prefix, args.row, args.teams)
+        return
     counts = sorted({int(n) for n in args.agents.split(",")})
 
-    skipped = SkippedTicks()
-    logging.getLogger("mindpy").addHandler(skipped)
     with tempfile.TemporaryDirectory() as work, EmbeddedServer(run_dir=Path(work) / "server") as server:
-        runtime()
-        time.sleep(1)
-        base = {"python": rss_mb(os.getpid()), "node": rss_mb(runtime().pid), "server": rss_mb(server.process.pid)}
-        print(f"{os.cpu_count()} CPUs; load average at start {os.getloadavg()[0]:.2f}; RSS before any bot: "
-              + ", ".join(f"{k} {v:.0f} MB" for k, v in base.items()))
+        address = f"{server.host}:{server.port}"
+        workers: list = ([LocalAgents(address, Path(work), args.teams)] if args.processes == 1 else
+                         [WorkerProcess(address, f"p{k}s", k, args.teams) for k in range(args.processes)])
+        ask_all(workers, ["open"] * len(workers))  # each has started its bridge (Node) by now
+        base = rss_mb(server.process.pid) + sum(w["rss"]["python"] + w["rss"]["node"]
+                                                for w in ask_all(workers, ["close"] * len(workers)))
+        print(f"{os.cpu_count()} CPUs; {args.processes} process(es) of agents; "
+              f"{f'teams of {args.teams}' if args.teams else 'all together at spawn'}; load average at start "
+              f"{os.getloadavg()[0]:.2f}; RSS of all processes before any bot: {base:.0f} MB")
         print(HEADER, flush=True)
-        crowd = Crowd(server, Path(work))
-        previous_total, previous_n = sum(base.values()), 0
+        previous_total, previous_n = base, 0
         try:
             for n in counts:
-                joined = crowd.add(n - previous_n)
+                added = n - previous_n
+                shares = [added // len(workers) + (k < added % len(workers)) for k in range(len(workers))]
+                joined = max(a["joined"] for a in ask_all(workers, [f"add {share}" for share in shares]))
                 time.sleep(args.settle)
-                skipped.count = 0
-                m = measure(crowd, server, args.seconds)
+                server_cpu0, ticks0, t0 = cpu_seconds(server.process.pid), server.ticks(), time.perf_counter()
+                ask_all(workers, ["open"] * len(workers))
+                time.sleep(args.seconds)  # the window: everything runs on its own meanwhile
+                windows = ask_all(workers, ["close"] * len(workers))
+                wall = time.perf_counter() - t0
+                m = summarize(windows, server, (cpu_seconds(server.process.pid) - server_cpu0) / wall,
+                              ((server.ticks() or 0) - (ticks0 or 0)) / wall)
                 total = sum(m["rss"].values())
-                per_agent = (total - previous_total) / (n - previous_n)
-                connected = sum(bot.connected for bot in crowd.bots())
+                per_agent = (total - previous_total) / added
                 print(f"{n:>6} {joined:>7.1f} {m['rate_median']:>8.2f} {m['rate_min']:>5.2f} "
                       f"{m['tick_median_ms']:>8.1f} {m['tick_p95_ms']:>7.0f} {m['server_tps']:>7.1f} "
-                      f"{m['cpu']['python']:>6.2f} {m['cpu']['node']:>5.2f} {m['node_busy']:>5.2f} "
+                      f"{m['cpu']['python']:>6.2f} {m['cpu']['node']:>5.2f} {m['busy']:>5.2f} "
                       f"{m['cpu']['server']:>6.2f} "
                       f"{m['rss']['python']:>7.0f} {m['rss']['node']:>6.0f} {m['rss']['server']:>6.0f} "
-                      f"{per_agent:>8.1f} {connected:>5} {skipped.count:>5} {os.getloadavg()[0]:>5.2f}", flush=True)
+                      f"{per_agent:>8.1f} {m['connected']:>5} {m['skipped']:>5} {os.getloadavg()[0]:>5.2f}",
+                      flush=True)
                 previous_total, previous_n = total, n
         finally:
-            crowd.stop()
+            for worker in workers:
+                worker.quit()
     print("ticks/s: median over agents (min: the slowest agent); tick ms: duration of one update tick; join s: "
-          "the agents added at that step; busy: share of the window the bots' Node event loop was running code; "
-          "MB/agent: RSS of the three processes added per agent since the step before; conn: bots still "
-          "connected; skip: ticks skipped in the window (a bridge call timed out)")
+          "the agents added at that step; CPU and RSS: summed over the processes of agents; busy: share of the "
+          "window the (busiest) bots' Node event loop was running code; MB/agent: RSS of all processes added per "
+          "agent since the step before; conn: bots still connected; skip: ticks skipped in the window (a bridge "
+          "call timed out)")
 
 
 if __name__ == "__main__":
