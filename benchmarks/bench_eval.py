@@ -1,17 +1,21 @@
 """Evaluation throughput and the oracle's efficiency, on the crafting test split.
 
-    python benchmarks/bench_eval.py [--limit 8] [--parallel 1,2,4] [--model oracle]
+    python benchmarks/bench_eval.py [--limit 8] [--parallel 1,2,4] [--model oracle] [--ray]
 
 For each parallelism: the same first LIMIT tasks of tasks/crafting_test.json through `mindpy eval`, wall time, and
-episodes per hour. Then, for the played episodes: commands the agents used against the fewest possible actions
-(the crafting steps of the plan from all agents' starting inventories, plus one gathering action per missing
-base item, plus one hand-over per item an agent must give). Prints numbers; asserts nothing.
+episodes per hour; with --ray, also through a Ray cluster on this machine with that many CPUs (as `mindpy eval
+--ray` plays them: each episode a Ray task, its run directory sent back as an archive), and the ratio of Ray's
+episodes per hour to the local runner's (the cluster's start is timed apart, not counted). Then, for the played
+episodes: commands the agents used against the fewest possible actions (the crafting steps of the plan from all
+agents' starting inventories, plus one gathering action per missing base item, plus one hand-over per item an
+agent must give). Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import shutil
 import statistics
 import tempfile
@@ -38,33 +42,63 @@ def fewest_actions(task) -> int:
     return crafts + gathering + holders
 
 
+def play(runner_name: str, parallel: int, args) -> tuple[float, list[dict]]:
+    """One evaluation of the first LIMIT tasks, `parallel` at a time, locally or through a Ray cluster of
+    `parallel` CPUs started for it; prints its line, returns episodes per hour and the rows."""
+    from mindpy.harness.evaluate import Evaluation
+
+    runner = None
+    if runner_name == "ray":
+        import ray
+
+        from mindpy.harness.ray_runner import RayRunner
+
+        # a private cluster for the measurement: token authentication off, or ray.init would save a token in
+        # ~/.ray, which every `ray start` on this machine would then demand
+        os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+        started = time.monotonic()
+        ray.init(num_cpus=parallel, include_dashboard=False, object_store_memory=200_000_000, log_to_driver=False,
+                 logging_level="WARNING")
+        print(f"{'':>8} (Ray cluster of {parallel} CPUs started in {time.monotonic() - started:.1f} s)", flush=True)
+        runner = RayRunner(None)
+    out = Path(tempfile.mkdtemp(prefix=f"bench_eval_{runner_name}_p{parallel}_"))
+    try:
+        started = time.monotonic()
+        summary = Evaluation([str(SPLIT)], out=out, model=args.model, parallel=parallel, limit=args.limit,
+                             progress=lambda text: None, runner=runner).run()
+        wall = time.monotonic() - started
+        per_hour = summary["episodes"] / wall * 3600
+        print(f"{runner_name:>8} {parallel:>8} {wall:>8.0f} {per_hour:>11.1f} {summary['success_rate']:>8.0%} "
+              f"{summary['errors']:>7}", flush=True)
+        with (out / "results.csv").open() as f:
+            return per_hour, list(csv.DictReader(f))
+    finally:
+        if runner is not None:
+            runner.close()
+        shutil.rmtree(out, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--limit", type=int, default=8)
     parser.add_argument("--parallel", default="1,2,4")
     parser.add_argument("--model", default=None)
+    parser.add_argument("--ray", action="store_true", help="also through a local Ray cluster (the ray extra)")
     args = parser.parse_args()
 
-    from mindpy.harness.evaluate import Evaluation
     from mindpy.tasks.loader import load_tasks
 
     tasks = load_tasks(SPLIT)
     print(f"crafting test split: first {args.limit} of {len(tasks)} tasks, model {args.model or 'default (oracle)'}")
-    print(f"{'parallel':>8} {'wall s':>8} {'episodes/h':>11} {'success':>8} {'errors':>7}")
+    print(f"{'runner':>8} {'parallel':>8} {'wall s':>8} {'episodes/h':>11} {'success':>8} {'errors':>7}")
     rows_for_efficiency: list[dict] = []
     for parallel in [int(p) for p in args.parallel.split(",")]:
-        out = Path(tempfile.mkdtemp(prefix=f"bench_eval_p{parallel}_"))
-        started = time.monotonic()
-        summary = Evaluation([str(SPLIT)], out=out, model=args.model, parallel=parallel, limit=args.limit,
-                             progress=lambda text: None).run()
-        wall = time.monotonic() - started
-        print(f"{parallel:>8} {wall:>8.0f} {summary['episodes'] / wall * 3600:>11.1f} "
-              f"{summary['success_rate']:>8.0%} {summary['errors']:>7}", flush=True)
-        with (out / "results.csv").open() as f:
-            rows = list(csv.DictReader(f))
+        local, rows = play("local", parallel, args)
         if not rows_for_efficiency:
             rows_for_efficiency = rows
-        shutil.rmtree(out, ignore_errors=True)
+        if args.ray:
+            on_ray, _ = play("ray", parallel, args)
+            print(f"{'':>8} Ray / local episodes per hour at {parallel} at a time: {on_ray / local:.2f}", flush=True)
 
     ratios = []
     print(f"\n{'task':<70} {'commands':>8} {'fewest':>6} {'ratio':>6}")
