@@ -66,7 +66,7 @@ def ray_cluster():
          f"--ray-client-server-port={_free_port()}", f"--dashboard-agent-listen-port={_free_port()}",
          f"--temp-dir={temp}"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=temp, start_new_session=True,
-        env={**os.environ, **RAY_AUTH})
+        env={**os.environ, **RAY_AUTH, "TMPDIR": str(temp)})  # the episodes' scratch folders go with the cluster
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
     reader.start()
