@@ -279,6 +279,23 @@ def test_a_toss_into_a_crowd_reaches_the_receiver_not_a_bystander(layer, make_bo
         give(giver, "bowl", 1)
 
 
+def test_a_toss_nobody_catches_is_taken_back_by_the_giver(layer, make_bot):
+    """The receiver's inventory is full, so neither toss is picked up: the giver ends with its items back and says
+    so (the output said they lay on the ground, and a toss that did stay there, its receiver gone, was left: a
+    Hell's Kitchen team lost the gold nuggets its golden carrot needed that way; now the giver fetches it)."""
+    receiver, giver = make_bot("full"), make_bot("giver")
+    x, y, z = isolate(receiver)
+    teleport(giver, x + 3.5, y, z + 0.5)
+    wait_until(lambda: receiver.name in queries.stats(giver)["nearbyPlayers"], message="the receiver in sight")
+    for _ in range(36):  # every slot a full stack of stone
+        receiver.chat(f"/give {receiver.name} stone 64")
+    wait_until(lambda: receiver.inventory().get("stone", 0) == 36 * 64, timeout=20, message="a full inventory")
+    give(giver, "gold_nugget", 3)
+    out = run(layer, AgentContext.for_bot(giver), f'!givePlayer("{receiver.name}", "gold_nugget", 2)')
+    assert "did not pick them up" in out and "I have them back" in out, out
+    assert giver.inventory().get("gold_nugget") == 3 and "gold_nugget" not in receiver.inventory()
+
+
 def test_a_table_placed_for_crafting_is_taken_back(layer, make_bot):
     bot = make_bot("tabler")
     isolate(bot)

@@ -71,8 +71,8 @@ async function pickupNearbyItems (bot, range = 8) {
 
 // After digging: wait for the drops to appear (the server spawns them a moment later) and walk over them,
 // until the inventory has grown or 3 s have passed. Blocks that drop nothing (no tool) end it early.
-async function collectDrops (bot, position, before, countItems) {
-  const deadline = Date.now() + 3000
+async function collectDrops (bot, position, before, countItems, ms = 3000) {
+  const deadline = Date.now() + ms
   while (Date.now() < deadline) {
     if (countItems() > before) return true
     const drop = bot.nearestEntity(e => e.name === 'item' && e.position.distanceTo(position) <= 4)

@@ -66,7 +66,7 @@ async function consume (bot, name) {
 
 // Walk to a player, toss the items, and watch whether they pick them up. A toss can land out of the
 // receiver's reach (it moved, or stands where the item rolls off): then take the items back and toss them
-// again from closer.
+// again from closer; when that fails too, take them back for good.
 async function givePlayer (bot, playerName, name, num = 1) {
   if (playerName === bot.username) c.fail('You cannot give items to yourself.')
   const have = c.countItem(bot, name)
@@ -92,8 +92,15 @@ async function givePlayer (bot, playerName, name, num = 1) {
     }
   }
   const got = received ? `they picked up only ${received}` : 'they did not pick them up'
+  // what was tossed and neither caught nor taken back lies on the ground: fetch it, so that the items are not lost
+  // to the team (the giver can try again, or give them to someone else)
+  const lost = () => have - received - c.countItem(bot, name)  // tossed, neither caught nor back in hand
+  if (!state.caughtBy.size && lost() > 0) {
+    await gather.collectDrops(bot, target.position, c.countItem(bot, name), () => c.countItem(bot, name), 8000)
+  }
   const where = state.caughtBy.size ? `${[...state.caughtBy].join(' and ')} picked them up instead`
-    : `the items are on the ground near ${c.fmt(target.position)}`
+    : lost() > 0 ? `${lost()} are on the ground near ${c.fmt(target.position)}`
+      : `I have them back`
   c.say(bot, `Tossed ${count} ${name} to ${playerName}, but ${got}; ${where}.`)
   return false
 }
