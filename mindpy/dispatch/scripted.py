@@ -10,15 +10,17 @@ without an order takes the open, untaken order with the earliest deadline (the l
 those it can still serve in time (its dish's workload plus the serving step before the deadline), then among
 the rest (a late dish still serves a later order of the same dish); free cooks in the order they are listed.
 One cook keeps an order to the end so that its ingredients stay in one inventory. The order a cook holds is
-dropped when it leaves the open orders (served or expired). A step is counted as done when it has been
-commanded: the runner reports failures as feedback, which this oracle does not replan on. The reply text goes
-through the same parser as a model's, with the same allowed commands, so the oracle's commands are checked the
-same way.
+dropped when it leaves the open orders (served or expired). A step whose output the cook already holds is
+skipped (what an expired order left in its hands serves the next one: at alpha 1, cooks that started every new
+order from its first step kept collecting mushrooms, 44 of each in hand, and served 12 of 97 orders). A step is
+counted as done when it has been commanded: the runner reports failures as feedback, which this oracle does not
+replan on. The reply text goes through the same parser as a model's, with the same allowed commands, so the
+oracle's commands are checked the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..commands import CommandRegistry, default_registry
@@ -37,6 +39,16 @@ def feasible(order: OpenOrder, step: int) -> bool:
     step too). Orders that cannot be met come after those that can: their dish may still serve a later order
     of the same dish."""
     return step + DISHES[order.dish].workload + SERVE_STEPS < order.deadline
+
+
+def first_step_to_do(dish: str, start: int, held: Mapping[str, int]) -> int:
+    """The index of the dish's first command from `start` whose step's output the cook does not hold yet (the
+    serving command, after the last step, is never skipped)."""
+    steps = DISHES[dish].steps
+    index = start
+    while index < len(steps) and held.get(steps[index].output[0], 0) >= steps[index].output[1]:
+        index += 1
+    return index
 
 
 @dataclass
@@ -71,6 +83,7 @@ class ScriptedDispatcher:
                 order = waiting.pop(0)
                 claim = self.claims[name] = _Claim(order.id, order.dish)
             commands = dish_commands(claim.dish)
+            claim.next_command = first_step_to_do(claim.dish, claim.next_command, state.agent(name).inventory)
             lines.append(f"{name}: {commands[claim.next_command]}")
             claim.next_command += 1
             if claim.next_command == len(commands):

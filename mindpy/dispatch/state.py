@@ -96,6 +96,13 @@ class DispatchState:
         if twice:
             raise ValueError(f"agent names must be unique; repeated: {', '.join(twice)}")
 
+    def agent(self, name: str) -> AgentState:
+        """The agent called `name` (KeyError when there is none)."""
+        for a in self.agents:
+            if a.name == name:
+                return a
+        raise KeyError(f"no agent {name!r} in the state; agents: {', '.join(a.name for a in self.agents)}")
+
     def free_agents(self) -> tuple[str, ...]:
         return tuple(a.name for a in self.agents if not a.busy)
 

@@ -152,6 +152,21 @@ def test_scripted_dispatcher_drops_an_order_that_left_the_book():
     assert decision.commands == {"andy": '!collectBlocks("wheat", 2)'}
 
 
+def test_scripted_dispatcher_skips_the_steps_whose_output_the_cook_holds():
+    """What an expired order left in a cook's hands serves the next one: mushrooms in hand go straight into the
+    craft, and a dish in hand straight into the serving chest."""
+    oracle = ScriptedDispatcher(["andy", "jill"])
+    holding = {"brown_mushroom": 3, "red_mushroom": 2, "bowl": 4}
+    state = DispatchState(5, (AgentState("andy", inventory=holding), AgentState("jill", inventory={"red_mushroom": 1})),
+                          orders=(OpenOrder(7, "mushroom_stew", 9), OpenOrder(8, "mushroom_stew", 10)))
+    decision = oracle.decide(state)
+    assert decision.commands == {"andy": '!craftRecipe("mushroom_stew", 1)',
+                                 "jill": '!collectBlocks("brown_mushroom", 1)'}  # it holds the red one only
+    served = oracle.decide(DispatchState(6, (AgentState("andy", inventory={"mushroom_stew": 1}),
+                                             AgentState("jill", busy=True)), orders=state.orders))
+    assert served.commands == {"andy": '!putInChest("mushroom_stew", 1)'}
+
+
 def test_scripted_dispatcher_prefers_orders_it_can_still_serve_in_time():
     oracle = ScriptedDispatcher(["andy", "jill"])
     # bread: 5 steps of work and a serving step, so from step 0 it needs a deadline after step 6;
