@@ -45,10 +45,11 @@ def test_reserved_players_get_their_slot_and_their_items_count(server, make_bot,
     wait_until(lambda: first.inventory() == {"oak_planks": 3}, timeout=10, message="the first human's items")
     assert result == {}, "holding planks does not finish the task"
 
-    second = make_bot(exact_name=late)  # joins while the episode runs; holds the target once served
-    second_heard = whispers_to(second)
+    # joins while the episode runs; holds the target once served. Its goal is whispered by the same code as the
+    # first human's, checked above: a listener can only be added once the bot has joined, and the server may
+    # serve it before that (the goal would be missed by the test, not by the player)
+    second = make_bot(exact_name=late)
     episode.join(timeout=90)
     assert not episode.is_alive(), "the episode did not end"
     assert result["end_reason"] == "success" and result["score"] == 1.0, result
-    assert any("Your goal: Keep the sticks until the end." in t for t in second_heard), second_heard
     assert second.inventory() == {"stick": 2}
