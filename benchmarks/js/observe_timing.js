@@ -6,13 +6,8 @@ const path = require('path')
 const observe = require(path.join(__dirname, '../../mindpy/world/js/observe.js'))
 const { blockWithin } = require(path.join(__dirname, '../../mindpy/world/js/block_scan.js'))
 
-const HOSTILE = new Set(['zombie', 'skeleton', 'creeper', 'spider', 'cave_spider', 'witch', 'enderman', 'slime',
-  'drowned', 'husk', 'stray', 'phantom', 'pillager', 'vindicator', 'evoker', 'ravager', 'blaze', 'ghast',
-  'magma_cube', 'silverfish', 'zombie_villager', 'piglin_brute', 'hoglin', 'zoglin', 'wither_skeleton', 'guardian',
-  'elder_guardian', 'shulker', 'vex', 'warden', 'breeze', 'bogged'])
-const HUNTABLE = new Set(['chicken', 'cow', 'pig', 'sheep', 'rabbit', 'mooshroom', 'salmon', 'cod', 'goat'])
-const FALLING = new Set(['sand', 'red_sand', 'gravel', 'anvil', 'pointed_dripstone'])
-const HOT = new Set(['lava', 'fire', 'soul_fire', 'magma_block', 'campfire'])
+const { HOSTILE, HUNTABLE, FALLING } = observe
+const HOT = new Set(observe.HOT)  // findBlock's matcher asks per block
 
 // ---- the observation as it was before block_scan.js ------------------------------------------------------------
 function nearestOf (bot, test, range) {

@@ -99,25 +99,36 @@ def test_two_bots_opening_a_conversation_with_each_other_at_once_both_hear_the_o
                message=f"b's opening to reach a: {contents(a)}")
 
 
+def third_agent(make_bot, tmp_path, a):
+    """A third agent on a's bus, with the short timings, that thanks for whatever it is told."""
+    c = start_agent_with_model(make_bot, tmp_path, RuleModel([], respond, "Thanks."), bus=a.conversations.bus,
+                               name=unique_name("third"))
+    c.conversations.timing = QUICK
+    return c
+
+
+def heard_by(a, c):
+    """c asks a for a bowl: a takes it as a new conversation, and c gets no busy reply."""
+    c.conversations.start_conversation(a.name, "Do you have a bowl to spare?")
+    wait_until(lambda: any("(FROM OTHER BOT)Do you have a bowl to spare?" in t for t in contents(a)),
+               timeout=15, message=f"c's message reaching a: {contents(a)}")
+    assert a.conversations.partner == c.name
+    assert not any("talking to someone else" in t for t in contents(c))
+
+
 def test_a_partner_silent_past_a_nudge_no_longer_shuts_out_a_third_bot(pair, make_bot, tmp_path):
     """b stops answering a; before, c's messages to a got "I'm talking to someone else" for as long as a's
     conversation with b stayed open, forever in a task that blocks !endConversation. Once a nudge about b went
     unanswered, c's message opens a conversation with a."""
     a, b = pair(lambda b_name: [f'!startConversation("{b_name}", "Are you there?")'],
                 lambda a_name: ["!stay(-1)"], default_a="Still here.", default_b="...")
-    c = start_agent_with_model(make_bot, tmp_path, RuleModel([], respond, "Thanks."), bus=a.conversations.bus,
-                               name=unique_name("third"))
-    c.conversations.timing = QUICK
+    c = third_agent(make_bot, tmp_path, a)
     try:
         a.handle_message("system", "Say hello to your teammate.")
         wait_until(lambda: b.conversations.in_conversation(), timeout=60, message=f"a's opening: {contents(a)}")
         wait_until(lambda: any("hasn't responded in 2 seconds" in t for t in contents(a)), timeout=15,
                    message=f"the nudge: {contents(a)}")
-        c.conversations.start_conversation(a.name, "Do you have a bowl to spare?")
-        wait_until(lambda: any("(FROM OTHER BOT)Do you have a bowl to spare?" in t for t in contents(a)),
-                   timeout=15, message=f"c's message reaching a: {contents(a)}")
-        assert a.conversations.partner == c.name
-        assert not any("talking to someone else" in t for t in contents(c))
+        heard_by(a, c)
     finally:
         c.close()
 
@@ -129,19 +140,13 @@ def test_a_conversation_both_stopped_talking_in_no_longer_shuts_out_a_third_bot(
     is heard."""
     a, b = pair(lambda b_name: [f'!startConversation("{b_name}", "Are you there?")', "!stay(-1)"],
                 lambda a_name: ["Yes, here."], default_a="Still here.", default_b="")
-    c = start_agent_with_model(make_bot, tmp_path, RuleModel([], respond, "Thanks."), bus=a.conversations.bus,
-                               name=unique_name("third"))
-    c.conversations.timing = QUICK
+    c = third_agent(make_bot, tmp_path, a)
     try:
         a.handle_message("system", "Say hello to your teammate.")
         wait_until(lambda: any("Yes, here." in t for t in contents(a)), timeout=60, message=f"b's answer: {contents(a)}")
         wait_until(lambda: a.conversations.partner == b.name and a.conversations.lapsed(), timeout=15,
                    message="the conversation to lapse")
         assert not any("hasn't responded" in t for t in contents(a))  # no nudge while a is busy
-        c.conversations.start_conversation(a.name, "Do you have a bowl to spare?")
-        wait_until(lambda: any("(FROM OTHER BOT)Do you have a bowl to spare?" in t for t in contents(a)),
-                   timeout=15, message=f"c's message reaching a: {contents(a)}")
-        assert a.conversations.partner == c.name
-        assert not any("talking to someone else" in t for t in contents(c))
+        heard_by(a, c)
     finally:
         c.close()

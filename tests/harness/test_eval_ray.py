@@ -19,27 +19,13 @@ import uuid
 from pathlib import Path
 
 import pytest
+from test_harness import SOLVED, TASKS  # the same suite as the local runner's tests: same results expected
 
 from conftest import wait_until
 
 MINDPY = Path(sys.executable).with_name("mindpy")
 RAY = Path(sys.executable).with_name("ray")
 
-TASKS = {  # played by a replay script that crafts planks whatever happens
-    "planks_two": {"type": "techtree", "goal": "Craft oak_planks.", "conversation": "Let's craft planks.",
-                   "agent_count": 2, "initial_inventory": {"0": {"oak_log": 1}, "1": {}}, "target": "oak_planks",
-                   "number_of_target": 4, "timeout": 60},
-    "planks_shared": {"type": "techtree", "goal": "Craft oak_planks.", "agent_count": 2,
-                      "initial_inventory": {"0": {"oak_log": 2}, "1": {"oak_log": 1}}, "target": "oak_planks",
-                      "number_of_target": 8, "timeout": 60},
-    "planks_alone": {"type": "techtree", "goal": "Craft oak_planks.", "agent_count": 1,
-                     "initial_inventory": {"0": {"oak_log": 1}}, "target": "oak_planks", "number_of_target": 4,
-                     "timeout": 60},
-    "too_many_planks": {"type": "techtree", "goal": "Craft 40 oak_planks.", "agent_count": 1,
-                        "initial_inventory": {"0": {"oak_log": 1}}, "target": "oak_planks", "number_of_target": 40,
-                        "timeout": 10},
-}
-SOLVED = {"planks_two", "planks_shared", "planks_alone"}
 
 
 # The cluster asks for a token of its own, given to it and to the eval commands by environment: no ~/.ray token
