@@ -399,10 +399,11 @@ class Agent:
                 if serial != self._serial:
                     return None
                 self._cool_down()
-                system, messages = self.prompter.conversing(self)
-                if self.belief is not None:  # the belief and the newest turns stand for the history
+                if self.belief is None:
+                    system, messages = self.prompter.conversing(self)
+                else:  # the belief and the newest turns stand for the history
                     system, messages = self.prompter.conversing(
-                        self, turns=self.belief.stand_in(self.model, system, self.history))
+                        self, turns=self.belief.stand_in(self.model, self._belief_system(), self.history))
                 if self.settings.tom_step:
                     notes = deliberation.partner_notes(self.model, system, messages, self._partners())
                     if notes:
@@ -430,6 +431,12 @@ class Agent:
                 if text:
                     return text
             return None
+
+    def _belief_system(self) -> Any:
+        """The system prompt the belief is rewritten with: the last conversing prompt's (its stable part changes
+        rarely), so that a turn builds its prompt once; the first turn builds one."""
+        last = self.prompter.last.get("conversing") if isinstance(getattr(self.prompter, "last", None), dict) else None
+        return last.system if last is not None else self.prompter.conversing(self)[0]
 
     def _partners(self) -> list[str]:
         """The other agents present (the teammates a theory-of-mind step thinks about)."""
