@@ -250,31 +250,46 @@ def ec_alone(moment: Moment, rng: random.Random) -> Probe | None:
 
 
 _RECIPE_HOLDER = re.compile(r"\bagent (\d+) (?:has|holds) it\b", re.IGNORECASE)
+_PARTNER_HOLDS = re.compile(r"\byour partner (?:has|holds) it\b", re.IGNORECASE)  # MINDcraft's two-agent wording
+
+
+def _only_teammate(moment: Moment) -> str | None:
+    """The one other agent of a two-agent team ("your partner" in MINDcraft's goals), else None."""
+    others = [name for name in moment.team if name != moment.me]
+    return others[0] if len(others) == 1 else None
 
 
 def ec_recipe_holder(moment: Moment, rng: random.Random) -> Probe | None:
-    """Hell's Kitchen: which agent holds the recipe of my dish, as my goal says."""
+    """Hell's Kitchen: who holds the recipe of my dish, as my goal says (an agent number, or "your partner")."""
     goal = moment.goal
-    found = _RECIPE_HOLDER.search(moment.view.goal)
-    if not goal.hells_kitchen or len(goal.targets) != 1 or found is None:
+    if not goal.hells_kitchen or len(goal.targets) != 1:
         return None
     (target, _), = goal.targets.items()
-    holder = int(found.group(1))
-    others = [f"agent {i}" for i in range(len(moment.team)) if i != holder]  # {moment.me} among them: not itself
+    numbered, partner = _RECIPE_HOLDER.search(moment.view.goal), _only_teammate(moment)
+    if numbered is not None:
+        holder = int(numbered.group(1))
+        right, wrong = f"agent {holder}", [f"agent {i}" for i in range(len(moment.team)) if i != holder]
+    elif partner is not None and _PARTNER_HOLDS.search(moment.view.goal):
+        right, wrong = partner, [moment.me]
+    else:
+        return None
     return _probe(moment, "EC", "recipe_holder", f"Who holds the recipe for {target}, the dish {moment.me} must "
-                  f"make?", f"agent {holder}", others, rng, holder=holder)
+                  f"make?", right, wrong, rng)
 
 
 def tom_recipe_need(moment: Moment, rng: random.Random) -> Probe | None:
     """Hell's Kitchen: what the teammate whose recipe I hold needs from me to make its dish."""
     goal = moment.goal
-    if not goal.hells_kitchen or goal.partner_dish is None or goal.partner_index is None or len(goal.targets) != 1:
+    if not goal.hells_kitchen or goal.partner_dish is None or len(goal.targets) != 1:
+        return None
+    mate = f"agent {goal.partner_index}" if goal.partner_index is not None else _only_teammate(moment)
+    if mate is None:
         return None
     (mine, _), = goal.targets.items()
-    mate, dish = goal.partner_index, goal.partner_dish
-    return _probe(moment, "ToM", "recipe_need", f"Agent {mate} must make {dish}. What does agent {mate} need to "
-                  f"learn from {moment.me} to make it?", f"the recipe for {dish}",
-                  [f"the recipe for {mine}", f"nothing: agent {mate} already holds the recipe for {dish}"], rng,
+    dish = goal.partner_dish
+    return _probe(moment, "ToM", "recipe_need", f"{mate[0].upper()}{mate[1:]} must make {dish}. What does {mate} "
+                  f"need to learn from {moment.me} to make it?", f"the recipe for {dish}",
+                  [f"the recipe for {mine}", f"nothing: {mate} already holds the recipe for {dish}"], rng,
                   partner=mate)
 
 

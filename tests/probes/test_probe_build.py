@@ -76,11 +76,13 @@ def check_against_state(probe, replies=None) -> None:
     elif kind in ("recipe_holder", "recipe_need"):  # Hell's Kitchen: the goal in the state says it
         goal_text = probe.state.split("\n\nINVENTORY of", 1)[0].split(": ", 1)[1]
         goal = parse_goal(goal_text)
+        partner = [n for n in team if n != probe.meta["agent"]]  # "your partner", in a two-agent team
         if kind == "recipe_holder":
-            holder = re.search(r"agent (\d+) has it", goal_text).group(1)
-            assert right == f"agent {holder}", goal_text
+            holder = re.search(r"agent (\d+) has it", goal_text)
+            assert right == (f"agent {holder.group(1)}" if holder else partner[0]), goal_text
         else:
-            assert right == f"the recipe for {goal.partner_dish}" and f"agent {goal.partner_index} " in probe.question
+            mate = f"agent {goal.partner_index}" if goal.partner_index is not None else partner[0]
+            assert right == f"the recipe for {goal.partner_dish}" and f"{mate} need" in probe.question
 
 
 def test_the_committed_probe_set_has_60_per_category_and_each_follows_from_its_state():
@@ -147,3 +149,23 @@ def test_hells_kitchen_questions_ask_who_holds_my_recipe_and_what_a_teammate_nee
     plain = hells_kitchen_moment("multiagent_cooking_3_agents_cake_bread_cooked_beef_hells_kitchen", 0)
     plain.goal.hells_kitchen = False
     assert ec_recipe_holder(plain, random.Random(1)) is None and tom_recipe_need(plain, random.Random(1)) is None
+
+
+def test_hells_kitchen_questions_read_mindcraft_s_two_agent_wording():
+    """MINDcraft's goals say "your partner" and give no agent numbers: the partner is the one teammate."""
+    import random
+    import sys
+
+    sys.path.insert(0, str(REPO_ROOT / "tests" / "oracle"))
+    from test_oracle_episodes import _hells_kitchen_goal
+
+    goal_text = _hells_kitchen_goal("cake", "bread", ["Harvest 3 wheat.", "At the crafting table, make bread."])
+    view = PromptView(kind="conversing", system="", goal=goal_text)
+    moment = Moment("mc", 1.0, "andy", view, "", None, {"andy": {}, "jill": {}}, parse_goal(goal_text))
+    holder, need = ec_recipe_holder(moment, random.Random(2)), tom_recipe_need(moment, random.Random(2))
+    for probe in (holder, need):
+        check_against_state(probe)
+    assert holder.options[holder.answer] == "jill" and set(holder.options) == {"jill", "andy"}
+    assert need.question.startswith("Jill must make bread.") and need.options[need.answer] == "the recipe for bread"
+    three = Moment("mc", 1.0, "andy", view, "", None, {"andy": {}, "jill": {}, "bob": {}}, parse_goal(goal_text))
+    assert ec_recipe_holder(three, random.Random(2)) is None and tom_recipe_need(three, random.Random(2)) is None
