@@ -284,6 +284,14 @@ class Agent:
         self._trace("heard", f"(whisper) <{username}> {message}")
         self.handle_message(username, message)
 
+    def hear(self, sender: str, message: str, via: str) -> None:
+        """A player's message that reached the agent another way than the game's chat (`via`: a dashboard):
+        shown as heard, then handled as a whisper from `sender` would be (a !command runs at once if the
+        player_commands setting lets `sender` give them)."""
+        sender = _player_label(sender)
+        self._trace("heard", f"({via}) <{sender}> {message}")
+        self.handle_message(sender, message)
+
     def handle_message(self, sender: str, message: str, origin: str | None = None) -> None:
         """Queue a message for the loop (returns at once; the loop runs on a thread of its own). `origin`: who
         started the chain of requests behind it (by default its sender; the agent itself for "system")."""

@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 CONSOLE_EVENTS = {"heard": "hears", "said": "says", "command": "runs", "output": "sees", "refused": "refused",
                   "to bot": "tells", "model error": "model error"}
 
+# Called with every runner of this process once its agents have started (a dashboard watching the run adds
+# itself here; see mindpy.ui). A watcher that fails is logged, never the run's problem.
+RUNNER_WATCHERS: list[Callable[[AgentRunner], None]] = []
+
 
 class TextSink(Protocol):
     """Where console lines go: a file, the terminal, or both."""
@@ -96,6 +100,11 @@ class AgentRunner:
             self.agents[name] = self._make_agent(name, bot)
         for agent in self.agents.values():
             agent.start()
+        for watch in list(RUNNER_WATCHERS):
+            try:
+                watch(self)
+            except Exception:
+                log.exception("a runner watcher failed")
         return self.agents
 
     def _make_agent(self, name: str, bot) -> Agent:
@@ -126,6 +135,11 @@ class AgentRunner:
         fresh.restore_state(saved)
         self.agents[name] = fresh
         fresh.start()
+
+    @property
+    def stopped(self) -> bool:
+        """Whether `stop()` was called (the run is over)."""
+        return self._stop.is_set()
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until `stop()` (or Ctrl-C, which raises KeyboardInterrupt here)."""

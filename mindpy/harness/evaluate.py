@@ -80,6 +80,9 @@ UNKNOWN = "unknown"  # a breakdown value a row does not record (rows of runs fro
 NAME_LIMIT = 100  # characters of a file or task name kept in a folder name
 NOT_COUNTED = ("error", BUDGET_END_REASON)  # ends that say nothing about the model: out of the success rates
 MIN_GRANT_USD = 1e-6  # a share of the dollars below this is no money: the episode is not started
+# Called with every Evaluation of this process as it starts playing (a dashboard showing its progress adds itself
+# here; see mindpy.ui). A watcher that fails is reported, never the evaluation's problem.
+EVALUATION_WATCHERS: list = []
 
 
 @dataclass
@@ -258,6 +261,12 @@ class Evaluation:
     # ---- running -------------------------------------------------------------------------------------------
     def run(self) -> dict:
         self.out.mkdir(parents=True, exist_ok=True)
+        self.started_at = time.time()
+        for watch in list(EVALUATION_WATCHERS):
+            try:
+                watch(self)
+            except Exception as exc:
+                self._report(f"a watcher of the evaluation failed: {exc}")
         for line in [s.line() for s in self.skipped] + self.notes:
             self._report(line)
         todo = []
