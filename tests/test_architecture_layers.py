@@ -27,7 +27,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("agent", ("mindpy.agent", "mindpy.oracle", "mindpy.dispatch")),
     # probes: the records, answer reading and scoring are services; building them from played episodes (the
     # oracle's prompts, the command parser, mindpy eval) and the `mindpy probe` command are runs
-    ("runs", ("mindpy.harness", "mindpy.demo", "mindpy.doctor", "mindpy.probes.build", "mindpy.probes.cli")),
+    ("runs", ("mindpy.harness", "mindpy.demo", "mindpy.doctor", "mindpy.probes.build", "mindpy.probes.cli",
+              "mindpy.probes.moments", "mindpy.probes.construction")),
 ]
 
 # The command-line entry point wires every layer together; it alone may import anything.

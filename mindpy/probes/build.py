@@ -5,9 +5,7 @@ whose answers follow from the state, the recipes and the oracle's own choices.
     probes = build_probes(["runs/eval/a", "runs/eval/b"], per_category=60, seed=0)
     write_probes("probes.jsonl", probes)
 
-A moment is one agent's turn: its prompt (goal, inventory, the conversation so far), the reply the oracle chose,
-and what every teammate held at that time (each teammate's latest prompt before it). The state a question shows
-is written in the agents' prompt format: the goal, each agent's INVENTORY block, the last messages.
+Moments and the state text a question shows are in mindpy.probes.moments.
 
 Questions, by category:
 - EC (environment comprehension): how many more of a base item the team needs for its crafting target (the
@@ -19,6 +17,7 @@ Questions, by category:
 - JP (joint planning): the best next command for me (the oracle's reply). The wrong options of ToM and JP are
   commands the acting agent cannot carry out in the state shown (an item it does not hold, more than it holds, a
   craft it lacks materials for), so the oracle's choice is the single good one.
+- Construction (after a blueprint check): see mindpy.probes.construction.
 """
 
 from __future__ import annotations
@@ -26,98 +25,19 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 
-from ..commands import default_registry
-from ..commands.parser import parse_reply
 from ..oracle import cooking
-from ..oracle.goals import TaskGoal, parse_goal
-from ..oracle.prompt import PromptView, read_prompt
 from ..recipes import recipe_book
+from . import construction
+from .moments import Moment, make_probe, next_moment_of, read_moments
 from .record import CATEGORIES, Probe
 
-MAX_OPTIONS = 4
 MAX_PER_EPISODE = 8      # questions of one category from one episode: keeps the set varied
-RECENT_MESSAGES = 4      # messages shown with a state
 # questions whose answer never changes in an episode: asked once, or once of each agent
 ONCE_PER_EPISODE = ("crafter",)
 ONCE_PER_AGENT = ("recipe_holder", "recipe_need")
-
-
-@dataclass
-class Moment:
-    """One agent's turn in a recorded episode, with what its teammates held then."""
-
-    task_id: str
-    time: float
-    me: str
-    view: PromptView
-    reply: str
-    command: tuple[str, list] | None     # the reply's command (name, args), None when it has none
-    team: dict[str, dict[str, int]]       # every agent's inventory at this time (as its latest prompt showed)
-    goal: TaskGoal = field(default_factory=lambda: TaskGoal("unknown"))
-
-
-# ---- reading runs ------------------------------------------------------------------------------------------------
-def _calls(run_dir: Path) -> dict[str, list[dict]]:
-    calls: dict[str, list[dict]] = {}
-    for path in sorted((run_dir / "calls").glob("*.jsonl")):
-        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        calls[path.stem] = [c for c in lines if c.get("kind") == "conversing" and c.get("reply", "").strip()]
-    return calls
-
-
-def _command(reply: str) -> tuple[str, list] | None:
-    parsed = parse_reply(reply, default_registry())
-    return (parsed.command, list(parsed.args)) if parsed.command and not parsed.error else None
-
-
-def read_moments(run_dir: str | Path) -> Iterator[Moment]:
-    """The moments of one recorded episode (a run folder with result.json and calls/), in time order."""
-    run_dir = Path(run_dir)
-    result = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
-    task_id = str(result.get("task_id") or run_dir.name)
-    calls = _calls(run_dir)
-    views = {name: [(c["time"], read_prompt(c["messages"], c["system"]), c["reply"]) for c in entries]
-             for name, entries in calls.items()}
-    timeline = sorted((t, name, view, reply) for name, entries in views.items() for t, view, reply in entries)
-    for t, name, view, reply in timeline:
-        if not view.inventory_known:
-            continue
-        team = {}
-        for other, entries in views.items():
-            seen = [v for when, v, _ in entries if when <= t and v.inventory_known]
-            if seen:
-                team[other] = dict(seen[-1].inventory)
-        if set(team) != set(views):  # a teammate not yet seen: its holdings are unknown
-            continue
-        yield Moment(task_id, t, name, view, reply, _command(reply), team, parse_goal(view.goal))
-
-
-def next_moment_of(moments: list[Moment], agent: str, after: float) -> Moment | None:
-    """The agent's first turn with a command after `after`."""
-    return next((m for m in moments if m.me == agent and m.time > after and m.command), None)
-
-
-# ---- the state a question shows ------------------------------------------------------------------------------------
-def inventory_block(name: str, items: dict[str, int]) -> str:
-    """An agent's items in the prompt's INVENTORY form."""
-    lines = [f"- {item}: {n}" for item, n in sorted(items.items())] or ["- (nothing)"]
-    return f"INVENTORY of {name}\n" + "\n".join(lines)
-
-
-def state_text(moment: Moment) -> str:
-    """The goal, every agent's inventory and the last messages, as the agents' prompts show them."""
-    view = moment.view
-    parts = [f"Task of {moment.me}: {view.goal.strip()}"]
-    parts += [inventory_block(name, moment.team[name]) for name in sorted(moment.team)]
-    said = [f"{t['content']}" for t in view.turns if t.get("role") == "user" and "(FROM OTHER BOT)" in t["content"]]
-    said = [s.replace("(FROM OTHER BOT)", "") for s in said[-RECENT_MESSAGES:]]
-    if said:
-        parts.append("Last messages:\n" + "\n".join(said))
-    return "\n\n".join(parts)
 
 
 # ---- what an agent can and cannot do ---------------------------------------------------------------------------------
@@ -178,19 +98,6 @@ def impossible_commands(moment: Moment, actor: str, rng: random.Random) -> list[
 
 
 # ---- questions -----------------------------------------------------------------------------------------------------
-def _probe(moment: Moment, category: str, kind: str, question: str, right: str, wrong: Iterable[str],
-           rng: random.Random, **meta) -> Probe | None:
-    wrong = [w for w in dict.fromkeys(wrong) if w != right][:MAX_OPTIONS - 1]
-    if len(wrong) < 1:
-        return None
-    options = [right, *wrong]
-    rng.shuffle(options)
-    pid = f"{moment.task_id}-{moment.me}-{moment.time:.1f}-{kind}"
-    return Probe(id=pid, category=category, state=state_text(moment), question=question, options=options,
-                 answer=options.index(right), source_task=moment.task_id,
-                 meta={"kind": kind, "agent": moment.me, "family": moment.goal.kind, **meta})
-
-
 def ec_team_need(moment: Moment, rng: random.Random) -> Probe | None:
     """How many more of a base item the team needs for its crafting target, beyond what everyone holds."""
     if moment.goal.kind != "crafting" or len(moment.goal.targets) != 1:
@@ -209,7 +116,7 @@ def ec_team_need(moment: Moment, rng: random.Random) -> Probe | None:
     right = plan.missing.get(item, 0)
     wrong = [str(x) for x in (right + 1, right + 2, max(right - 1, 0), plan.base_resources[item], right + 4)
              if x != right]
-    return _probe(moment, "EC", "team_need", f"How many more {item} does the team need, beyond what its members "
+    return make_probe(moment, "EC", "team_need", f"How many more {item} does the team need, beyond what its members "
                   f"hold together, to craft {n} {target}?", str(right), wrong, rng)
 
 
@@ -224,7 +131,7 @@ def ec_holder(moment: Moment, rng: random.Random) -> Probe | None:
         return None
     item = rng.choice(single)
     names = sorted(moment.team)
-    return _probe(moment, "EC", "holder", f"Who holds the {item}?", held[item][0],
+    return make_probe(moment, "EC", "holder", f"Who holds the {item}?", held[item][0],
                   [n for n in names if n != held[item][0]] + ["nobody on the team"], rng, item=item)
 
 
@@ -245,7 +152,7 @@ def ec_alone(moment: Moment, rng: random.Random) -> Probe | None:
         return None
     others = ", ".join(n for n in sorted(moment.team) if n != moment.me)
     what = "craft" if goal.kind == "crafting" else "make"
-    return _probe(moment, "EC", "alone", f"Can {moment.me} {what} {n} {target} without any item from {others}?",
+    return make_probe(moment, "EC", "alone", f"Can {moment.me} {what} {n} {target} without any item from {others}?",
                   "Yes" if alone else "No", ["No" if alone else "Yes"], rng)
 
 
@@ -273,7 +180,7 @@ def ec_recipe_holder(moment: Moment, rng: random.Random) -> Probe | None:
         right, wrong = partner, [moment.me]
     else:
         return None
-    return _probe(moment, "EC", "recipe_holder", f"Who holds the recipe for {target}, the dish {moment.me} must "
+    return make_probe(moment, "EC", "recipe_holder", f"Who holds the recipe for {target}, the dish {moment.me} must "
                   f"make?", right, wrong, rng)
 
 
@@ -287,7 +194,7 @@ def tom_recipe_need(moment: Moment, rng: random.Random) -> Probe | None:
         return None
     (mine, _), = goal.targets.items()
     dish = goal.partner_dish
-    return _probe(moment, "ToM", "recipe_need", f"{mate[0].upper()}{mate[1:]} must make {dish}. What does {mate} "
+    return make_probe(moment, "ToM", "recipe_need", f"{mate[0].upper()}{mate[1:]} must make {dish}. What does {mate} "
                   f"need to learn from {moment.me} to make it?", f"the recipe for {dish}",
                   [f"the recipe for {mine}", f"nothing: {mate} already holds the recipe for {dish}"], rng,
                   partner=mate)
@@ -305,7 +212,7 @@ def _action_probe(moment: Moment, actor_moment: Moment, category: str, kind: str
         return None
     shown = Moment(moment.task_id, actor_moment.time, moment.me, moment.view, moment.reply, moment.command,
                    actor_moment.team, moment.goal)
-    return _probe(shown, category, kind, question, command_text(command), wrong, rng, actor=actor_moment.me)
+    return make_probe(shown, category, kind, question, command_text(command), wrong, rng, actor=actor_moment.me)
 
 
 def tom_next(moment: Moment, moments: list[Moment], rng: random.Random) -> list[Probe | None]:
@@ -329,7 +236,7 @@ def tom_crafter(moment: Moment, moments: list[Moment], rng: random.Random) -> Pr
     if len(crafters) != 1:
         return None
     crafter = crafters.pop()
-    return _probe(moment, "ToM", "crafter", f"Who on the team will craft the {target}?", crafter,
+    return make_probe(moment, "ToM", "crafter", f"Who on the team will craft the {target}?", crafter,
                   [n for n in sorted(moment.team) if n != crafter], rng)
 
 
@@ -349,7 +256,8 @@ def probes_of_episode(run_dir: str | Path, rng: random.Random) -> dict[str, list
     for moment in moments:
         for made in (ec_team_need(moment, rng), ec_holder(moment, rng), ec_alone(moment, rng),
                      ec_recipe_holder(moment, rng), *tom_next(moment, moments, rng),
-                     tom_crafter(moment, moments, rng), tom_recipe_need(moment, rng), jp_next(moment, rng)):
+                     tom_crafter(moment, moments, rng), tom_recipe_need(moment, rng), jp_next(moment, rng),
+                     *construction.construction_probes(moment, moments, rng)):
             if made is None or len(out[made.category]) >= MAX_PER_EPISODE:
                 continue
             once = ((made.meta["kind"], "") if made.meta["kind"] in ONCE_PER_EPISODE else

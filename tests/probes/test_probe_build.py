@@ -12,6 +12,7 @@ from conftest import REPO_ROOT
 from mindpy.cli import main
 from mindpy.harness.episode import run_episode
 from mindpy.models.replay import ReplayModel
+from mindpy.oracle.construction import my_fixes, parse_check
 from mindpy.oracle.goals import parse_goal
 from mindpy.oracle.prompt import PromptView
 from mindpy.probes.answers import letter
@@ -22,6 +23,8 @@ from mindpy.recipes import recipe_book
 from mindpy.tasks.loader import read_task_file
 
 TASK = "multiagent_crafting_polished_blackstone_brick_wall_partial_plan_requires_ctable__depth_2__2_agents"
+BUILD_TASK = "materials_0_rooms_0_window_0_carpet_0_variant_0"  # the smallest house of the construction split
+CONSTRUCTION_KINDS = ("missing_count", "lowest_open", "enough", "who_places", "partner_level", "my_share")
 COMMAND = re.compile(r'^!(givePlayer|craftRecipe)\((.*)\)$')
 
 
@@ -29,6 +32,15 @@ COMMAND = re.compile(r'^!(givePlayer|craftRecipe)\((.*)\)$')
 def episode(server, tmp_path_factory):
     task = read_task_file(str(REPO_ROOT / "tasks" / "crafting_test.json"), only=[TASK]).task(TASK)
     run_dir = tmp_path_factory.mktemp("probe_build") / "run"
+    result = run_episode(task, run_dir, model="oracle", server=f"{server.host}:{server.port}")
+    assert result["end_reason"] == "success", result
+    return run_dir
+
+
+@pytest.fixture(scope="module")
+def build_episode(server, tmp_path_factory):
+    task = read_task_file(str(REPO_ROOT / "tasks" / "construction_test.json"), only=[BUILD_TASK]).task(BUILD_TASK)
+    run_dir = tmp_path_factory.mktemp("probe_build") / "house"
     result = run_episode(task, run_dir, model="oracle", server=f"{server.host}:{server.port}")
     assert result["end_reason"] == "success", result
     return run_dir
@@ -42,6 +54,30 @@ def inventories(state: str) -> dict[str, dict[str, int]]:
     return out
 
 
+def check_construction(probe, team: dict[str, dict[str, int]]) -> None:
+    """A construction question against the blueprint check its state shows, read back from the text."""
+    fixes = parse_check(probe.state.split("(!checkBlueprint):\n", 1)[1])
+    assert fixes, probe.state
+    right, meta = probe.options[probe.answer], probe.meta
+    open_levels = sorted({f.level for f in fixes})
+    missing = sum(1 for f in fixes if f.level == meta.get("level") and f.block == meta.get("block"))
+    kind = meta["kind"]
+    if kind == "missing_count":
+        assert int(right) == missing > 0
+    elif kind == "lowest_open":
+        assert right == f"level {open_levels[0]}"
+    elif kind == "enough":
+        assert right == ("Yes" if team[meta["agent"]].get(meta["block"], 0) >= missing else "No")
+    elif kind == "who_places":
+        assert [n for n, inv in team.items() if inv.get(meta["block"], 0)] == [right]
+    else:  # partner_level, my_share: the lowest level where the agent holds blocks to place
+        actor = meta["partner"] if kind == "partner_level" else meta["agent"]
+        theirs = my_fixes(fixes, team[actor], lead=False)
+        assert right.endswith(f"level {theirs[0].level}"), (probe.question, right)
+        if kind == "my_share":
+            assert right == f"the {', '.join(sorted({f.block for f in theirs}))} blocks of level {theirs[0].level}"
+
+
 def check_against_state(probe, replies=None) -> None:
     """The right option follows from the state the probe shows (read back from its text), and the wrong options of
     the command questions cannot be carried out in it. `replies`: the episode's replies, which hold each right
@@ -49,7 +85,9 @@ def check_against_state(probe, replies=None) -> None:
     team = inventories(probe.state)
     right = probe.options[probe.answer]
     kind = probe.meta["kind"]
-    if kind in ("my_next", "partner_next"):
+    if kind in CONSTRUCTION_KINDS:
+        check_construction(probe, team)
+    elif kind in ("my_next", "partner_next"):
         actor = probe.meta["actor"]
         if replies is not None:
             assert any(right in reply for reply in replies), right  # the oracle's own command
@@ -102,6 +140,18 @@ def test_every_question_follows_from_the_state_it_shows(episode):
                for line in path.read_text().splitlines()}
     for probe in probes:
         check_against_state(probe, replies)
+
+
+@pytest.mark.slow
+def test_construction_questions_follow_from_the_blueprint_check_they_show(build_episode):
+    probes = build_probes([build_episode])
+    kinds = {p.meta["kind"] for p in probes}
+    assert {"missing_count", "who_places", "my_share"} <= kinds, kinds
+    assert {p.category for p in probes if p.meta["kind"] in CONSTRUCTION_KINDS} == set(CATEGORIES)
+    for probe in probes:
+        check_against_state(probe)
+    right = ReplayModel([f"Answer: {letter(p.answer)}" for p in probes])
+    assert run_probes(probes, right).score("all").mean == 1.0
 
 
 @pytest.mark.slow
