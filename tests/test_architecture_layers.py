@@ -18,7 +18,7 @@ PACKAGE = Path(mindpy.__file__).resolve().parent
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("mindpy", "mindpy.errors", "mindpy.nodejs", "mindpy.userfiles")),
     ("processes", ("mindpy.bridge", "mindpy.server", "mindpy.mcdata")),
-    ("world", ("mindpy.recipes", "mindpy.world", "mindpy.skills")),
+    ("world", ("mindpy.recipes", "mindpy.world", "mindpy.skills", "mindpy.view")),
     ("services", ("mindpy.models", "mindpy.memory", "mindpy.rag", "mindpy.settings", "mindpy.tasks",
                   "mindpy.probes")),
     ("agent parts", ("mindpy.agent.actions", "mindpy.agent.modes", "mindpy.agent.self_prompt", "mindpy.agent.bus",
