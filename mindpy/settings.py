@@ -25,6 +25,7 @@ ENV_PREFIX = "MINDPY_"
 MAX_MODEL_ATTEMPTS = 100
 MAX_MODEL_TIMEOUT_S = 3600.0
 MAX_CODE_TIMEOUT_MINS = 24 * 60
+MAX_PROCESSES = 64
 
 
 class SettingsError(MindpyError):
@@ -68,6 +69,9 @@ class Settings:
     # run-wide limits on model calls, shared by every agent of a process (mindpy.models.budget.BudgetLimits):
     # max_requests_per_minute, max_tokens_per_minute, max_usd, usd_per_mtok; empty: no limits
     budget: dict = field(default_factory=dict)
+    # processes: Python processes a `mindpy run` spreads its agents over, each with its own Node process for its
+    # bots (mindpy.agent.processes); 1 keeps every agent in the run's own process
+    processes: int = 1
     # files
     bots_dir: str = "bots"                    # per-bot state and archives
     cache_dir: str = ".cache"                 # embedding cache
@@ -218,6 +222,8 @@ def _check(s: Settings, where: str) -> None:
     for name in ("num_examples", "relevant_docs_count"):
         if getattr(s, name) < 0:
             fail(name, "must not be negative")
+    if not 1 <= s.processes <= MAX_PROCESSES:
+        fail("processes", f"must be from 1 to {MAX_PROCESSES}, got {_show(s.processes)}")
     if not 1 <= s.model_attempts <= MAX_MODEL_ATTEMPTS:
         fail("model_attempts", f"must be from 1 to {MAX_MODEL_ATTEMPTS}, got {_show(s.model_attempts)}")
     if not 0 < s.model_timeout_s <= MAX_MODEL_TIMEOUT_S:

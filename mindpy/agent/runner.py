@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from ..bridge import create_bots
 from .agent import Agent, EventHook
-from .bus import InProcessBus
+from .bus import InProcessBus, MessageBus
 from .factory import build_agent, start_embedder
 
 log = logging.getLogger(__name__)
@@ -72,11 +72,14 @@ class AgentRunner:
                  models: dict[str, Any] | None = None, console: Callable[[str, str, str], None] | None = None,
                  task: Any = None, blocked: dict[str, list[str]] | None = None,
                  wrap_model: Callable[[str, Any], Any] | None = None,
-                 event_hooks: Callable[[str], Sequence[EventHook]] | None = None, rounds: bool = False):
+                 event_hooks: Callable[[str], Sequence[EventHook]] | None = None, rounds: bool = False,
+                 bus: MessageBus | None = None, join_at_once: int | None = None):
         """`models` maps a profile name to a ready model (tests, the oracle); others come from the profile. With a
         `task`, the i-th profile plays the task's agent i (the episode lists them in that order).
         `wrap_model(name, model)` and `event_hooks(name)` are the agents' middleware (see build_agent). With
-        `rounds` the agents play in round mode (see mindpy.harness.rounds), a restarted one too."""
+        `rounds` the agents play in round mode (see mindpy.harness.rounds), a restarted one too. `bus`: the agents'
+        message bus (default: one of this process; mindpy.agent.processes passes one reaching other processes).
+        `join_at_once`: how many bots join at the same time (default: the bridge's pace)."""
         self.settings = settings
         self.profiles = {p.name: p for p in profiles}
         self.host, self.port = host, port
@@ -87,7 +90,8 @@ class AgentRunner:
         self.wrap_model = wrap_model
         self.event_hooks = event_hooks
         self.rounds = rounds
-        self.bus = InProcessBus()
+        self.bus: MessageBus = bus if bus is not None else InProcessBus()
+        self.join_at_once = join_at_once
         self.agents: dict[str, Agent] = {}
         self._stop = threading.Event()
 
@@ -95,7 +99,8 @@ class AgentRunner:
     def start(self) -> dict[str, Agent]:
         # the embedding model (if any agent reads examples) loads in the background while the bots join
         start_embedder(list(self.profiles.values()), self.settings, self.models)
-        bots = create_bots(list(self.profiles), self.host, self.port, version=self.settings.minecraft_version)
+        bots = create_bots(list(self.profiles), self.host, self.port, version=self.settings.minecraft_version,
+                           at_once=self.join_at_once)
         for name, bot in zip(self.profiles, bots, strict=True):
             self.agents[name] = self._make_agent(name, bot)
         for agent in self.agents.values():

@@ -162,9 +162,11 @@ def create_bots(
     version: str | None = DEFAULT_MINECRAFT_VERSION,
     timeout: float = 30.0,
     auth: str = "offline",
+    at_once: int | None = None,
 ) -> list[Bot]:
     """Join several bots (a few at a time on the Node side, see js/joining.js); all spawned, or none stays
-    connected. `timeout` is each bot's limit, counted from the start of its own join."""
+    connected. `timeout` is each bot's limit, counted from the start of its own join. `at_once`: how many join at
+    the same time (default: joining.js's JOINING_AT_ONCE)."""
     rt = runtime()
     if version:
         supported = _supported_versions(rt)
@@ -176,7 +178,7 @@ def create_bots(
     # call as a whole may take as long as all of them one after another.
     whole = timeout * len(names) + 5
     js_bots = call_js(
-        lambda: rt.host.createBots(options, int(timeout * 1000), timeout=whole),
+        lambda: rt.host.createBots(options, int(timeout * 1000), int(at_once or 0), timeout=whole),
         f"creating bot{'s' if len(names) > 1 else ''} {', '.join(names)}",
         timeout=whole,
     )

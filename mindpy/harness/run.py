@@ -23,6 +23,10 @@ def _cmd_run(args) -> int:
     if args.team:
         print("mindpy run: --team is for tasks (--task); a profile names its own model", file=sys.stderr)
         return 2
+    if args.processes is not None and args.processes < 1:
+        print(f"mindpy run: --processes must be at least 1, got {args.processes}", file=sys.stderr)
+        return 2
+    from ..agent.processes import ProcessRunner, share_limits
     from ..agent.runner import AgentRunner, ConsoleLog
     from ..models.budget import release_budget, shared_budget
     from ..profiles import load_profile
@@ -45,20 +49,37 @@ def _cmd_run(args) -> int:
                   f"log: {server.log_path})", flush=True)
         else:
             host, port = address.host, address.port
-        budget = shared_budget(args.run_dir, limits)  # one budget for all the bots of this process
+        processes = args.processes or settings.processes
+        # one budget for all the bots of this process (with --processes, this process's share of it)
+        budget = shared_budget(args.run_dir, share_limits(limits, min(processes, len(profiles))))
         stack.callback(release_budget, args.run_dir)
-        runner = stack.enter_context(AgentRunner(settings, profiles, host, port, console=ConsoleLog(),
-                                                 wrap_model=lambda name, model: budget.wrap(model)))
+        runner: AgentRunner | ProcessRunner
+        if processes > 1:  # the agents spread over worker processes (mindpy.agent.processes)
+            runner = stack.enter_context(ProcessRunner(settings, profiles, host, port, processes=processes,
+                                                       console=ConsoleLog(), budget_limits=limits,
+                                                       wrap_model=lambda name, model: budget.wrap(model)))
+            runner.on_budget_exceeded.append(runner.stop)
+        else:
+            runner = stack.enter_context(AgentRunner(settings, profiles, host, port, console=ConsoleLog(),
+                                                     wrap_model=lambda name, model: budget.wrap(model)))
         budget.on_exceeded.append(lambda exc: runner.stop())  # no bot can think any more: the run is over
         signal.signal(signal.SIGTERM, lambda *_: runner.stop())
         runner.start()
-        names = ", ".join(runner.agents)
+        names = ", ".join(p.name for p in profiles)
         print(f"{names} joined {host}:{port}. Talk to them in the game chat; Ctrl-C stops.", flush=True)
         try:
             runner.wait()
         except KeyboardInterrupt:
             print("\nStopping...", flush=True)
         spent = budget.summary()
+        if isinstance(runner, ProcessRunner):  # the workers report their spend as they stop
+            runner.stop()
+            for part in runner.spent():
+                spent["usd"] += part.get("usd", 0.0)
+                spent["requests"] += part.get("requests", 0)
+                spent["exceeded"] = spent["exceeded"] or part.get("exceeded", False)
+            if limits is not None and limits.max_usd is not None:
+                spent["max_usd"] = limits.max_usd
         if spent["exceeded"]:
             print(f"Stopped: the model budget is spent (${spent['usd']:.4f} of ${spent['max_usd']:g})", flush=True)
         elif spent["requests"]:
@@ -80,6 +101,9 @@ def register(sub) -> None:
     run.add_argument("--task-id", default=None, metavar="ID", help="which task of --task to play")
     run.add_argument("--model", default=None, help="model for every bot of a task (default: the oracle)")
     run.add_argument("--seed", type=int, default=0, help="seed of a task's set-up (where the agents stand)")
+    run.add_argument("--processes", type=int, default=None, metavar="N",
+                     help="spread the agents over N Python processes, each with its own Node process for its bots "
+                          "(default: the settings' processes, 1)")
     add_round_options(run)
     add_method_options(run)
     add_team_option(run)

@@ -67,10 +67,10 @@ function createBot (options, timeoutMs) {
   })
 }
 
-// Join several bots, a few at a time (joining.js says why); each has `timeoutMs` from the start of its own join.
-// If any fails, the ones that joined leave again and the first error is raised.
-async function createBots (optionsList, timeoutMs) {
-  const results = await joinPaced(optionsList, options => createBot(options, timeoutMs))
+// Join several bots, a few at a time (joining.js says why; `atOnce` overrides how many); each has `timeoutMs` from
+// the start of its own join. If any fails, the ones that joined leave again and the first error is raised.
+async function createBots (optionsList, timeoutMs, atOnce) {
+  const results = await joinPaced(optionsList, options => createBot(options, timeoutMs), atOnce || undefined)
   const failed = results.find(r => r.status === 'rejected')
   if (failed) {
     await Promise.all(results.filter(r => r.status === 'fulfilled').map(r => quit(r.value)))
