@@ -82,12 +82,17 @@ def _register_optional(sub) -> None:
     import importlib
 
     for module in ("mindpy.tasks.cli", "mindpy.commands.cli", "mindpy.harness.run", "mindpy.harness.cli",
-                   "mindpy.probes.cli"):
+                   "mindpy.probes.cli", "mindpy.ui.cli"):
         try:
             importlib.import_module(module).register(sub)
         except ModuleNotFoundError as exc:
             if exc.name != module and not module.startswith(exc.name or "\0"):
                 raise
+    from .ui.cli import add_ui_options  # the dashboard beside a run or an evaluation (--ui)
+
+    for command in ("run", "eval"):
+        if command in sub.choices:
+            add_ui_options(sub.choices[command])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,7 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        return int(args.func(args) or 0)
+        from .ui.cli import ui_session
+
+        with ui_session(args):
+            return int(args.func(args) or 0)
     except MindpyError as exc:
         print(f"mindpy: error: {exc}", file=sys.stderr)
         return 2

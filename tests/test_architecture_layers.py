@@ -29,6 +29,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # oracle's prompts, the command parser, mindpy eval) and the `mindpy probe` command are runs
     ("runs", ("mindpy.harness", "mindpy.demo", "mindpy.doctor", "mindpy.probes.build", "mindpy.probes.cli",
               "mindpy.probes.moments", "mindpy.probes.construction")),
+    # the web dashboard: it watches runs and evaluations (through their watcher hooks) and steers their agents
+    ("interface", ("mindpy.ui",)),
 ]
 
 # The command-line entry point wires every layer together; it alone may import anything.

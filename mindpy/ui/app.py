@@ -1,0 +1,195 @@
+"""The dashboard's web app (FastAPI): the page, its JSON routes, and one websocket that pushes the agents' cards and
+the map as they change.
+
+    GET  /                                 the page (mindpy/ui/static/)
+    WS   /ws                               {"type": "agents"|"map"|"evals", ...} whenever one changes
+    POST /api/agents/{name}/say            {"text": "..."}: a message (or !command) from the dashboard's player
+    POST /api/agents/{name}/stop|restart   stop the running action; restart the agent
+    POST /api/agents/{name}/mode           {"mode": "hunting", "on": false}
+    POST /api/agents/{name}/view           open (lazily) the 3D view of its bot: {"url": ...}
+    POST /api/episode/end                  end the task episode being played
+    POST /api/map/centre                   {"name": "andy"} or {"name": null}: what the map is centred on
+    GET  /api/evals, /api/evals/{k}, /api/evals/{k}/episodes/{i}   evaluations, progress, an episode's transcript
+
+With a token (the dashboard bound to another address than 127.0.0.1), every request needs it: `?token=...` in
+the address (the page then keeps it in a cookie) or that cookie.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+from pathlib import Path
+from typing import Any
+
+from fastapi import Body, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from ..errors import MindpyError
+from . import controls
+from .evalfeed import EvalFeed
+from .feed import AgentFeed
+
+STATIC = Path(__file__).resolve().parent / "static"
+TOKEN_COOKIE = "mindpy_dashboard"
+EVAL_PUSH_S = 1.0  # how often the evaluations' progress is pushed (when it changed)
+
+
+class DashboardState:
+    """What the app shows: the live agents, the evaluations (live or from disk), the 3D views, and the runs it
+    could open (`mindpy dashboard` with no RUN_DIR)."""
+
+    def __init__(self, feed: AgentFeed | None = None, evals: list[EvalFeed] | None = None, viewers: Any = None,
+                 sender: str = controls.DASHBOARD_PLAYER, note: str = ""):
+        self.feed = feed or AgentFeed()
+        self.evals: list[EvalFeed] = list(evals or [])
+        self.viewers = viewers
+        self.sender = sender
+        self.note = note  # a line for the page: what this dashboard shows
+
+
+def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
+    """The app over `state`; `token`: required on every request when given."""
+    app = FastAPI(title="mindpy dashboard", docs_url=None, redoc_url=None, openapi_url=None)
+
+    def allowed(query_token: str | None, cookie_token: str | None) -> bool:
+        if token is None:
+            return True
+        return any(t is not None and hmac.compare_digest(t, token) for t in (query_token, cookie_token))
+
+    @app.middleware("http")
+    async def check_token(request: Request, call_next):
+        query_token = request.query_params.get("token")
+        if not allowed(query_token, request.cookies.get(TOKEN_COOKIE)):
+            return JSONResponse({"error": "this dashboard needs its token: open the address it printed"},
+                                status_code=403)
+        response: Response = await call_next(request)
+        if token is not None and query_token is not None:
+            response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict")
+        return response
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/")
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/info")
+    def info() -> dict:
+        return {"agents": bool(state.feed.runners), "evals": len(state.evals), "note": state.note,
+                "sender": state.sender, "view": state.viewers is not None and state.viewers.available()}
+
+    # ---- steering ------------------------------------------------------------------------------------------
+    def agent(name: str) -> Any:
+        found = state.feed.agents().get(name)
+        if found is None:
+            raise HTTPException(404, f"no running agent named {name!r}")
+        return found
+
+    def done(run) -> dict:
+        try:
+            message = run()
+        except MindpyError as exc:
+            raise HTTPException(400, str(exc)) from None
+        state.feed.poke()
+        return {"ok": True, "message": message}
+
+    @app.post("/api/agents/{name}/say")
+    def say(name: str, body: dict = Body(...)) -> dict:  # noqa: B008 (FastAPI's way of reading a body)
+        target = agent(name)
+        return done(lambda: controls.say(target, str(body.get("text", "")), state.sender))
+
+    @app.post("/api/agents/{name}/stop")
+    def stop(name: str) -> dict:
+        target = agent(name)
+        return done(lambda: controls.stop(target))
+
+    @app.post("/api/agents/{name}/restart")
+    def restart(name: str) -> dict:
+        target = agent(name)
+        return done(lambda: controls.restart(target))
+
+    @app.post("/api/agents/{name}/mode")
+    def mode(name: str, body: dict = Body(...)) -> dict:  # noqa: B008
+        target = agent(name)
+        return done(lambda: controls.set_mode(target, str(body.get("mode", "")), bool(body.get("on"))))
+
+    @app.post("/api/episode/end")
+    def end_episode() -> dict:
+        runners = [r for r in state.feed.runners if not getattr(r, "stopped", False) and r.task is not None]
+        if not runners:
+            raise HTTPException(400, "no task episode is being played")
+        return done(lambda: controls.end_episode(runners[-1]))
+
+    @app.post("/api/map/centre")
+    def map_centre(body: dict = Body(...)) -> dict:  # noqa: B008
+        name = body.get("name")
+        state.feed.map_centre = str(name) if name else None
+        state.feed.poke(map_too=True)
+        return {"ok": True}
+
+    @app.post("/api/agents/{name}/view")
+    def view(name: str) -> dict:
+        target = agent(name)
+        if state.viewers is None or not state.viewers.available():
+            raise HTTPException(400, "the 3D view is not available in this installation")
+        try:
+            return {"url": state.viewers.open(target)}
+        except MindpyError as exc:
+            raise HTTPException(400, str(exc)) from None
+
+    # ---- evaluations -------------------------------------------------------------------------------------
+    def evaluation(k: int) -> EvalFeed:
+        if not 0 <= k < len(state.evals):
+            raise HTTPException(404, f"no evaluation {k}")
+        return state.evals[k]
+
+    @app.get("/api/evals")
+    def evals() -> list[dict]:
+        return [{"index": k, "out": str(e.out), "live": e.evaluation is not None} for k, e in enumerate(state.evals)]
+
+    @app.get("/api/evals/{k}")
+    def eval_progress(k: int) -> dict:
+        return evaluation(k).progress()
+
+    @app.get("/api/evals/{k}/episodes/{i}")
+    def transcript(k: int, i: int) -> dict:
+        try:
+            return evaluation(k).transcript(i)
+        except IndexError:
+            raise HTTPException(404, f"no episode {i}") from None
+
+    # ---- the live feed -------------------------------------------------------------------------------------
+    @app.websocket("/ws")
+    async def feed_socket(socket: WebSocket) -> None:
+        if not allowed(socket.query_params.get("token"), socket.cookies.get(TOKEN_COOKIE)):
+            await socket.close(code=4403)
+            return
+        await socket.accept()
+        feed = state.feed
+        sent_version = sent_map = -1
+        sent_evals: list = []
+        last_evals = 0.0
+        loop = asyncio.get_running_loop()
+        try:
+            with feed.watching():
+                while True:
+                    if feed.version != sent_version:
+                        sent_version = feed.version
+                        await socket.send_json({"type": "agents", **feed.state})
+                    if feed.map_version != sent_map and feed.map is not None:
+                        sent_map = feed.map_version
+                        await socket.send_json({"type": "map", **feed.map})
+                    if state.evals and loop.time() - last_evals >= EVAL_PUSH_S:
+                        last_evals = loop.time()
+                        progress = await asyncio.to_thread(lambda: [e.progress() for e in state.evals])
+                        if progress != sent_evals:
+                            sent_evals = progress
+                            await socket.send_json({"type": "evals", "evals": progress})
+                    await asyncio.to_thread(feed.wait_for_change, sent_version, sent_map,
+                                            EVAL_PUSH_S if state.evals else 2.0)
+        except (WebSocketDisconnect, RuntimeError):
+            return
+
+    return app

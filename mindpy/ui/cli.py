@@ -1,0 +1,155 @@
+"""`mindpy dashboard [RUN_DIR]` and the `--ui` option of `mindpy run` and `mindpy eval`.
+
+    mindpy run --profile profiles/andy.yaml --ui        # the agents' cards, steering, the map, the 3D view
+    mindpy run --task FILE --task-id ID --ui            # the same for one episode, with a button to end it
+    mindpy eval tasks/crafting_test.json --ui           # live progress and the episodes' transcripts
+    mindpy dashboard runs/eval                          # a finished evaluation (or one episode's folder)
+    mindpy dashboard                                    # the runs found under ./runs, to pick from
+
+The main CLI calls `register(subparsers)`, `add_ui_options(parser)` on run and eval, and wraps their command in
+`ui_session(args)`. Nothing here imports the web libraries until a dashboard starts, so a missing `ui` extra costs
+only the dashboard.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import ConfigError
+
+DEFAULT_RUNS = Path("runs")
+UI_PACKAGES = ("fastapi", "uvicorn", "websockets")
+
+
+def require_ui_extra() -> None:
+    """ConfigError (one line) unless the web libraries of the `ui` extra are installed."""
+    missing = [name for name in UI_PACKAGES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise ConfigError(f"the dashboard needs the ui extra ({', '.join(missing)} missing): "
+                          f"pip install 'mindpy[ui]' (make setup installs it)")
+
+
+def add_ui_options(parser) -> None:
+    """--ui, --ui-host and --ui-port, for the commands that can show a dashboard while they run."""
+    from .server import DEFAULT_HOST, DEFAULT_PORT
+
+    parser.add_argument("--ui", action="store_true",
+                        help="open the web dashboard while this runs (prints its address)")
+    parser.add_argument("--ui-host", default=DEFAULT_HOST, metavar="ADDRESS",
+                        help=f"address the dashboard listens on (default {DEFAULT_HOST}; any other asks for a "
+                             f"token, printed with the address)")
+    parser.add_argument("--ui-port", type=int, default=DEFAULT_PORT, metavar="PORT",
+                        help=f"dashboard port (default {DEFAULT_PORT}; 0: any free port)")
+
+
+@contextlib.contextmanager
+def ui_session(args) -> Iterator[None]:
+    """While the command runs: a dashboard showing every agent runner and evaluation this process starts (when
+    `--ui` was given; else nothing)."""
+    if not getattr(args, "ui", False):
+        yield
+        return
+    require_ui_extra()
+    from ..agent.runner import RUNNER_WATCHERS
+    from ..harness.evaluate import EVALUATION_WATCHERS
+    from .app import DashboardState
+    from .evalfeed import EvalFeed
+    from .server import Dashboard
+    from .view import Viewers
+
+    state = DashboardState(viewers=Viewers(), note="live: the agents and evaluations of this command")
+
+    def add_evaluation(evaluation) -> None:
+        state.evals.append(EvalFeed.live(evaluation))
+
+    dashboard = Dashboard(state, host=args.ui_host, port=args.ui_port).start()
+    RUNNER_WATCHERS.append(state.feed.add_runner)
+    EVALUATION_WATCHERS.append(add_evaluation)
+    print(f"Dashboard: {dashboard.url}", flush=True)
+    try:
+        yield
+        if sys.stdin.isatty() and sys.stdout.isatty():  # someone is watching: let them read the end of it
+            print(f"Done. The dashboard stays open until Ctrl-C: {dashboard.url}", flush=True)
+            with contextlib.suppress(KeyboardInterrupt):
+                while True:
+                    time.sleep(3600)
+    finally:
+        RUNNER_WATCHERS.remove(state.feed.add_runner)
+        EVALUATION_WATCHERS.remove(add_evaluation)
+        dashboard.stop()
+
+
+def find_runs(root: Path = DEFAULT_RUNS, depth: int = 3) -> list[Path]:
+    """The run directories under `root` a dashboard can show: evaluations (results.csv) and single episodes
+    (result.json) not inside an evaluation, newest first."""
+    found: list[Path] = []
+
+    def walk(folder: Path, level: int) -> None:
+        if (folder / "results.csv").is_file() or (folder / "result.json").is_file():
+            found.append(folder)
+            return  # an evaluation's own episodes are shown in it
+        if level >= depth:
+            return
+        try:
+            children = sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
+        except OSError:
+            return
+        for child in children:
+            walk(child, level + 1)
+
+    if root.is_dir():
+        walk(root, 0)
+    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def _cmd_dashboard(args) -> int:
+    require_ui_extra()
+    from .app import DashboardState
+    from .evalfeed import EvalFeed
+    from .server import Dashboard
+
+    if args.run_dir:
+        run_dir = Path(args.run_dir)
+        if not ((run_dir / "results.csv").is_file() or (run_dir / "result.json").is_file()):
+            raise ConfigError(f"{run_dir} is no run directory: give the --out folder of `mindpy eval` (it holds "
+                              f"results.csv) or the folder of `mindpy run --task` (result.json)")
+        runs = [run_dir]
+        note = f"finished run: {run_dir}"
+    else:
+        runs = find_runs()
+        if not runs:
+            print("Nothing to show: no runs under ./runs. `mindpy dashboard RUN_DIR` opens the folder of a "
+                  "`mindpy eval` (results.csv) or of a `mindpy run --task` episode (result.json); to watch agents "
+                  "as they play, add --ui to `mindpy run` or `mindpy eval`.", file=sys.stderr)
+            return 2
+        note = f"{len(runs)} runs found under {DEFAULT_RUNS}/ (newest first); `mindpy dashboard RUN_DIR` opens one"
+    state = DashboardState(evals=[EvalFeed.from_dir(r) for r in runs], note=note)
+    with Dashboard(state, host=args.host, port=args.port) as dashboard:
+        print(f"Dashboard of {runs[0] if args.run_dir else note}: {dashboard.url}", flush=True)
+        print("Ctrl-C stops.", flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            print("\nStopped.")
+    return 0
+
+
+def register(sub) -> None:
+    """Add `mindpy dashboard` to the CLI's subparsers."""
+    from .server import DEFAULT_HOST, DEFAULT_PORT
+
+    dash = sub.add_parser("dashboard", help="web dashboard of a finished run directory (live runs: --ui on run and "
+                                            "eval)")
+    dash.add_argument("run_dir", nargs="?", default=None, metavar="RUN_DIR",
+                      help="a `mindpy eval` --out folder or a `mindpy run --task` folder (default: list the runs "
+                           "under ./runs)")
+    dash.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; any other "
+                                                          f"asks for a token, printed with the address)")
+    dash.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free)")
+    dash.set_defaults(func=_cmd_dashboard)

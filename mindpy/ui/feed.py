@@ -1,0 +1,170 @@
+"""The live state of the agents a dashboard shows: the runners of this process (mindpy.agent.runner tells of each
+one that starts), a snapshot of every agent, and the map around them.
+
+Snapshots are read only while a page watches (`watching()`), on a thread of the feed's own, so that an unwatched
+dashboard costs the bots nothing: what the agents think and do (events, action, modes, goal: plain Python, no
+bridge call) ten times a second, what their bots hold and where they stand (two bridge calls per bot,
+mindpy.world.queries) twice a second, the map (mindpy.world.top_down) every few seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ..errors import MindpyError
+from .snapshot import agent_snapshot, map_snapshot, world_snapshot
+
+log = logging.getLogger(__name__)
+
+MIND_INTERVAL_S = 0.1   # how often the agents' own state is read while a page watches
+CARD_INTERVAL_S = 0.5   # how often their bots are read
+MAP_INTERVAL_S = 3.0    # how often the map is read
+MAP_RADIUS = 40         # blocks from the map's centre to its edge
+
+
+class AgentFeed:
+    """Runners seen so far, and the newest snapshot of their agents; `version` goes up with every change."""
+
+    def __init__(self, card_interval: float = CARD_INTERVAL_S, map_interval: float = MAP_INTERVAL_S,
+                 map_radius: int = MAP_RADIUS):
+        self.card_interval = card_interval
+        self.map_interval = map_interval
+        self.map_radius = map_radius
+        self.runners: list[Any] = []
+        self.state: dict = {"agents": [], "run": None}
+        self.map: dict | None = None
+        self.map_centre: str | None = None  # an agent's name, or None: the middle of all agents
+        self.version = 0
+        self.map_version = 0
+        self._watchers = 0
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._last_map = 0.0
+        self._last_world = 0.0
+        self._world: dict[str, tuple[dict | None, str | None]] = {}
+
+    # ---- what is watched -----------------------------------------------------------------------------------
+    def add_runner(self, runner: Any) -> None:
+        """Show `runner`'s agents (a watcher of mindpy.agent.runner.RUNNER_WATCHERS, or called directly)."""
+        with self._lock:
+            if runner not in self.runners:
+                self.runners.append(runner)
+        self._wake.set()
+
+    def agents(self) -> dict[str, Any]:
+        """Name -> agent, of every runner still running (the newest runner wins a name)."""
+        found: dict[str, Any] = {}
+        for runner in list(self.runners):
+            if getattr(runner, "stopped", False):
+                continue
+            found.update(runner.agents)
+        return found
+
+    def runner_of(self, name: str) -> Any:
+        """The running runner whose agent is `name`, or None."""
+        for runner in reversed(list(self.runners)):
+            if not getattr(runner, "stopped", False) and name in runner.agents:
+                return runner
+        return None
+
+    @contextmanager
+    def watching(self) -> Iterator[None]:
+        """While a page is connected: snapshots are read."""
+        with self._lock:
+            self._watchers += 1
+        self._wake.set()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._watchers -= 1
+
+    def poke(self, map_too: bool = False) -> None:
+        """Read again now (after a control changed something), the map too if asked."""
+        if map_too:
+            self._last_map = 0.0
+        self._wake.set()
+
+    # ---- the reading thread --------------------------------------------------------------------------------
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="dashboard-feed", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        with self._changed:
+            self._changed.notify_all()
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            started = time.monotonic()
+            if self._watchers > 0:
+                woken = self._wake.is_set()
+                self._wake.clear()
+                self.refresh(read_bots=woken or started - self._last_world >= self.card_interval)
+                if time.monotonic() - self._last_map >= self.map_interval:
+                    self._last_map = time.monotonic()
+                    self.refresh_map()
+            self._wake.wait(max(0.02, MIND_INTERVAL_S - (time.monotonic() - started)))
+
+    def refresh(self, read_bots: bool = True) -> dict:
+        """Read every agent now (their bots too, or the last bot reads); returns the new state."""
+        agents = sorted(self.agents().items())
+        if read_bots:
+            self._last_world = time.monotonic()
+            self._world = {name: world_snapshot(agent) for name, agent in agents}
+        cards = [agent_snapshot(agent, self._world.get(name) or world_snapshot(agent)) for name, agent in agents]
+        state = {"agents": cards, "run": self._run_info()}
+        with self._changed:
+            if state != self.state:
+                self.state = state
+                self.version += 1
+                self._changed.notify_all()
+        return state
+
+    def refresh_map(self) -> dict | None:
+        """Read the map around the agents now (None when no agent is running)."""
+        agents = self.agents()
+        if not agents:
+            return None
+        try:
+            snapshot = map_snapshot(agents, self.map_radius, self.map_centre)
+        except MindpyError as exc:  # a busy or closing bot: the next read tries again
+            log.info("reading the map: %s", exc)
+            return None
+        with self._changed:
+            self.map = snapshot
+            self.map_version += 1
+            self._changed.notify_all()
+        return snapshot
+
+    def wait_for_change(self, version: int, map_version: int, timeout: float) -> None:
+        """Block until the state or the map is newer than the versions given, or `timeout` seconds."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.version != version or self.map_version != map_version
+                                   or self._stop.is_set(), timeout=timeout)
+
+    def _run_info(self) -> dict | None:
+        """The run the newest running runner plays: its task (id, type, time left), if any."""
+        for runner in reversed(list(self.runners)):
+            if getattr(runner, "stopped", False):
+                continue
+            task = getattr(runner, "task", None)
+            if task is None:
+                return {"task": None}
+            starts = [a.task_start for a in runner.agents.values() if getattr(a, "task_start", None)]
+            elapsed = time.time() - min(starts) if starts else None
+            return {"task": {"id": task.id, "type": task.type, "timeout": task.timeout,
+                             "elapsed": None if elapsed is None else round(elapsed, 1),
+                             "ended": any(a.context.task_finished.is_set() for a in runner.agents.values())}}
+        return None
