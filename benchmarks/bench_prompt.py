@@ -3,7 +3,8 @@
 A small OpenAI-compatible server (benchmarks/prompt_recorder.py) records every request and answers with
 scripted replies; real agents run on the embedded server with their model pointed at it:
 - free play: profiles/andy.yaml on the survival base; a player asks for wood, then what it can craft;
-- crafting: the agents of a crafting task episode (tasks/crafting_test.json), cut short after a few calls.
+- crafting, cooking, construction: the agents of a task episode of each family (a two-agent task of its test
+  split), cut short after a few calls.
 Printed per scenario and docs form: tokens of the first call and the median call (cl100k), system, command docs
 and examples tokens of the first call, and the share of each call's tokens that start identically to the same
 agent's previous call. `--docs full` renders the docs as they were before (every command in full, whatever
@@ -32,8 +33,19 @@ from prompt_recorder import PromptRecorder, Recorded, measure, shared_shares  # 
 from mindpy.commands import AgentCommands, command_docs  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-CRAFTING_FILE = ROOT / "tasks" / "crafting_test.json"
-CRAFTING_TASK = "multiagent_crafting_wooden_sword_full_plan_missing_items_requires_ctable__depth_1__2_agents"
+# family: (task file, task, what the model answers)
+TASKS = {
+    "crafting": ("crafting_test.json",
+                 "multiagent_crafting_wooden_sword_full_plan_missing_items_requires_ctable__depth_1__2_agents",
+                 ("Let me check my inventory. !inventory", '!getCraftingPlan("wooden_sword", 1)',
+                  "Let me see. !craftable", "I have a crafting table and one plank. What do you have?")),
+    "cooking": ("cooking_test.json", "multiagent_cooking_2_agents_cooked_beef_golden_carrot",
+                ("Let me check my inventory. !inventory", "What is around? !nearbyBlocks",
+                 "Let me see. !craftable", "I have gold nuggets. Can you find a cow?")),
+    "construction": ("construction_test.json", "materials_0_rooms_0_window_0_carpet_0_variant_0",
+                     ("Let me check my inventory. !inventory", "Let me check the blueprint. !checkBlueprint",
+                      "Which level is first? !getBlueprintLevel(0)", "I hold the stone. What do you hold?")),
+}
 MINDCRAFT_FIRST_CALL = 2216  # MINDcraft's first call on the same kind of state (measured on its own prompts)
 GOAL_FIRST, GOAL_SHARED = 1550, 0.85
 CALLS = 6                    # conversing calls looked at per agent
@@ -42,8 +54,6 @@ CALLS = 6                    # conversing calls looked at per agent
 FREE_PLAY_REPLIES = ("Sure! Let me check what I have. !inventory", "Let me look around. !nearbyBlocks",
                      "No trees right here, let me see where I am. !stats", "There are no trees nearby, sorry.",
                      "Let me see. !craftable", "Nothing yet: I need logs first.")
-TASK_REPLIES = ("Let me check my inventory. !inventory", '!getCraftingPlan("wooden_sword", 1)',
-                "Let me see. !craftable", "I have a crafting table and one plank. What do you have?")
 
 
 def scripted(replies: tuple[str, ...]):
@@ -83,12 +93,13 @@ def free_play(host: str, port: int, work: Path) -> list[Recorded]:
                 player.close()
 
 
-def crafting(host: str, port: int, work: Path) -> list[Recorded]:
+def task_episode(family: str, host: str, port: int, work: Path) -> list[Recorded]:
     from mindpy.harness.episode import run_episode
     from mindpy.tasks.loader import load_task
 
-    task = dataclasses.replace(load_task(CRAFTING_FILE, CRAFTING_TASK), timeout=25)  # a few calls are enough
-    with PromptRecorder(scripted(TASK_REPLIES)) as recorder:
+    file, task_id, replies = TASKS[family]
+    task = dataclasses.replace(load_task(ROOT / "tasks" / file, task_id), timeout=25)  # a few calls are enough
+    with PromptRecorder(scripted(replies)) as recorder:
         run_episode(task, work / "episode", model={"api": "vllm", "model": "recorder", "url": recorder.url},
                     server=f"{host}:{port}", profile_options={"cooldown": 0})
         return recorder.calls("andy")[:CALLS]
@@ -114,6 +125,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--docs", choices=("short", "full", "both"), default="both",
                         help="the docs form: short (now), full (before), or both")
+    parser.add_argument("--family", nargs="+", choices=sorted(TASKS), default=list(TASKS),
+                        help="task families to measure (default: all)")
     parser.add_argument("--show", action="store_true", help="also print the first request of each scenario")
     args = parser.parse_args()
     forms = ("full", "short") if args.docs == "both" else (args.docs,)
@@ -129,7 +142,9 @@ def main() -> None:
             started = time.monotonic()
             with docs_form(form):
                 report(f"free play, {form} docs", free_play(host, port, Path(tmp) / f"free_{form}"), args.show)
-                report(f"crafting, {form} docs", crafting(host, port, Path(tmp) / f"craft_{form}"), args.show)
+                for family in args.family:
+                    report(f"{family}, {form} docs", task_episode(family, host, port, Path(tmp) / f"{family}_{form}"),
+                           args.show)
             print(f"  ({time.monotonic() - started:.0f} s)")
 
 
