@@ -11,6 +11,7 @@ alternate, starting with the user's, and knows no system turns: `to_turns` resha
 
 from __future__ import annotations
 
+import base64
 import json
 import urllib.error
 import urllib.request
@@ -86,7 +87,22 @@ class AnthropicModel(ChatModel):
             raise Transient(self._scrub(f"bad answer from {self.url}: {exc}")) from None
 
     def _complete(self, messages: list[Message], system: str) -> tuple[str, Usage]:
-        data = json.dumps(self.request_body(messages, system)).encode()
+        return self._call(self.request_body(messages, system), messages, system)
+
+    takes_images = True  # Claude reads pictures sent as base64 image blocks
+
+    def _complete_image(self, png: bytes, prompt: str, system: str) -> tuple[str, Usage]:
+        text_turn = [{"role": "user", "content": prompt}]
+        body = self.request_body(text_turn, system)
+        body["messages"] = [{"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                                         "data": base64.b64encode(png).decode("ascii")}},
+            {"type": "text", "text": prompt},
+        ]}]
+        return self._call(body, text_turn, system)
+
+    def _call(self, body: dict[str, Any], messages: list[Message], system: str) -> tuple[str, Usage]:
+        data = json.dumps(body).encode()
         payload, attempts = call_or_fail(lambda: self._once(data), self.policy, self.describe())
         text = "".join(block.get("text", "") for block in payload.get("content") or []
                        if isinstance(block, dict) and block.get("type") == "text")

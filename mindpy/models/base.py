@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -11,6 +12,8 @@ from ..errors import MindpyError
 from .tokens import count_messages, count_tokens
 
 THINK_END = "</think>"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+IMAGE_TOKENS = 1000  # what a picture of a few hundred pixels a side costs in prompt tokens, at most, for budgets
 
 
 class ModelError(MindpyError):
@@ -77,6 +80,28 @@ class ChatModel(ABC):
         """One chat completion. Raises `ModelError` when the call failed for good."""
         start = time.perf_counter()
         raw, usage = self._complete(list(messages), system)
+        return self._reply(raw, usage, start, system)
+
+    # Providers whose API reads pictures set this and implement `_complete_image`.
+    takes_images: bool = False
+
+    def send_image(self, png: bytes, prompt: str, system: str = "") -> Reply:
+        """Ask about one PNG picture: a single user turn holding `prompt` and the image. Raises `ModelError` for a
+        provider that cannot take images, or when the call failed for good."""
+        if not self.takes_images:
+            raise ModelError(f"{self.describe()} cannot take images; name a model that can (an OpenAI-compatible "
+                             f"or Anthropic one that reads pictures) as vision_model")
+        if not isinstance(png, bytes | bytearray) or not bytes(png).startswith(PNG_SIGNATURE):
+            raise ModelError("send_image takes the bytes of a PNG picture")
+        start = time.perf_counter()
+        raw, usage = self._complete_image(bytes(png), str(prompt), system)
+        return self._reply(raw, usage, start, system)
+
+    def _complete_image(self, png: bytes, prompt: str, system: str) -> tuple[str, Usage]:
+        """Like `_complete`, for one user turn of `prompt` and a PNG (providers with `takes_images`)."""
+        raise ModelError(f"{self.describe()} cannot take images")
+
+    def _reply(self, raw: str, usage: Usage, start: float, system: str) -> Reply:
         usage.latency_s = round(time.perf_counter() - start, 4)
         usage.model = usage.model or self.describe()
         usage.stable_prefix_tokens = int(getattr(system, "stable_prefix_tokens", 0) or usage.stable_prefix_tokens)
@@ -113,6 +138,11 @@ def estimated_usage(messages: list[Message], system: str, text: str, attempts: i
     """The usage of a call whose server reported none, counted here so that budgets still work."""
     return Usage(prompt_tokens=count_messages(messages, system), completion_tokens=count_tokens(text),
                  attempts=attempts, estimated=True)
+
+
+def png_data_url(png: bytes) -> str:
+    """A PNG as a `data:` URL, as OpenAI-style APIs take pictures."""
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
 def with_system(messages: list[Message], system: str) -> list[Message]:

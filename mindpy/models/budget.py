@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .base import ChatModel, Message, ModelError, Reply, Usage
+from .base import IMAGE_TOKENS, ChatModel, Message, ModelError, Reply, Usage
 from .prices import FREE, Price, parse_price, price_for
 from .tokens import count_messages
 
@@ -217,6 +217,19 @@ class BudgetedModel(ChatModel):
     def send(self, messages: list[Message], system: str = "") -> Reply:
         reserved = self.budget.acquire(count_messages(list(messages), str(system)))
         reply = self.inner.send(messages, system)
+        self.budget.settle(reply.usage, reserved, self.price)
+        return reply
+
+    @property
+    def takes_images(self) -> bool:  # type: ignore[override]  # the wrapped model's, read-only here
+        return bool(self.inner.takes_images)
+
+    def send_image(self, png: bytes, prompt: str, system: str = "") -> Reply:
+        if not self.inner.takes_images:
+            return self.inner.send_image(png, prompt, system)  # its refusal, before anything is reserved
+        reserved = self.budget.acquire(count_messages([{"role": "user", "content": prompt}], str(system))
+                                       + IMAGE_TOKENS)
+        reply = self.inner.send_image(png, prompt, system)
         self.budget.settle(reply.usage, reserved, self.price)
         return reply
 

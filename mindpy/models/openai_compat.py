@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from .base import ChatModel, ModelError, Usage, estimated_usage, with_system
+from .base import ChatModel, ModelError, Usage, estimated_usage, png_data_url, with_system
 from .presets import LOCAL_KEY, PRESETS, base_url, key_variable, require_key, scrub
 from .retry import RetryPolicy, Transient, call_or_fail
 
@@ -85,7 +85,21 @@ class OpenAICompatModel(ChatModel):
                                          f"{_message(exc)}")) from None
 
     def _complete(self, messages: list[dict], system: str) -> tuple[str, Usage]:
-        args = self._request_args(messages, system)
+        return self._call(self._request_args(messages, system), messages, system)
+
+    # The API takes pictures as content parts; a server whose model cannot read them refuses the request
+    # (HTTP 400), which comes back as a ModelError naming the model.
+    takes_images = True
+
+    def _complete_image(self, png: bytes, prompt: str, system: str) -> tuple[str, Usage]:
+        args = self._request_args([], system)
+        args["messages"].append({"role": "user", "content": [
+            {"type": "text", "text": prompt},
+            {"type": "image_url", "image_url": {"url": png_data_url(png)}},
+        ]})
+        return self._call(args, [{"role": "user", "content": prompt}], system)
+
+    def _call(self, args: dict[str, Any], messages: list[dict], system: str) -> tuple[str, Usage]:
         response, attempts = call_or_fail(lambda: self._once(args), self.policy, self.describe())
         if not response.choices:
             raise ModelError(f"{self.describe()} returned no choices")
