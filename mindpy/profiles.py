@@ -37,8 +37,8 @@ NO_EMBEDDINGS = ("none", "off", "word_overlap", "words")
 # (tom_step, verification: mindpy.agent.deliberation)
 # and Theory of Mind for Multi-Agent Collaboration's (belief_state: mindpy.agent.belief)
 METHOD_OPTIONS = ("partner_modelling", "reflection", "tom_step", "verification", "belief_state")
-# Fields MINDcraft profiles may carry that mindpy does not use (speech, vision...): accepted and kept.
-_IGNORED_FIELDS = ("speak", "speak_model", "vision_model", "image_analysis", "max_tokens", "task_goal")
+# Fields MINDcraft profiles may carry that mindpy does not use (speech...): accepted and kept.
+_IGNORED_FIELDS = ("speak", "speak_model", "image_analysis", "max_tokens", "task_goal")
 
 DEFAULTS: dict[str, Any] = {
     "model": None,  # none: the caller's default policy decides
@@ -56,9 +56,12 @@ DEFAULTS: dict[str, Any] = {
     "tom_step": False,
     "verification": False,
     "belief_state": False,
+    "allow_vision": False,
+    "vision_model": None,
 }
 _FIELDS = {"name", "model", "code_model", "embedding", "cooldown", "prompts", "conversation_examples",
-           "coding_examples", "modes", "blocked_actions", "base_profile", *METHOD_OPTIONS, *PROMPT_FIELDS}
+           "coding_examples", "modes", "blocked_actions", "base_profile", "allow_vision", "vision_model",
+           *METHOD_OPTIONS, *PROMPT_FIELDS}
 _NAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")
 MAX_COOLDOWN_S = 60.0  # larger numbers are MINDcraft's milliseconds
 
@@ -85,6 +88,8 @@ class Profile:
     tom_step: bool = False           # note what each partner is doing and needs before each choice
     verification: bool = False       # check each chosen command against the state, choose again when not okay
     belief_state: bool = False       # a written belief about partners and progress stands for the raw history
+    allow_vision: bool = False       # !lookAtPlayer / !lookAtPosition describe a first-person snapshot
+    vision_model: Any = None         # the model that reads the snapshots (default: `model`)
     sources: list[str] = field(default_factory=list)  # the files merged, in order
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -99,6 +104,12 @@ class Profile:
 
         spec = self.code_model if self.code_model is not None else self.model
         return None if spec is None else parse_model_spec(spec)
+
+    def vision_model_spec(self):
+        """The spec of the model that reads snapshots: `vision_model`, else None (the agent's own model)."""
+        from .models import parse_model_spec
+
+        return None if self.vision_model is None else parse_model_spec(self.vision_model)
 
 
 def read_profile_file(path: str | Path) -> dict[str, Any]:
@@ -219,7 +230,7 @@ def _check_field(key: str, value: Any, where: str) -> Any:
     if key == "name":
         if not isinstance(value, str) or not _NAME.match(value):
             raise ProfileError(f"{where}: a Minecraft name is 3-16 letters, digits or '_', got {quote(value)}")
-    elif key in ("model", "code_model"):
+    elif key in ("model", "code_model", "vision_model"):
         if value is not None:
             try:
                 check_model_spec(value)
@@ -249,7 +260,7 @@ def _check_field(key: str, value: Any, where: str) -> Any:
                 validate_examples(value, where)
             except ValueError as exc:
                 raise ProfileError(one_line(str(exc), 300)) from None
-    elif key in METHOD_OPTIONS:
+    elif key in METHOD_OPTIONS or key == "allow_vision":
         if not isinstance(value, bool):
             raise ProfileError(f"{where}: must be true or false, got {quote(value)}")
     elif key == "embedding":
@@ -340,6 +351,8 @@ def _build(merged: dict[str, Any], path: Path, sources: list[str], example_dirs:
         tom_step=bool(merged.get("tom_step", False)),
         verification=bool(merged.get("verification", False)),
         belief_state=bool(merged.get("belief_state", False)),
+        allow_vision=bool(merged.get("allow_vision", False)),
+        vision_model=merged.get("vision_model"),
         sources=sources,
         extra=dict(merged.get("extra", {})),
     )

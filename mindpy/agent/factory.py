@@ -20,6 +20,7 @@ examples) and profiles with `embedding: none`; they rank examples by word overla
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import threading
@@ -114,6 +115,17 @@ def make_model(profile, settings) -> Any:
     return create_model(spec, attempts=settings.model_attempts, timeout=settings.model_timeout_s)
 
 
+def make_vision(profile, settings, model):
+    """The agent's vision: its profile's vision_model (checked now, so a bad one stops the start), else its own
+    model (already wrapped, so budgets count its pictures)."""
+    from ..commands.vision import Vision
+
+    if profile.vision_model is None:
+        return Vision(model)
+    return Vision(create_model(profile.vision_model_spec(), attempts=settings.model_attempts,
+                               timeout=settings.model_timeout_s))
+
+
 def make_coder(profile, settings, skills: Skills, model, embedder):
     """The agent's !newAction: its own code model if the profile names one, docs ranked by retrieval."""
     import functools
@@ -176,6 +188,8 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
                   skills=skills, task=task, version=settings.minecraft_version, coder=coder, on_event=on_event,
                   on_restart=on_restart, agent_index=agent_index)
     agent.modes.apply_profile(profile.modes)
+    if profile.allow_vision:
+        agent.context = dataclasses.replace(agent.context, vision=make_vision(profile, settings, model))
     if rounds:
         agent.drive_by_turns()
     if settings.load_memory:

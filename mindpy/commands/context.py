@@ -56,6 +56,7 @@ class AgentContext:
     history: History | None = None
     controls: AgentControls | None = None
     agent_index: int | None = None  # which player of the task this agent is (its goal, inventory...), if known
+    vision: Any = None  # commands.vision.Vision when the profile allows vision: the look commands describe the view
     # set by !endTask when the agent declares the task finished (the task's checker reads it)
     task_finished: threading.Event = field(default_factory=threading.Event, compare=False, repr=False)
 

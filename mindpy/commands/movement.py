@@ -17,6 +17,7 @@ from .common import (
 )
 from .context import AgentContext
 from .params import BLOCK, ENTITY, FLOAT, INT, STRING, Choice, Param
+from .vision import with_vision
 
 # the closest a search walks up to the thing it found, in blocks
 SEARCH_CLOSENESS = 2
@@ -70,10 +71,11 @@ COMMANDS = (
            player("The player."),
            Param("direction", Choice(("at", "with")), '"at" to face the player, "with" to look where they look.',
                  example="at"),
-           run=lambda ctx, name, direction: perform(ctx, ctx.skills.look_at_player(name, direction))),
+           run=lambda ctx, name, direction: with_vision(ctx, perform(ctx, ctx.skills.look_at_player(name,
+                                                                                                  direction)))),
     action("lookAtPosition", "Look at a position.",
            *position(),
-           run=lambda ctx, x, y, z: perform(ctx, ctx.skills.look_at_position(x, y, z))),
+           run=lambda ctx, x, y, z: with_vision(ctx, perform(ctx, ctx.skills.look_at_position(x, y, z)))),
     action("goToSurface", "Go up to the surface, to the highest block above you.",
            run=lambda ctx: perform(ctx, ctx.skills.go_to_surface())),
 )
