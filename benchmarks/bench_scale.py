@@ -16,7 +16,13 @@ teams of K, 400 blocks apart, and teams do not see each other (as in separate ep
 in one Python process, as `mindpy run` has them; with --processes P they are spread over P Python processes, each
 with its own bridge and so its own Node process for its bots (the main process only runs the server and collects
 the numbers).
+With --in-run P1,P2,... each N of --agents is instead one run as `mindpy run --processes P` has it (ProcessRunner:
+this process keeps the first share of the agents, P-1 workers the rest, conversations through the run's hub), all
+N joined at once on a fresh server, for each P in turn; the rows of one N are measured back to back, so their
+ratios are fair on a machine whose load changes. MB/agent is then everything the run's processes hold beyond the
+server and this process before the bots (idle Node included), divided by N.
     .venv/bin/python benchmarks/bench_scale.py [--agents 1,8,32,64,128] [--seconds 20] [--processes 1] [--teams K]
+    .venv/bin/python benchmarks/bench_scale.py --agents 64,128 --in-run 1,2 [--join-at-once K]
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ from pathlib import Path
 
 import yaml
 
+from mindpy.agent import processes as agent_processes
+from mindpy.agent.processes import KEY_VARIABLE, ProcessRunner
 from mindpy.agent.runner import AgentRunner
 from mindpy.bridge import js_module, runtime
 from mindpy.models.replay import ReplayModel
@@ -154,10 +162,25 @@ class Crowd:
             runner.stop()
 
 
+class RunnerAgents:
+    """The agents a runner (AgentRunner, or ProcessRunner's share of this process) holds, with their tick logs: a
+    Window measures them as it measures a Crowd."""
+
+    def __init__(self, runner):
+        self.runner = runner
+        self.ticks: dict[str, TickLog] = {}
+        for name, agent in runner.agents.items():
+            self.ticks[name] = TickLog()
+            self.ticks[name].watch(agent)
+
+    def bots(self):
+        return [agent.bot for agent in self.runner.agents.values()]
+
+
 class Window:
     """What one process of agents did over a measuring window: its agents' ticks, its CPU, RSS and Node's load."""
 
-    def __init__(self, crowd: Crowd, skipped: SkippedTicks):
+    def __init__(self, crowd: Crowd | RunnerAgents, skipped: SkippedTicks):
         self.crowd = crowd
         self.skipped = skipped
         self.pids = {"python": os.getpid(), "node": runtime().pid}
@@ -282,6 +305,99 @@ def summarize(windows: list[dict], server: EmbeddedServer, server_cpu: float, se
         "connected": sum(w["connected"] for w in windows), "skipped": sum(w["skipped"] for w in windows)}
 
 
+def run_runner_worker(host: str, port: str, number: str) -> int:
+    """A worker of an in-run measurement: mindpy's own worker (run_worker) whose agents this module times; it
+    answers "open" and "close" with its window, as the main process measures its own share."""
+    skipped = SkippedTicks()
+    logging.getLogger("mindpy").addHandler(skipped)
+    windows: dict[str, Window] = {}
+
+    def setup(runner) -> None:
+        windows["w"] = Window(RunnerAgents(runner), skipped)
+
+    def answer(question):
+        if question == "open":
+            windows["w"].open()
+            return {}
+        if question == "close":
+            return windows["w"].close()
+        raise ValueError(f"unknown question {question!r}")
+
+    key = bytes.fromhex(os.environ.pop(KEY_VARIABLE, ""))
+    return agent_processes.run_worker(host, int(port), int(number), key, setup=setup, answer=answer)
+
+
+IN_RUN_HEADER = (f"{'agents':>6} {'procs':>5} {'join s':>7} {'ticks/s':>8} {'min':>5} {'tick ms':>8} {'p95':>7} "
+                 f"{'srv TPS':>7} {'CPU py':>6} {'node':>5} {'busy':>5} {'server':>6} {'RSS py':>7} {'node':>6} "
+                 f"{'server':>6} {'MB/agent':>8} {'conn':>5} {'skip':>5} {'load':>5}")
+
+
+def measure_in_run(n: int, processes: int, args, work: Path) -> None:
+    """One `mindpy run --processes P`-style run of n idle agents on a fresh server: join, settle, one window."""
+    skipped = SkippedTicks()
+    logging.getLogger("mindpy").addHandler(skipped)
+    settings = load_settings(None, env={}, bots_dir=str(work / "bots"), cache_dir=str(work / "cache"),
+                             narrate_behavior=False, chat_bot_messages=False)
+    work.mkdir(parents=True, exist_ok=True)
+    script = work / "idle.yaml"
+    script.write_text(yaml.safe_dump({"replies": [], "default": ""}))
+    profiles = []
+    for i in range(n):
+        name = f"r{n}p{processes}s{i}"
+        path = work / f"{name}.yaml"
+        path.write_text(yaml.safe_dump({"name": name, "model": f"replay:{script}", "cooldown": 0,
+                                        "embedding": "none"}))
+        profiles.append(load_profile(path, settings=settings))
+    with EmbeddedServer(run_dir=work / f"server-{n}-{processes}") as server:
+        node = runtime().pid  # this process's Node, started before the bots (it stays from one row to the next)
+        base = rss_mb(server.process.pid) + rss_mb(os.getpid()) + (rss_mb(node) if node else 0.0)
+        runner = ProcessRunner(settings, profiles, server.host, server.port, processes=processes,
+                               join_at_once=args.join_at_once, report=lambda line: print(line, flush=True),
+                               worker_command=[sys.executable, __file__, "--runner-worker"])
+        try:
+            t = time.perf_counter()
+            runner.start()
+            joined = time.perf_counter() - t
+            local = Window(RunnerAgents(runner), skipped)
+            workers = range(1, runner.processes)
+            time.sleep(args.settle)
+            server_cpu0, ticks0, t0 = cpu_seconds(server.process.pid), server.ticks(), time.perf_counter()
+            local.open()
+            for number in workers:
+                runner.ask(number, "open")
+            time.sleep(args.seconds)  # the window: everything runs on its own meanwhile
+            windows = [local.close()] + [runner.ask(number, "close") for number in workers]
+            wall = time.perf_counter() - t0
+            m = summarize(windows, server, (cpu_seconds(server.process.pid) - server_cpu0) / wall,
+                          ((server.ticks() or 0) - (ticks0 or 0)) / wall)
+            per_agent = (sum(m["rss"].values()) - base) / n
+            print(f"{n:>6} {runner.processes:>5} {joined:>7.1f} {m['rate_median']:>8.2f} {m['rate_min']:>5.2f} "
+                  f"{m['tick_median_ms']:>8.1f} {m['tick_p95_ms']:>7.0f} {m['server_tps']:>7.1f} "
+                  f"{m['cpu']['python']:>6.2f} {m['cpu']['node']:>5.2f} {m['busy']:>5.2f} {m['cpu']['server']:>6.2f} "
+                  f"{m['rss']['python']:>7.0f} {m['rss']['node']:>6.0f} {m['rss']['server']:>6.0f} "
+                  f"{per_agent:>8.1f} {m['connected']:>5} {m['skipped']:>5} {os.getloadavg()[0]:>5.2f}", flush=True)
+        finally:
+            runner.stop()
+            logging.getLogger("mindpy").removeHandler(skipped)
+
+
+def main_in_run(args) -> None:
+    counts = sorted({int(n) for n in args.agents.split(",")})
+    process_counts = [int(p) for p in args.in_run.split(",")]
+    print(f"{os.cpu_count()} CPUs; in-run: one run per row (ProcessRunner, as mindpy run --processes P); join pace "
+          f"{args.join_at_once or 'default'} per process; load average at start {os.getloadavg()[0]:.2f}")
+    print(IN_RUN_HEADER, flush=True)
+    with tempfile.TemporaryDirectory() as work:
+        for n in counts:
+            for processes in process_counts:
+                measure_in_run(n, processes, args, Path(work) / f"{n}-{processes}")
+    print("procs: processes of the run (this one and its workers); ticks/s: median over agents (min: the slowest); "
+          "tick ms: one update tick; join s: all N joined at once (ProcessRunner.start); CPU and RSS: summed over "
+          "the run's Python and Node processes; busy: share of the window the busiest Node event loop ran code; "
+          "MB/agent: RSS of the run's processes and the server beyond what they held before the bots, over N; "
+          "conn: bots connected; skip: ticks skipped (a bridge call timed out)")
+
+
 HEADER = (f"{'agents':>6} {'join s':>7} {'ticks/s':>8} {'min':>5} {'tick ms':>8} {'p95':>7} {'srv TPS':>7} "
           f"{'CPU py':>6} {'node':>5} {'busy':>5} {'server':>6} {'RSS py':>7} {'node':>6} {'server':>6} "
           f"{'MB/agent':>8} {'conn':>5} {'skip':>5} {'load':>5}")
@@ -296,10 +412,20 @@ def main() -> None:
                         help="Python processes of agents (each with its own Node process for its bots)")
     parser.add_argument("--teams", type=int, metavar="K",
                         help="agents stand in teams of K, 400 blocks apart (by default all together at spawn)")
+    parser.add_argument("--in-run", metavar="P1,P2", help="one run per agent count and process count, as mindpy run "
+                                                          "--processes P has it (see above)")
+    parser.add_argument("--join-at-once", type=int, default=None, metavar="K",
+                        help="with --in-run: bots each process joins at the same time (default: the bridge's pace)")
+    parser.add_argument("--runner-worker", nargs=3, metavar=("HOST", "PORT", "NUMBER"), help=argparse.SUPPRESS)
     parser.add_argument("--worker", metavar="HOST:PORT", help=argparse.SUPPRESS)
     parser.add_argument("--prefix", default="scale", help=argparse.SUPPRESS)
     parser.add_argument("--row", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.runner_worker:
+        sys.exit(run_runner_worker(*args.runner_worker))
+    if args.in_run:
+        main_in_run(args)
+        return
     if args.worker:
         run_worker(args.worker, args.prefix, args.row, args.teams)
         return

@@ -81,10 +81,13 @@ class ProcessRunner:
                  console: Callable[[str, str, str], None] | None = None, models: dict[str, Any] | None = None,
                  wrap_model: Callable[[str, Any], Any] | None = None, budget_limits: BudgetLimits | None = None,
                  join_at_once: int | None = None, restarts: int = 2,
-                 report: Callable[[str], None] | None = None, join_timeout: float = 30.0):
+                 report: Callable[[str], None] | None = None, join_timeout: float = 30.0,
+                 worker_command: Sequence[str] | None = None):
         """`wrap_model` wraps this process's models only (workers wrap theirs in their own share of
         `budget_limits`). `join_at_once`: how many bots each process joins at the same time (default: the
-        bridge's pace, per process). `report(line)` prints what happens to workers (default: stdout)."""
+        bridge's pace, per process). `report(line)` prints what happens to workers (default: stdout).
+        `worker_command`: what starts a worker, before its arguments (default `python -m mindpy.agent.worker`;
+        a benchmark runs its own entry point that calls run_worker with its `setup` and `answer`)."""
         if processes < 1:
             raise ValueError(f"processes must be at least 1, got {processes}")
         self.settings = settings
@@ -97,6 +100,10 @@ class ProcessRunner:
         self.restarts = restarts
         self.report = report or (lambda line: print(line, flush=True))
         self.join_timeout = join_timeout
+        self.worker_command = list(worker_command or [sys.executable, "-m", "mindpy.agent.worker"])
+        self._answers: dict[int, Any] = {}
+        self._answered = threading.Condition()
+        self._questions = 0
         self.shares = split(self.profiles, self.processes)
         self.hub = Hub(on_message=self._on_message, on_disconnect=lambda number: None)
         local = {p.name for p in self.shares[0]}
@@ -150,8 +157,7 @@ class ProcessRunner:
     def _spawn(self, number: int, restarts: int) -> Worker:
         names = [p.name for p in self.shares[number]]
         env = dict(os.environ, **{KEY_VARIABLE: self.hub.key.hex()})
-        command = [sys.executable, "-m", "mindpy.agent.worker", self.hub.address[0], str(self.hub.address[1]),
-                   str(number)]
+        command = [*self.worker_command, self.hub.address[0], str(self.hub.address[1]), str(number)]
         # a session of its own: the terminal's Ctrl-C reaches only this process, which stops the workers in order
         process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
         worker = Worker(number, names, process, restarts=restarts)
@@ -187,6 +193,10 @@ class ProcessRunner:
             worker.done.set()
         elif kind == "stopped":
             worker.summary = dict(message[1] or {})
+        elif kind == "answer":
+            with self._answered:
+                self._answers[message[1]] = message[2]
+                self._answered.notify_all()
         elif kind == "budget exceeded":
             for callback in list(self.on_budget_exceeded):
                 callback()
@@ -245,6 +255,19 @@ class ProcessRunner:
                     process.wait()
         self.hub.close()
 
+    def ask(self, number: int, question: Any, timeout: float = 60.0) -> Any:
+        """Ask worker `number` a question its run_worker `answer` knows (by default "pids": its process id and
+        its Node's); returns the answer. TimeoutError if none came in time."""
+        with self._answered:
+            self._questions += 1
+            asked = self._questions
+        if not self.hub.post(number, ("ask", asked, question)):
+            raise TimeoutError(f"worker {number} is not connected")
+        with self._answered:
+            if not self._answered.wait_for(lambda: asked in self._answers, timeout):
+                raise TimeoutError(f"worker {number} did not answer {question!r} within {timeout} s")
+            return self._answers.pop(asked)
+
     def spent(self) -> list[dict]:
         """The model spend each worker reported as it stopped."""
         return [w.summary for w in self.workers.values() if w.summary]
@@ -257,13 +280,15 @@ class ProcessRunner:
 
 
 # ---- the worker's side ---------------------------------------------------------------------------------
-def run_worker(host: str, port: int, number: int, key: bytes) -> int:
+def run_worker(host: str, port: int, number: int, key: bytes, *, setup: Callable[[AgentRunner], None] | None = None,
+               answer: Callable[[Any], Any] | None = None) -> int:
     """A worker process: connect to the hub, take its config, join its share of the bots, run until told to stop
-    (or until the hub's connection ends: the main process is gone)."""
+    (or until the hub's connection ends: the main process is gone). `setup(runner)` runs once the agents have
+    started; `answer(question)` answers ProcessRunner.ask (by default only "pids")."""
     import queue
     import signal
 
-    from ..bridge import shutdown
+    from ..bridge import runtime, shutdown
     from ..models.budget import shared_budget
     from .hub import HubClient
     from .runner import CONSOLE_EVENTS
@@ -278,6 +303,21 @@ def run_worker(host: str, port: int, number: int, key: bytes) -> int:
             configs.put(message[1])
         elif message[0] == "stop":
             stop()
+        elif message[0] == "ask":
+            threading.Thread(target=reply, args=message[1:], name="worker-answer", daemon=True).start()
+
+    def reply(asked: int, question: Any) -> None:
+        try:
+            if answer is not None:
+                result = answer(question)
+            elif question == "pids":
+                result = {"python": os.getpid(), "node": runtime().pid}
+            else:
+                result = None
+        except Exception as exc:
+            log.exception("answering %r failed", question)
+            result = {"error": str(exc)}
+        client.post(("answer", asked, result))
 
     def stop() -> None:
         stopping.set()
@@ -314,6 +354,8 @@ def run_worker(host: str, port: int, number: int, key: bytes) -> int:
     try:
         runner.start()
         starting.clear()
+        if setup is not None:
+            setup(runner)
         if not stopping.is_set():
             client.post(("started", list(runner.agents)))
     except Exception as exc:

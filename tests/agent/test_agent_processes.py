@@ -75,7 +75,7 @@ def test_two_processes_join_talk_restart_and_stop_cleanly(server, make_bot, tmp_
         worker = runner.pids()[1]
         worker_pids.add(worker)
         node_pids.update(children_of(worker))
-        assert node_pids, "the worker has a Node process of its own"
+        assert runner.ask(1, "pids") == {"python": worker, "node": min(node_pids)}  # its own Node process
         wait_until(lambda: all(player.js.players[name] is not None for name in (a0, a1, b0, b1)), timeout=20,
                    message="every bot in the player list")
         wait_until(lambda: {a0, a1, b0, b1} <= set(runner.bus.names()), timeout=10, message="every agent on the bus")
