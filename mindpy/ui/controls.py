@@ -2,10 +2,11 @@
 it, turn a mode on or off, and end the task episode it plays.
 
 A message reaches the agent as a whisper from the player `sender` (default "dashboard") would: the model answers
-it, and a `!command` runs at once when the `player_commands` setting lets that player give commands. Stopping,
-restarting and modes are the agent's own commands (`!stop`, `!restart`, `!setMode`), run on its behalf, so the
-card and the console show them like any other command. Ending an episode is what an agent's `!endTask` does: the
-episode checks the task once more and ends (reason "ended" unless the task is complete).
+it, and a `!command` runs at once when the `player_commands` setting lets that player give commands. Stopping
+runs the agent's own `!stop` on its behalf (the card and the console show it like any other command); restarting
+and modes do what `!restart` and `!setMode` do, even where a task blocks those commands for the model. Ending an
+episode is what an agent's `!endTask` does: the episode checks the task once more and ends (reason "ended" unless
+the task is complete).
 """
 
 from __future__ import annotations
