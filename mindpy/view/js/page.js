@@ -17,31 +17,47 @@ module.exports = `<!DOCTYPE html>
 (function () {
   const state = { columns: new Set(), waiting: new Set(), meshes: 0, frames: 0, lastMeshFrame: -1 }
   const sectionKey = (x, y, z) => [x, y, z].map(v => Math.floor(v / 16) * 16).join(',')
+  // The client starts four mesh workers, each loading a 63 MB script (minecraft-data for every version) and
+  // getting a copy of every chunk column. One worker does the same work for a few columns at a fraction of the
+  // start-up: the four the client asks for are stand-ins for one. What the client sends to all of them is passed
+  // on once (from the first stand-in); sections to mesh are passed on from any; replies go to the first.
   const NativeWorker = window.Worker
-  let firstWorker = null
-  function WatchedWorker (src, options) {
-    const worker = new NativeWorker(src, options)
-    if (!firstWorker) firstWorker = worker
-    const post = worker.postMessage.bind(worker)
-    worker.postMessage = function (message, transfer) {
-      if (message && worker === firstWorker) {
-        // every column goes to every worker: count them at one
-        if (message.type === 'chunk') state.columns.add(message.x + ',' + message.z)
-        if (message.type === 'unloadChunk') state.columns.delete(message.x + ',' + message.z)
-        if (message.type === 'reset') state.columns.clear()
-      }
-      if (message && message.type === 'dirty') state.waiting.add(sectionKey(message.x, message.y, message.z))
-      return transfer ? post(message, transfer) : post(message)
-    }
-    worker.addEventListener('message', ({ data }) => {
-      if (!data) return
-      if (data.type === 'geometry') { state.meshes++; state.lastMeshFrame = state.frames }
-      if (data.type === 'sectionFinished') state.waiting.delete(data.key)
-    })
-    return worker
+  const TO_ALL = new Set(['version', 'blockStates', 'chunk', 'unloadChunk', 'blockUpdate', 'reset'])
+  let real = null
+  let lead = null
+  function watch ({ data }) {
+    if (!data) return
+    if (data.type === 'geometry') { state.meshes++; state.lastMeshFrame = state.frames }
+    if (data.type === 'sectionFinished') state.waiting.delete(data.key)
   }
-  WatchedWorker.prototype = NativeWorker.prototype
-  window.Worker = WatchedWorker
+  function StandInWorker (src, options) {
+    if (!real) {
+      real = new NativeWorker(src, options)
+      real.addEventListener('message', event => {
+        watch(event)
+        if (lead && lead.onmessage) lead.onmessage(event)
+      })
+    }
+    const standIn = {
+      onmessage: null,
+      postMessage (message, transfer) {
+        if (message && TO_ALL.has(message.type)) {
+          if (standIn !== lead) return
+          if (message.type === 'chunk') state.columns.add(message.x + ',' + message.z)
+          if (message.type === 'unloadChunk') state.columns.delete(message.x + ',' + message.z)
+          if (message.type === 'reset') state.columns.clear()
+        }
+        if (message && message.type === 'dirty') state.waiting.add(sectionKey(message.x, message.y, message.z))
+        return transfer ? real.postMessage(message, transfer) : real.postMessage(message)
+      },
+      addEventListener () {},
+      removeEventListener () {},
+      terminate () {}
+    }
+    if (!lead) lead = standIn
+    return standIn
+  }
+  window.Worker = StandInWorker
   function tick () { state.frames++; window.requestAnimationFrame(tick) }
   window.requestAnimationFrame(tick)
   window.mindpyView = {
