@@ -8,7 +8,7 @@ the map as they change.
     POST /api/agents/{name}/mode           {"mode": "hunting", "on": false}
     POST /api/agents/{name}/view           open (lazily) the 3D view of its bot: {"url": ...}
     POST /api/episode/end                  end the task episode being played
-    POST /api/map/centre                   {"name": "andy"} or {"name": null}: what the map is centred on
+    POST /api/map                          {"centre": "andy" or null, "radius": 32}: what the map shows
     GET  /api/evals, /api/evals/{k}, /api/evals/{k}/episodes/{i}   evaluations, progress, an episode's transcript
 
 With a token (the dashboard bound to another address than 127.0.0.1), every request needs it: `?token=...` in
@@ -122,12 +122,17 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
             raise HTTPException(400, "no task episode is being played")
         return done(lambda: controls.end_episode(runners[-1]))
 
-    @app.post("/api/map/centre")
-    def map_centre(body: dict = Body(...)) -> dict:  # noqa: B008
-        name = body.get("name")
+    @app.post("/api/map")
+    def map_view(body: dict = Body(...)) -> dict:  # noqa: B008
+        name = body.get("centre")
         state.feed.map_centre = str(name) if name else None
+        if body.get("radius") is not None:
+            try:
+                state.feed.map_radius = max(8, min(128, int(body["radius"])))
+            except (TypeError, ValueError):
+                raise HTTPException(400, "radius: a whole number of blocks") from None
         state.feed.poke(map_too=True)
-        return {"ok": True}
+        return {"ok": True, "centre": state.feed.map_centre, "radius": state.feed.map_radius}
 
     @app.post("/api/agents/{name}/view")
     def view(name: str) -> dict:

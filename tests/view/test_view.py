@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import isolate, wait_until
+from conftest import isolate, teleport, wait_until
 from conftest import run_command as run
 from mindpy.commands import AgentContext
 from mindpy.commands.vision import Vision
@@ -113,6 +113,16 @@ def test_look_at_position_with_vision_sends_the_picture_and_returns_the_descript
         assert max(r, g, b) - min(r, g, b) < 30 and 60 < r < 200, (r, g, b)
         print(f"look + snapshot + description: {took:.1f} s (snapshot {vision.timings[-1]:.1f} s)")
 
+        # !lookAtPlayer does the same
+        partner = make_bot("seen")
+        teleport(partner, x + 3, y - 2, z + 3)
+        wait_until(lambda: bot.js.players[partner.name] and bot.js.players[partner.name].entity,
+                   message="the partner in view")
+        out = run(layer, ctx, f'!lookAtPlayer("{partner.name}", "at")')
+        assert out.ok and f"Looking at {partner.name}" in out and DESCRIPTION in out, out
+        assert len(server.requests) == 2
+        assert server.requests[1].body["messages"][-1]["content"][1]["type"] == "image_url"
+
     # vision off: the command is as it was, and nothing is rendered
     plain = run(layer, AgentContext.for_bot(bot), f"!lookAtPosition({x}, {y}, {z})")
     assert plain.ok and "You see" not in plain and "Vision" not in plain
@@ -162,3 +172,31 @@ def test_providers_take_images_or_say_they_cannot(monkeypatch):
     with pytest.raises(ModelError, match="cannot take images"):
         oracle.send_image(png, "What is this?")
     assert "cannot take images" in Vision(oracle).look(bot=None)
+
+
+def test_profiles_turn_vision_on_with_their_own_or_the_agents_model(tmp_path):
+    from mindpy.agent.factory import make_vision
+    from mindpy.profiles import ProfileError, load_profile
+    from mindpy.settings import Settings
+
+    plain = tmp_path / "plain.json"
+    plain.write_text('{"name": "andy", "model": "gpt-4o-mini"}')
+    assert load_profile(plain).allow_vision is False  # off unless asked for
+
+    seeing = tmp_path / "seeing.json"  # MINDcraft's field names, in a MINDcraft JSON profile
+    seeing.write_text('{"name": "andy", "model": "gpt-4o-mini", "allow_vision": true, '
+                      '"vision_model": {"api": "vllm", "model": "llava", "url": "http://127.0.0.1:9/v1"}}')
+    profile = load_profile(seeing)
+    assert profile.allow_vision is True and "vision_model" not in profile.extra
+    own = create_model({"api": "oracle", "model": "oracle"})
+    assert make_vision(profile, Settings(), own).model.describe() == "vllm/llava"
+    profile.vision_model = None
+    assert make_vision(profile, Settings(), own).model is own
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"name": "andy", "allow_vision": "yes"}')
+    with pytest.raises(ProfileError, match="allow_vision"):
+        load_profile(bad)
+    bad.write_text('{"name": "andy", "vision_model": {"api": "opnai", "model": "gpt-4o"}}')
+    with pytest.raises(ProfileError, match="vision_model"):
+        load_profile(bad)

@@ -57,7 +57,7 @@ function card (name) {
       </span></div>
     <div class="row vitals"></div>
     <div class="row doing"></div>
-    <div class="row goal"></div>
+    <div class="row goal" title="click to show all of it"></div>
     <div class="row partners"></div>
     <div class="row"><span class="label">modes</span><span class="chips modes"></span></div>
     <div class="row"><span class="label">inventory</span><span class="chips inventory"></span></div>
@@ -68,6 +68,7 @@ function card (name) {
   el.querySelector('.stop').onclick = () => control(name, 'stop')
   el.querySelector('.restart').onclick = () => control(name, 'restart')
   el.querySelector('.view3d').onclick = () => openView(name)
+  el.querySelector('.goal').onclick = event => event.currentTarget.classList.toggle('open')
   el.querySelector('.say').onsubmit = event => {
     event.preventDefault()
     const input = event.target.elements.text
@@ -112,13 +113,13 @@ function renderAgents () {
     set(el, '.model', esc(a.model))
     const w = a.world
     set(el, '.vitals', w
-      ? `<span class="label">at</span><span class="pos">${w.position.x}, ${w.position.y}, ${w.position.z}</span>
-         &nbsp;<span class="label">health</span>${bar(w.health, 20, '#e0605a')}
-         &nbsp;<span class="label">hunger</span>${bar(w.hunger, 20, '#c8914a')}
-         &nbsp;<span class="label">holds</span><span class="held">${esc(w.held || 'nothing')}</span>`
+      ? `<div><span class="label">at</span><span class="pos">${w.position.x}, ${w.position.y}, ${w.position.z}</span>
+         &nbsp;<span class="label">holds</span><span class="held">${esc(w.held || 'nothing')}</span></div>
+         <div><span class="label">health</span>${bar(w.health, 20, '#e0605a')}
+         &nbsp;<span class="label">hunger</span>${bar(w.hunger, 20, '#c8914a')}</div>`
       : `<span class="muted">world not readable: ${esc(a.world_error)}</span>`)
     set(el, '.doing', `<span class="label">doing</span><span class="action">${esc(a.action ? a.action.replace(/^action:/, '!') : (a.idle ? 'idle' : 'thinking'))}</span>`)
-    set(el, '.goal', `<span class="label">goal</span>${a.goal ? `${esc(a.goal)} <span class="muted">(${esc(a.goal_state)})</span>` : '<span class="muted">none</span>'}`)
+    set(el, '.goal', `<span class="label">goal</span>${a.goal ? `<span class="muted">(${esc(a.goal_state)})</span> ${esc(a.goal)}` : '<span class="muted">none</span>'}`)
     set(el, '.partners', `<span class="label">talking with</span>${a.partners.length ? a.partners.map(p => esc(p.name) + (p.active ? '' : ' (waiting)')).join(', ') : '<span class="muted">nobody</span>'}`)
     set(el, '.modes', Object.entries(a.modes).map(([m, on]) => `<span data-mode="${esc(m)}" class="${on ? 'on' : 'off'}">${esc(m)}</span>`).join(''))
     const items = w ? Object.entries(w.inventory) : []
@@ -167,7 +168,9 @@ function renderCentres () {
   select.value = wanted.includes(chosen) ? chosen : ''
 }
 
-$('#map-centre').onchange = event => api('/api/map/centre', { name: event.target.value || null })
+function mapView () { return api('/api/map', { centre: $('#map-centre').value || null, radius: Number($('#map-radius').value) }) }
+$('#map-centre').onchange = mapView
+$('#map-radius').onchange = mapView
 
 async function openView (name) {
   const flash = card(name).querySelector('.flash')
