@@ -248,7 +248,8 @@ def jp_next(moment: Moment, rng: random.Random) -> Probe | None:
 
 # ---- the set -------------------------------------------------------------------------------------------------------
 def probes_of_episode(run_dir: str | Path, rng: random.Random) -> dict[str, list[Probe]]:
-    """Every question the episode's moments give, by category, at most MAX_PER_EPISODE each."""
+    """The episode's questions by category, at most MAX_PER_EPISODE each, taken in turn from each kind of question
+    (so a kind that every turn allows does not crowd out the rarer ones)."""
     moments = list(read_moments(run_dir))
     out: dict[str, list[Probe]] = {c: [] for c in CATEGORIES}
     seen: set[tuple[str, str]] = set()
@@ -258,7 +259,7 @@ def probes_of_episode(run_dir: str | Path, rng: random.Random) -> dict[str, list
                      ec_recipe_holder(moment, rng), *tom_next(moment, moments, rng),
                      tom_crafter(moment, moments, rng), tom_recipe_need(moment, rng), jp_next(moment, rng),
                      *construction.construction_probes(moment, moments, rng)):
-            if made is None or len(out[made.category]) >= MAX_PER_EPISODE:
+            if made is None:
                 continue
             once = ((made.meta["kind"], "") if made.meta["kind"] in ONCE_PER_EPISODE else
                     (made.meta["kind"], moment.me) if made.meta["kind"] in ONCE_PER_AGENT else None)
@@ -271,7 +272,21 @@ def probes_of_episode(run_dir: str | Path, rng: random.Random) -> dict[str, list
                 continue
             seen.add(key)
             out[made.category].append(made)
-    return out
+    return {category: _kinds_in_turn(found, MAX_PER_EPISODE) for category, found in out.items()}
+
+
+def _kinds_in_turn(probes: list[Probe], limit: int) -> list[Probe]:
+    """Up to `limit` probes, one of each kind in turn (kinds in the order they first came), each kind in order."""
+    by_kind: dict[str, list[Probe]] = {}
+    for probe in probes:
+        by_kind.setdefault(probe.meta["kind"], []).append(probe)
+    queues = list(by_kind.values())
+    taken: list[Probe] = []
+    while len(taken) < limit and any(queues):
+        for queue in queues:
+            if queue and len(taken) < limit:
+                taken.append(queue.pop(0))
+    return taken
 
 
 def build_probes(run_dirs: Iterable[str | Path], per_category: int | None = None, seed: int = 0) -> list[Probe]:
