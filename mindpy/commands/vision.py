@@ -9,6 +9,7 @@ or fails, each ends as one line in the output saying so, and the look itself sta
 from __future__ import annotations
 
 import logging
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +31,7 @@ class Vision:
 
     model: Any
     size: tuple[int, int] = (512, 288)
-    timings: list[float] = field(default_factory=list)  # seconds per snapshot, for logs and benchmarks
+    timings: deque[float] = field(default_factory=lambda: deque(maxlen=100))  # seconds per recent snapshot
 
     def look(self, bot: Any) -> str:
         """One line or a few: what the model says the bot sees, or why there is no description."""

@@ -61,7 +61,9 @@ def stone_column_north(bot, distance: int = 3, height: int = 5) -> tuple[int, in
 def test_viewer_page_draws_the_world_and_closing_frees_its_port(make_bot):
     bot = make_bot("viewer")
     stone_column_north(bot)
+    listening = {event: bot.js.listenerCount(event) for event in ("move", "blockUpdate", "chunkColumnLoad")}
     viewer = open_viewer(bot, view_distance=2)
+    assert bot.js.listenerCount("move") == listening["move"] + 1
     try:
         assert viewer.url.startswith("http://127.0.0.1:") and viewer.port > 0
         with headless_browser() as browser:
@@ -81,6 +83,7 @@ def test_viewer_page_draws_the_world_and_closing_frees_its_port(make_bot):
     finally:
         viewer.close()
     assert not port_is_open(viewer.port)
+    assert {event: bot.js.listenerCount(event) for event in listening} == listening  # no more updates
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(viewer.url, timeout=2)
     viewer.close()  # twice is fine
