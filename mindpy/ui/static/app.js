@@ -36,6 +36,7 @@ function connect () {
       $('#map-info').textContent = `x ${message.x0}…${message.x0 + message.size - 1}, z ${message.z0}…${message.z0 + message.size - 1}; read by ${message.read_by}`
     } else if (message.type === 'evals') {
       state.evals = message.evals
+      renderAgents()
       route()
     }
   }
@@ -106,6 +107,9 @@ function set (el, selector, html) {
 
 function renderAgents () {
   $('#no-agents').hidden = state.agents.length > 0
+  $('#no-agents').textContent = state.evals.length
+    ? 'No agents are running in this process: an evaluation plays each episode in a process of its own (see Evaluation for its progress and transcripts).'
+    : 'No agents are running in this process.'
   const names = new Set(state.agents.map(a => a.name))
   for (const el of document.querySelectorAll('.card')) if (!names.has(el.dataset.agent)) el.remove()
   for (const a of state.agents) {
@@ -202,7 +206,7 @@ function renderEvals (k) {
   const rows = e.episodes.map(ep => `<tr class="episode" data-status="${esc(ep.status)}">
       <td><a href="#evals/${k}/episode/${ep.index}">${esc(ep.label)}</a></td><td>${esc(ep.family)}</td><td>${esc(ep.agent_count)}</td>
       <td class="${esc(ep.status)}">${esc(ep.status)}</td><td>${ep.score ?? ''}</td><td>${esc(ep.end_reason || '')}</td>
-      <td>${duration(ep.duration_s === '' ? null : Number(ep.duration_s))}</td><td class="muted">${esc(ep.error || '')}</td></tr>`).join('')
+      <td>${duration(ep.duration_s === undefined || ep.duration_s === null || ep.duration_s === '' ? null : Number(ep.duration_s))}</td><td class="muted">${esc(ep.error || '')}</td></tr>`).join('')
   $('#eval').innerHTML = `
     <h2>${esc(e.out)} <span class="muted">${e.live ? '(playing)' : '(finished run)'}</span></h2>
     <div class="counters">
