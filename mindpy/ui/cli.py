@@ -28,10 +28,17 @@ UI_PACKAGES = ("fastapi", "uvicorn", "websockets")
 
 def require_ui_extra() -> None:
     """ConfigError (one line) unless the web libraries of the `ui` extra are installed."""
-    missing = [name for name in UI_PACKAGES if importlib.util.find_spec(name) is None]
+    missing = [name for name in UI_PACKAGES if not _importable(name)]
     if missing:
         raise ConfigError(f"the dashboard needs the ui extra ({', '.join(missing)} missing): "
                           f"pip install 'mindpy[ui]' (make setup installs it)")
+
+
+def _importable(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a package left half-installed, or blocked
+        return False
 
 
 def add_ui_options(parser) -> None:

@@ -14,10 +14,12 @@ import secrets
 import socket
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import MindpyError
-from .app import DashboardState, create_app
+
+if TYPE_CHECKING:
+    from .app import DashboardState
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,8 @@ class Dashboard:
 
     def start(self) -> Dashboard:
         import uvicorn
+
+        from .app import create_app  # the web libraries load only when a dashboard starts
 
         app = create_app(self.state, self.token)
         config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="off", access_log=False)

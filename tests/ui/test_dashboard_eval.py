@@ -119,3 +119,12 @@ def test_the_command_line_says_what_it_can_show_and_why_it_cannot_start(tmp_path
     assert busy.returncode == 2
     assert busy.stderr.strip() == (f"mindpy: error: port {port} on 127.0.0.1 is in use (another dashboard?): "
                                    f"choose another with --ui-port PORT (0: any free port)")
+
+    # without the ui extra's web libraries (here: fastapi blocked in the process) the rest of the CLI still works
+    # and the dashboard says what to install
+    blocked = subprocess.run([sys.executable, "-c", "import sys; sys.modules['fastapi'] = None; "
+                              "from mindpy.cli import main; sys.exit(main(['dashboard']))"],
+                             capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert blocked.returncode == 2
+    assert blocked.stderr.strip() == ("mindpy: error: the dashboard needs the ui extra (fastapi missing): "
+                                      "pip install 'mindpy[ui]' (make setup installs it)")
