@@ -188,3 +188,34 @@ def test_restart_brings_the_agent_back_on_its_card(run):
     card(page, ann).locator("button.restart").click()
     wait_until(lambda: run["runner"].agents[ann] is not first, timeout=30, message="a restarted agent")
     expect(card(page, ann).locator(".pos")).to_contain_text(",", timeout=20000)
+
+
+def test_end_episode_ends_the_task_episode_being_played(run, tmp_path):
+    """A task episode played in this process (its runner tells the dashboard, as with `mindpy run --task --ui`): the
+    page shows the task, and End episode ends it as an agent's !endTask would."""
+    import threading
+
+    from mindpy.harness.episode import run_episode
+    from mindpy.tasks.loader import load_task
+
+    page, server = run["page"], run["server"]
+    (tmp_path / "tasks.json").write_text(json.dumps({"planks_slowly": {
+        "type": "techtree", "goal": "Craft oak_planks.", "agent_count": 1, "initial_inventory": {"0": {"oak_log": 1}},
+        "target": "oak_planks", "number_of_target": 4, "timeout": 240}}))
+    task = load_task(tmp_path / "tasks.json", "planks_slowly")
+    result: dict = {}
+    episode = threading.Thread(target=lambda: result.update(run_episode(
+        task, tmp_path / "episode", server=f"{server.host}:{server.port}",
+        models={"andy": ReplayModel([], default="Let me think about it.")})), daemon=True)
+    episode.start()
+    try:
+        expect(page.locator("#run")).to_contain_text("planks_slowly", timeout=60000)
+        expect(card(page, "andy")).to_be_visible()
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.locator("#end-episode").click()
+        wait_until(lambda: not episode.is_alive(), timeout=30, message="the episode to end")
+    finally:
+        episode.join(timeout=60)
+    assert result["end_reason"] == "ended" and result["score"] == 0.0, result
+    expect(page.locator("#run")).not_to_contain_text("planks_slowly", timeout=10000)
+    expect(card(page, "andy")).to_have_count(0)
