@@ -111,10 +111,13 @@ class AgentFeed:
             if self._watchers > 0:
                 woken = self._wake.is_set()
                 self._wake.clear()
-                self.refresh(read_bots=woken or started - self._last_world >= self.card_interval)
-                if time.monotonic() - self._last_map >= self.map_interval:
-                    self._last_map = time.monotonic()
-                    self.refresh_map()
+                try:
+                    self.refresh(read_bots=woken or started - self._last_world >= self.card_interval)
+                    if time.monotonic() - self._last_map >= self.map_interval:
+                        self._last_map = time.monotonic()
+                        self.refresh_map()
+                except Exception:  # an agent changing under us (restart, closing): the next round reads again
+                    log.exception("reading the agents for the dashboard")
             self._wake.wait(max(0.02, MIND_INTERVAL_S - (time.monotonic() - started)))
 
     def refresh(self, read_bots: bool = True) -> dict:
