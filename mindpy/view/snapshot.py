@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import MindpyError
-from .browser import chromium_path, headless_browser
+from .browser import chromium_path, shared_browser
 from .viewer import open_viewer
 
 if TYPE_CHECKING:
@@ -58,7 +58,8 @@ def snapshot(bot: Bot, *, size: tuple[int, int] = DEFAULT_SIZE, view_distance: i
              timeout: float = 60.0, browser: Any = None) -> Snapshot:
     """Render what `bot` sees now to a PNG of `size` (width, height) pixels.
 
-    `browser`: a Playwright sync Browser to reuse (default: a headless Chromium started for this call). Raises
+    `browser`: a Playwright sync Browser of the calling thread to use (default: the process's shared headless
+    Chromium, started on first use and stopped after a minute unused; see browser.SharedBrowser). Raises
     BrowserMissing when there is no browser, SnapshotError when the world does not draw within `timeout` seconds.
     """
     width, height = (int(v) for v in size)
@@ -68,30 +69,35 @@ def snapshot(bot: Bot, *, size: tuple[int, int] = DEFAULT_SIZE, view_distance: i
         chromium_path()  # no browser: say so before opening anything
     started = time.monotonic()
     with open_viewer(bot, first_person=True, view_distance=view_distance) as viewer:
+        columns = int((viewer.status() or {}).get("columns", 1))  # in view and sent: the page must draw them all
+
+        def photograph(on: Any) -> bytes:
+            return _photograph(on, viewer.url, bot.name, columns, width, height, timeout)
+
         if browser is not None:
-            png = _photograph(browser, viewer.url, viewer, width, height, timeout)
+            png = photograph(browser)
         else:
-            with headless_browser() as own:
-                png = _photograph(own, viewer.url, viewer, width, height, timeout)
+            try:
+                png = shared_browser().run(photograph, timeout=timeout + 30)
+            except TimeoutError as exc:
+                raise SnapshotError(str(exc)) from None
     return Snapshot(png, time.monotonic() - started, pixel_stddev(png), width, height)
 
 
-def _photograph(browser: Any, url: str, viewer: Any, width: int, height: int, timeout: float) -> bytes:
+def _photograph(browser: Any, url: str, name: str, columns: int, width: int, height: int, timeout: float) -> bytes:
     from playwright.sync_api import Error as PlaywrightError
 
     context = browser.new_context(viewport={"width": width, "height": height})
     try:
         page = context.new_page()
         page.goto(url, timeout=timeout * 1000)
-        status = viewer.status() or {}
-        columns = int(status.get("columns", 1))
         try:
             page.wait_for_function("n => window.mindpyView && window.mindpyView.drawn(n)", arg=columns,
                                    timeout=timeout * 1000, polling=100)
         except PlaywrightError:
             seen = page.evaluate("window.mindpyView ? window.mindpyView.summary() : null") or {}
             raise SnapshotError(
-                f"the view of {viewer.bot.name} did not finish drawing within {timeout:.0f} s "
+                f"the view of {name} did not finish drawing within {timeout:.0f} s "
                 f"({seen.get('columns', 0)} of {columns} chunk columns, {seen.get('waiting', '?')} sections waiting, "
                 f"{seen.get('meshes', 0)} meshes)") from None
         return page.locator("canvas").screenshot(timeout=timeout * 1000)

@@ -203,3 +203,27 @@ def test_profiles_turn_vision_on_with_their_own_or_the_agents_model(tmp_path):
     bad.write_text('{"name": "andy", "vision_model": {"api": "opnai", "model": "gpt-4o"}}')
     with pytest.raises(ProfileError, match="vision_model"):
         load_profile(bad)
+
+
+def test_the_shared_browser_takes_jobs_from_several_threads_and_stops_when_idle():
+    import threading
+
+    from mindpy.view.browser import SharedBrowser
+
+    shared = SharedBrowser(idle_s=0.5)
+    try:
+        versions: list[str] = []
+        threads = [threading.Thread(target=lambda: versions.append(shared.run(lambda b: b.version, timeout=60)))
+                   for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(90)
+        assert len(versions) == 3 and versions[0] and shared.launches == 1  # one browser for all three
+        with pytest.raises(ZeroDivisionError):  # a job's error reaches its caller, and the browser carries on
+            shared.run(lambda b: 1 / 0)
+        wait_until(lambda: not shared.running, timeout=30, message="the idle browser to stop")
+        assert shared.run(lambda b: b.is_connected()) is True and shared.launches == 2
+    finally:
+        shared.close()
+    assert not shared.running
