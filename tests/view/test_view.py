@@ -48,6 +48,14 @@ def center_color(png: bytes) -> tuple[int, int, int]:
         return crop.getpixel((0, 0))
 
 
+def changed_pixels(before: bytes, after: bytes) -> int:
+    from PIL import Image, ImageChops
+
+    with Image.open(io.BytesIO(before)) as a, Image.open(io.BytesIO(after)) as b:
+        difference = ImageChops.difference(a.convert("L"), b.convert("L")).point(lambda v: 255 if v > 24 else 0)
+        return difference.histogram()[255]
+
+
 def stone_column_north(bot, distance: int = 3, height: int = 5) -> tuple[int, int, int]:
     """A column of stone `distance` blocks north of `bot` (which stands in an area of its own); returns the
     position of its middle block once the bot sees the whole column."""
@@ -75,6 +83,15 @@ def test_viewer_page_draws_the_world_and_closing_frees_its_port(make_bot):
             png = page.locator("canvas").screenshot()
             spread = pixel_stddev(png)
             assert spread > BLANK_STDDEV * 5, f"the viewer's picture is blank (grey-level spread {spread:.1f})"
+
+            # a block placed now shows up: the page gets the change and meshes its section again
+            meshes = page.evaluate("window.mindpyView.state.meshes")
+            x, y, z = (int(v // 1) for v in bot.position)
+            bot.command(f"fill {x + 2} {y} {z + 1} {x + 3} {y + 1} {z + 2} gold_block")
+            page.wait_for_function("m => window.mindpyView.state.meshes > m", arg=meshes, timeout=30_000)
+            page.wait_for_function("n => window.mindpyView.drawn(n)", arg=columns, timeout=30_000, polling=100)
+            changed = changed_pixels(png, page.locator("canvas").screenshot())
+            assert changed > 200, f"the gold blocks did not show ({changed} pixels changed)"
 
             # the same check fails for a canvas of one colour, as an undrawn view is
             page.set_content(BLANK_PAGE)

@@ -91,12 +91,23 @@ class BotViewer {
     }
   }
 
-  // What is in view and loaded, sent to one socket (on connection) or all (as the bot moves or chunks arrive).
-  sendColumn (target, x, z) {
+  // Whether a page is connected: without one, nothing is encoded or sent (the listeners only keep count).
+  watched () {
+    return this.io.engine.clientsCount > 0
+  }
+
+  // A column in view and loaded, sent to one socket (on connection).
+  sendColumn (socket, x, z) {
     const column = this.column(x, z)
-    if (!column) return false
-    target.emit('loadChunk', { x: x * 16, z: z * 16, chunk: this.columnJson(column) })
-    return true
+    if (column) socket.emit('loadChunk', { x: x * 16, z: z * 16, chunk: this.columnJson(column) })
+  }
+
+  // A column that came into view (or was sent again by the server): shown from now on, sent to the open pages.
+  offer (x, z) {
+    const column = this.column(x, z)
+    if (!column) return
+    this.shown.add(`${x},${z}`)
+    if (this.watched()) this.io.emit('loadChunk', { x: x * 16, z: z * 16, chunk: this.columnJson(column) })
   }
 
   inView (x, z) {
@@ -142,8 +153,7 @@ class BotViewer {
       }
     }
     for (const [x, z] of columnsAround(this.center[0], this.center[1], this.viewDistance)) {
-      const key = `${x},${z}`
-      if (!this.shown.has(key) && this.sendColumn(this.io, x, z)) this.shown.add(key)
+      if (!this.shown.has(`${x},${z}`)) this.offer(x, z)
     }
   }
 
@@ -153,25 +163,29 @@ class BotViewer {
       move: () => {
         const [cx, cz] = chunkOf(bot.entity.position)
         if (cx !== this.center[0] || cz !== this.center[1]) this.recenter()
-        this.io.emit('position', this.positionPacket())
+        if (this.watched()) this.io.emit('position', this.positionPacket())
       },
       chunkColumnLoad: (p) => {
         const x = Math.floor(p.x / 16)
         const z = Math.floor(p.z / 16)
         // a column sent again (the server resent it) replaces the client's copy
-        if (this.inView(x, z) && this.sendColumn(this.io, x, z)) this.shown.add(`${x},${z}`)
+        if (this.inView(x, z)) this.offer(x, z)
       },
       chunkColumnUnload: (p) => {
         const key = `${Math.floor(p.x / 16)},${Math.floor(p.z / 16)}`
-        if (this.shown.delete(key)) this.io.emit('unloadChunk', { x: Math.floor(p.x / 16) * 16, z: Math.floor(p.z / 16) * 16 })
+        if (this.shown.delete(key) && this.watched()) this.io.emit('unloadChunk', { x: Math.floor(p.x / 16) * 16, z: Math.floor(p.z / 16) * 16 })
       },
       blockUpdate: (oldBlock, newBlock) => {
-        if (!newBlock || !newBlock.position) return
+        if (!newBlock || !newBlock.position || !this.watched()) return
         this.io.emit('blockUpdate', { pos: this.lifted(newBlock.position), stateId: newBlock.stateId })
       },
-      entitySpawn: (e) => { if (e !== bot.entity && e.position) this.io.emit('entity', this.entityPacket(e, true)) },
-      entityMoved: (e) => { if (e !== bot.entity && e.position) this.io.emit('entity', this.entityPacket(e, false)) },
-      entityGone: (e) => { this.io.emit('entity', { id: e.id, delete: true }) },
+      entitySpawn: (e) => {
+        if (e !== bot.entity && e.position && this.watched()) this.io.emit('entity', this.entityPacket(e, true))
+      },
+      entityMoved: (e) => {
+        if (e !== bot.entity && e.position && this.watched()) this.io.emit('entity', this.entityPacket(e, false))
+      },
+      entityGone: (e) => { if (this.watched()) this.io.emit('entity', { id: e.id, delete: true }) },
       end: () => { closeViewer(this.id) } // the bot left: its page stops too
     }
     for (const [event, listener] of Object.entries(this.listeners)) bot.on(event, listener)
