@@ -1,13 +1,14 @@
 """The bots' 3D view and what the bots see: the system browser (`browser.py`), prismarine-viewer pages of a bot
 (`viewer.py`) and first-person snapshots (`snapshot.py`)."""
 
-from .browser import BrowserMissing, headless_browser, launch_browser, launch_options
+from .browser import BrowserMissing, SharedBrowser, headless_browser, launch_browser, launch_options, shared_browser
 from .snapshot import Snapshot, SnapshotError, pixel_stddev, snapshot
 from .viewer import BotViewer, ViewerError, open_viewer
 
 __all__ = [
     "BotViewer",
     "BrowserMissing",
+    "SharedBrowser",
     "Snapshot",
     "SnapshotError",
     "ViewerError",
@@ -16,5 +17,6 @@ __all__ = [
     "launch_options",
     "open_viewer",
     "pixel_stddev",
+    "shared_browser",
     "snapshot",
 ]
