@@ -36,6 +36,7 @@ class EvalFeed:
     def __init__(self, out: Path, evaluation: Any = None):
         self.out = Path(out)
         self.evaluation = evaluation  # live: the Evaluation; None: read from disk
+        self._cached: tuple[tuple, dict] | None = None  # from disk: (the files' times, the progress read then)
 
     @classmethod
     def live(cls, evaluation: Any) -> EvalFeed:
@@ -89,7 +90,16 @@ class EvalFeed:
 
     # ---- progress ----------------------------------------------------------------------------------------
     def progress(self) -> dict:
-        """Everything the evaluation page shows, as plain data."""
+        """Everything the evaluation page shows, as plain data (from disk: read again only when its files change,
+        so that a dashboard of many finished runs costs nothing while they stay as they are)."""
+        if self.evaluation is not None:
+            return self._progress()
+        stamp = tuple(_mtime(self.out / name) for name in ("results.csv", "result.json", "summary.json"))
+        if self._cached is None or self._cached[0] != stamp:
+            self._cached = (stamp, self._progress())
+        return self._cached[1]
+
+    def _progress(self) -> dict:
         entries = self.entries()
         started_at = getattr(self.evaluation, "started_at", None) if self.evaluation is not None else None
         episodes = [self._episode_data(i, e, started_at) for i, e in enumerate(entries)]
@@ -183,6 +193,13 @@ def read_console(path: Path, limit: int = 5000) -> list[dict]:
         elif line.strip():
             out.append({"time": "", "agent": "", "kind": "", "text": line})
     return out
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
 
 
 def _success(row: dict) -> bool:
