@@ -296,6 +296,36 @@ def test_a_toss_nobody_catches_is_taken_back_by_the_giver(layer, make_bot):
     assert giver.inventory().get("gold_nugget") == 3 and "gold_nugget" not in receiver.inventory()
 
 
+def test_someone_else_s_toss_caught_nearby_is_not_taken_for_the_giver_s_own(layer, make_bot):
+    """While the giver watches its toss, a bystander picks up the same kind of item that a third player tossed.
+    The giver's toss lands with nobody (the receiver's inventory is full) and rolls back to it: it must say it has
+    the items back, not that the bystander caught them (then it would not fetch them: a five-agent team lost a
+    brick that way when everyone handed theirs to one crafter at once)."""
+    receiver, giver, dropper, bystander = make_bot("full"), make_bot("giver"), make_bot("dropper"), make_bot("by")
+    x, y, z = isolate(receiver)
+    teleport(giver, x + 3.5, y, z + 0.5)
+    teleport(dropper, x + 3.5, y, z + 6.5)
+    teleport(bystander, x + 3.5, y, z + 9.0)
+    wait_until(lambda: receiver.name in queries.stats(giver)["nearbyPlayers"], message="the receiver in sight")
+    for _ in range(36):  # every slot a full stack of stone
+        receiver.chat(f"/give {receiver.name} stone 64")
+    wait_until(lambda: receiver.inventory().get("stone", 0) == 36 * 64, timeout=20, message="a full inventory")
+    give(giver, "gold_nugget", 3)
+    give(dropper, "gold_nugget", 1)
+    dropper.js.lookAt(bystander.js.entity.position.offset(0, 1.6, 0), True, timeout=5)
+    outputs: list[str] = []
+    giving = threading.Thread(target=lambda: outputs.append(
+        run(layer, AgentContext.for_bot(giver), f'!givePlayer("{receiver.name}", "gold_nugget", 2)')))
+    giving.start()
+    wait_until(lambda: giver.inventory().get("gold_nugget", 0) < 3, timeout=30, message="the giver's toss")
+    dropper.js.toss(dropper.js.registry.itemsByName["gold_nugget"].id, None, 1, timeout=10)
+    wait_until(lambda: bystander.inventory().get("gold_nugget") == 1, timeout=8, message="the bystander's catch")
+    giving.join(timeout=60)
+    out = outputs[0]
+    assert "did not pick them up" in out and bystander.name not in out and "I have them back" in out, out
+    assert giver.inventory().get("gold_nugget") == 3
+
+
 def test_a_table_placed_for_crafting_is_taken_back(layer, make_bot):
     bot = make_bot("tabler")
     isolate(bot)

@@ -114,22 +114,34 @@ async function approach (bot, playerName, range) {
   return target
 }
 
-// Toss `count` items towards the player being looked at; how many they picked up within 5 s.
+// Where a toss appears: at the thrower's eyes, less 0.3 (the server spawns the item there)
+const TOSS_HEIGHT = 1.32
+const TOSS_SPOT_RADIUS = 0.6  // another player's toss spawns at least about a body width away
+
+// Toss `count` items towards the player being looked at; how many they picked up within 5 s. Only the items of
+// this toss count: when several agents give the same item at once (a team handing its bricks to one crafter),
+// a collect of someone else's toss must not pass for ours, or be reported as ours caught by a bystander.
 async function tossAndWatch (bot, playerName, name, count, state) {
   let received = 0
+  const spot = bot.entity.position.offset(0, TOSS_HEIGHT, 0)
+  const mine = new Set()  // ids of the item entities this toss spawned
+  const onSpawn = (entity) => {
+    if (entity.name === 'item' && entity.position.distanceTo(spot) < TOSS_SPOT_RADIUS) mine.add(entity.id)
+  }
   const onCollect = (collector, collected) => {
-    if (!collector) return
+    if (!collector || !mine.has(collected.id)) return
     const dropped = droppedItem(collected)
-    if (!dropped || dropped.name !== name) return
-    if (collector.username === playerName) received += dropped.count
+    if (collector.username === playerName) received += dropped ? dropped.count : 1
     else if (collector.username && collector !== bot.entity) state.caughtBy.add(collector.username)
   }
+  bot.on('entitySpawn', onSpawn)
   bot.on('playerCollect', onCollect)
   try {
     await bot.toss(c.itemByName(bot, name).id, null, count)
     const deadline = Date.now() + 5000
     while (received < count && Date.now() < deadline) await c.wait(bot, 100)
   } finally {
+    bot.removeListener('entitySpawn', onSpawn)
     bot.removeListener('playerCollect', onCollect)
   }
   return received
