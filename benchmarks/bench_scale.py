@@ -321,6 +321,8 @@ def run_runner_worker(host: str, port: str, number: str) -> int:
             return {}
         if question == "close":
             return windows["w"].close()
+        if question == "pids":
+            return {"python": os.getpid(), "node": runtime().pid}
         raise ValueError(f"unknown question {question!r}")
 
     key = bytes.fromhex(os.environ.pop(KEY_VARIABLE, ""))
@@ -355,11 +357,21 @@ def measure_in_run(n: int, processes: int, args, work: Path) -> None:
                                join_at_once=args.join_at_once, report=lambda line: print(line, flush=True),
                                worker_command=[sys.executable, __file__, "--runner-worker"])
         try:
+            join_cpu0 = {"server": cpu_seconds(server.process.pid), "python": cpu_seconds(os.getpid()),
+                         "node": cpu_seconds(node) if node else 0.0}
             t = time.perf_counter()
             runner.start()
             joined = time.perf_counter() - t
             local = Window(RunnerAgents(runner), skipped)
             workers = range(1, runner.processes)
+            # CPU the join took: the workers' processes were born for it, so their whole CPU time counts
+            join_cpu = {"server": cpu_seconds(server.process.pid) - join_cpu0["server"],
+                        "python": cpu_seconds(os.getpid()) - join_cpu0["python"],
+                        "node": (cpu_seconds(node) if node else 0.0) - join_cpu0["node"]}
+            for number in workers:
+                pids = runner.ask(number, "pids")
+                join_cpu["python"] += cpu_seconds(pids["python"])
+                join_cpu["node"] += cpu_seconds(pids["node"])
             time.sleep(args.settle)
             server_cpu0, ticks0, t0 = cpu_seconds(server.process.pid), server.ticks(), time.perf_counter()
             local.open()
@@ -376,6 +388,8 @@ def measure_in_run(n: int, processes: int, args, work: Path) -> None:
                   f"{m['cpu']['python']:>6.2f} {m['cpu']['node']:>5.2f} {m['busy']:>5.2f} {m['cpu']['server']:>6.2f} "
                   f"{m['rss']['python']:>7.0f} {m['rss']['node']:>6.0f} {m['rss']['server']:>6.0f} "
                   f"{per_agent:>8.1f} {m['connected']:>5} {m['skipped']:>5} {os.getloadavg()[0]:>5.2f}", flush=True)
+            print(f"{'':>13}join took CPU seconds: server {join_cpu['server']:.1f}, bots' Node "
+                  f"{join_cpu['node']:.1f}, Python {join_cpu['python']:.1f} (in {joined:.1f} s)", flush=True)
         finally:
             runner.stop()
             logging.getLogger("mindpy").removeHandler(skipped)

@@ -107,7 +107,9 @@ class ProcessRunner:
         self.shares = split(self.profiles, self.processes)
         self.hub = Hub(on_message=self._on_message, on_disconnect=lambda number: None)
         local = {p.name for p in self.shares[0]}
-        self.local = AgentRunner(settings, self.shares[0], host, port, console=console, bus=self.hub.bus,
+        # one process alone keeps the plain InProcessBus, as AgentRunner has it
+        self.local = AgentRunner(settings, self.shares[0], host, port, console=console,
+                                 bus=self.hub.bus if self.processes > 1 else None,
                                  models={k: v for k, v in (models or {}).items() if k in local},
                                  wrap_model=wrap_model, join_at_once=join_at_once)
         self.workers: dict[int, Worker] = {}
@@ -129,7 +131,7 @@ class ProcessRunner:
 
     @property
     def bus(self):
-        return self.hub.bus
+        return self.local.bus
 
     def pids(self) -> dict[int, int]:
         """Worker number -> process id, for the workers running now."""
@@ -142,7 +144,11 @@ class ProcessRunner:
         WorkerError (after stopping everything) when a worker could not join its bots."""
         for number in range(1, self.processes):
             self._spawn(number, restarts=0)
-        self.local.start()
+        try:
+            self.local.start()
+        except BaseException:  # this process's bots could not join (or Ctrl-C): the workers stop too
+            self.stop()
+            raise
         deadline = time.monotonic() + self.join_timeout * max(len(s) for s in self.shares) + 60
         for number in range(1, self.processes):
             worker = self.workers[number]
