@@ -1,19 +1,25 @@
 """One run's agents in two processes (ProcessRunner, as `mindpy run --processes 2` has them): every bot joins, a bot
 of this process and one of the worker talk over the run's hub, the worker's console lines reach this process's
 console, `!restart` works in the worker, a worker that dies is reported and started again, and stopping leaves
-no process behind."""
+no process behind. The same through `mindpy run --processes 2` and Ctrl-C."""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
+import pytest
 import yaml
 
 from agent_helpers import make_profile, make_settings
 from conftest import unique_name, wait_until
 from mindpy.agent.processes import ProcessRunner
+from mindpy.bridge import create_bot
 from mindpy.profiles import load_profile
 
 
@@ -112,3 +118,61 @@ def test_two_processes_join_talk_restart_and_stop_cleanly(server, make_bot, tmp_
     wait_until(lambda: not any(alive(pid) for pid in worker_pids | node_pids), timeout=10,
                message="the workers and their Node processes to end")
     assert not any(alive(pid) for pid in children_of(os.getpid()) if pid in worker_pids)
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below `pid` (children, their children...)."""
+    found, todo = set(), [pid]
+    while todo:
+        for child in children_of(todo.pop()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+@pytest.mark.slow  # a CLI run with its own server
+def test_mindpy_run_with_two_processes_shows_both_and_ctrl_c_ends_every_process(tmp_path):
+    names = [unique_name("cliproc") for _ in range(2)]
+    for name in names:
+        script = tmp_path / f"{name}.script.yaml"
+        script.write_text(yaml.safe_dump({"replies": [], "default": f"I am {name}."}))
+        (tmp_path / f"{name}.yaml").write_text(yaml.safe_dump({"name": name, "model": f"replay:{script}",
+                                                               "cooldown": 0, "embedding": "none"}))
+    env = {**os.environ, "MINDPY_BOTS_DIR": str(tmp_path / "bots"), "MINDPY_CACHE_DIR": str(tmp_path / "cache"),
+           "MINDPY_NARRATE_BEHAVIOR": "false"}
+    command = [str(Path(sys.executable).with_name("mindpy")), "run", "--processes", "2",
+               "--run-dir", str(tmp_path / "run")]
+    for name in names:
+        command += ["--profile", str(tmp_path / f"{name}.yaml")]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(line.rstrip("\n") for line in proc.stdout), daemon=True).start()
+
+    def find(pattern: str):
+        return next((m for m in (re.search(pattern, line) for line in list(lines)) if m), None)
+
+    visitor = None
+    below: set[int] = set()
+    try:
+        wait_until(lambda: find(r"joined 127\.0\.0\.1"), timeout=90, interval=0.2, message="the bots to join")
+        below = descendants(proc.pid)  # the server's Node, this run's Node, the worker and its Node
+        assert len(below) >= 4, below
+        port = int(find(r"Embedded server on 127\.0\.0\.1:(\d+)").group(1))
+        visitor = create_bot(unique_name("visitor"), "127.0.0.1", port)
+        visitor.chat(f"{names[0]} and {names[1]}, who are you?")
+        for name in names:  # the first plays in the run's own process, the second in the worker
+            wait_until(lambda name=name: find(rf"\[{name}\] says: I am {name}\."), timeout=30, interval=0.2,
+                       message=f"{name}'s answer on the console:\n" + "\n".join(lines))
+    finally:
+        if visitor is not None:
+            visitor.close()
+        proc.send_signal(signal.SIGINT)
+        try:
+            code = proc.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+    assert code == 0, "\n".join(lines)
+    wait_until(lambda: not any(alive(pid) for pid in below), timeout=10,
+               message="every process the run started to end")
