@@ -13,6 +13,10 @@ from pathlib import Path
 
 
 def _cmd_run(args) -> int:
+    if getattr(args, "task", None) and getattr(args, "processes", None) not in (None, 1):
+        print("mindpy run: --processes is for runs from profiles (--profile); a task plays in one process",
+              file=sys.stderr)
+        return 2
     if getattr(args, "task", None):
         from .cli import run_task_command  # the task harness (mindpy run --task)
 
