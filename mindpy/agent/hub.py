@@ -19,7 +19,9 @@ sends `(kind, ...)` tuples with `HubClient.post`, which reach the hub's `on_mess
 from __future__ import annotations
 
 import logging
+import os
 import secrets
+import socket
 import threading
 from collections.abc import Callable
 from multiprocessing.connection import Client, Connection, Listener
@@ -53,8 +55,15 @@ class _Link:
                 return False
 
     def close(self) -> None:
+        """End the connection both ways: a thread blocked reading it wakes up, and the other end sees it end
+        (closing the descriptor alone does neither while a read is under way)."""
         with self._lock:
             self.closed = True
+        try:
+            with socket.socket(fileno=os.dup(self.conn.fileno())) as sock:
+                sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         try:
             self.conn.close()
         except OSError:

@@ -176,3 +176,42 @@ def test_mindpy_run_with_two_processes_shows_both_and_ctrl_c_ends_every_process(
     assert code == 0, "\n".join(lines)
     wait_until(lambda: not any(alive(pid) for pid in below), timeout=10,
                message="every process the run started to end")
+
+
+def test_the_hub_relays_between_processes_as_one_bus_would():
+    """The hub and two clients over real sockets (in one process here): names reach every end, messages reach
+    their recipient wherever it is registered, and the names of a client whose connection ends are dropped."""
+    from mindpy.agent.hub import Hub, HubClient
+
+    hub = Hub()
+    one = HubClient(hub.address, hub.key, 1)
+    two = HubClient(hub.address, hub.key, 2)
+    got: dict[str, list] = {"main": [], "one": [], "two": []}
+    try:
+        hub.bus.register("main", lambda sender, payload: got["main"].append((sender, payload["n"])))
+        one.bus.register("one", lambda sender, payload: got["one"].append((sender, payload["n"])))
+        two.bus.register("two", lambda sender, payload: got["two"].append((sender, payload["n"])))
+        for bus in (hub.bus, one.bus, two.bus):
+            wait_until(lambda bus=bus: bus.names() == ["main", "one", "two"], timeout=5,
+                       message=f"every name at every end ({bus.names()})")
+        assert one.bus.send("one", "two", {"n": 1}) and two.bus.send("two", "main", {"n": 2})
+        assert hub.bus.send("main", "one", {"n": 3}) and one.bus.send("one", "one", {"n": 4})
+        assert not one.bus.send("one", "nobody", {"n": 5})
+        # each is handed over on a thread of its own, as InProcessBus does: compare without their order
+        wait_until(lambda: {k: sorted(v) for k, v in got.items()} == {"main": [("two", 2)],
+                                                                      "one": [("main", 3), ("one", 4)],
+                                                                      "two": [("one", 1)]},
+                   timeout=5, message=f"every message delivered ({got})")
+        for n in range(50):  # many at once from one sender: all arrive
+            one.bus.send("one", "two", {"n": 100 + n})
+        wait_until(lambda: sorted(n for _, n in got["two"]) == [1, *range(100, 150)], timeout=5,
+                   message="50 messages in a row")
+        one.close()  # its process ended: its names leave every other end
+        for bus in (hub.bus, two.bus):
+            wait_until(lambda bus=bus: not bus.is_present("one"), timeout=5, message="'one' gone")
+        assert not two.bus.send("two", "one", {"n": 6})
+        two.bus.unregister("two")
+        wait_until(lambda: hub.bus.names() == ["main"], timeout=5, message="'two' unregistered")
+    finally:
+        two.close()
+        hub.close()
