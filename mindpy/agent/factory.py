@@ -6,8 +6,10 @@
     agent.start()
 
 Everything the agent uses is built here and handed to its constructor; nothing is rewired afterwards. Callers
-that watch agents give middleware: `wrap_model(name, model)` wraps the chat model before anything uses it (call
-logs), `on_event` hooks see every traced event (consoles, counters).
+that watch agents give middleware: `wrap_model(name, model, role=...)` wraps every model the agent uses before
+anything uses it, its chat model (role "chat") and a profile's separate `code_model` ("code") and `vision_model`
+("vision"): budgets and call logs see all its calls. A `wrap_model(name, model)` without a `role` parameter is
+applied to each of them alike. `on_event` hooks see every traced event (consoles, counters).
 
 The embedding model is loaded once per process and shared by every agent, on a thread of its own: call
 `start_embedder(profiles, settings)` before the bots join so it loads meanwhile (build_agent starts it otherwise).
@@ -115,19 +117,43 @@ def make_model(profile, settings) -> Any:
     return create_model(spec, attempts=settings.model_attempts, timeout=settings.model_timeout_s)
 
 
-def make_vision(profile, settings, model):
-    """The agent's vision: its profile's vision_model (checked now, so a bad one stops the start), else its own
-    model (already wrapped, so budgets count its pictures)."""
+ModelWrapper = Callable[..., Any]  # wrap_model(name, model, role="chat") -> the model to use
+
+
+def wrap_with(wrap_model: ModelWrapper | None, name: str, model: Any, role: str) -> Any:
+    """`model` through the middleware for `role`; a wrapper that takes no role is applied to every role alike."""
+    if wrap_model is None:
+        return model
+    if _takes_role(wrap_model):
+        return wrap_model(name, model, role=role)
+    return wrap_model(name, model)
+
+
+def _takes_role(function: Callable[..., Any]) -> bool:
+    import inspect
+
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "role" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
+def make_vision(profile, settings, model, wrap_model: ModelWrapper | None = None):
+    """The agent's vision: its profile's vision_model (checked now, so a bad one stops the start; wrapped with
+    role "vision"), else its own model (already wrapped, so budgets and call logs count its pictures)."""
     from ..commands.vision import Vision
 
     if profile.vision_model is None:
         return Vision(model)
-    return Vision(create_model(profile.vision_model_spec(), attempts=settings.model_attempts,
-                               timeout=settings.model_timeout_s))
+    return Vision(wrap_with(wrap_model, profile.name,
+                            create_model(profile.vision_model_spec(), attempts=settings.model_attempts,
+                                         timeout=settings.model_timeout_s), "vision"))
 
 
-def make_coder(profile, settings, skills: Skills, model, embedder):
-    """The agent's !newAction: its own code model if the profile names one, docs ranked by retrieval."""
+def make_coder(profile, settings, skills: Skills, model, embedder, wrap_model: ModelWrapper | None = None):
+    """The agent's !newAction: its own code model if the profile names one (wrapped with role "code"), docs ranked
+    by retrieval."""
     import functools
 
     from ..coding import Coder, CodingPolicy, bind_api, model_asker
@@ -135,8 +161,9 @@ def make_coder(profile, settings, skills: Skills, model, embedder):
 
     code_model = model
     if profile.code_model is not None:
-        code_model = create_model(profile.code_model_spec(), attempts=settings.model_attempts,
-                                  timeout=settings.model_timeout_s)
+        code_model = wrap_with(wrap_model, profile.name,
+                               create_model(profile.code_model_spec(), attempts=settings.model_attempts,
+                                            timeout=settings.model_timeout_s), "code")
     coder = Coder(bind_api(skills, skills.bot), model_asker(code_model),
                   CodingPolicy(True, tuple(settings.trusted_players)), name=profile.name,
                   rank=functools.partial(rank, embedder=embedder), relevant_docs_count=settings.relevant_docs_count)
@@ -147,18 +174,18 @@ def make_coder(profile, settings, skills: Skills, model, embedder):
 
 def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = None, task: Any = None,
                 blocked: list[str] | tuple[str, ...] = (), extra_examples: bool = True,
-                wrap_model: Callable[[str, Any], Any] | None = None, on_event: Sequence[EventHook] = (),
+                wrap_model: ModelWrapper | None = None, on_event: Sequence[EventHook] = (),
                 on_restart: Callable[[Agent], None] | None = None, agent_index: int | None = None,
                 rounds: bool = False) -> Agent:
     """An agent for `bot` as `profile` describes it. `blocked` adds commands blocked for this agent (a task's
     blocked actions); the profile's and the settings' are always blocked, and so are the coblock commands unless
     `task` is a coblock task and the round commands (`!wait`) unless the agent plays in `rounds` (they would only
     lengthen every other prompt). `agent_index`: which player of `task` the agent is. With `rounds` the agent is
-    driven by turns (Agent.drive_by_turns) from the start."""
+    driven by turns (Agent.drive_by_turns) from the start. `wrap_model(name, model, role=...)` wraps each of its
+    models (see the module's doc)."""
     model = model if model is not None else make_model(profile, settings)
     uses_embedder = needs_embedder(profile, settings, model)  # the model itself: a wrapper may hide its api
-    if wrap_model is not None:
-        model = wrap_model(profile.name, model)
+    model = wrap_with(wrap_model, profile.name, model, "chat")
     commands = AgentCommands(default_registry(settings.minecraft_version),
                              blocked=[*profile.blocked_actions, *settings.blocked_actions, *blocked,
                                       *blocked_outside_coblock(task), *blocked_outside_defuse(task),
@@ -183,13 +210,15 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
                                    tom_step=profile.tom_step, verification=profile.verification,
                                    belief_state=profile.belief_state)
     skills = Skills(bot)
-    coder = make_coder(profile, settings, skills, model, embedder) if settings.allow_insecure_coding else None
+    coder = (make_coder(profile, settings, skills, model, embedder, wrap_model) if settings.allow_insecure_coding
+             else None)
     agent = Agent(profile.name, bot, model, commands, prompter, history, settings=agent_settings, bus=bus,
                   skills=skills, task=task, version=settings.minecraft_version, coder=coder, on_event=on_event,
                   on_restart=on_restart, agent_index=agent_index)
     agent.modes.apply_profile(profile.modes)
     if profile.allow_vision:
-        agent.context = dataclasses.replace(agent.context, vision=make_vision(profile, settings, model))
+        vision = make_vision(profile, settings, model, wrap_model)
+        agent.context = dataclasses.replace(agent.context, vision=vision)
     if rounds:
         agent.drive_by_turns()
     if settings.load_memory:

@@ -17,11 +17,12 @@ and `round_tally` (per agent: turns used on an action, messages, turns passed).
 (mindpy.profiles). An agent with `reflection` on gets the review of the structure (mindpy.tasks.coblock_review)
 after each round, or, playing without rounds, after each of its own !placeBlock and !breakBlock.
 
-`budget` (BudgetLimits; default: the settings' `budget`) limits the model calls of all the agents together
-(mindpy.models.budget): requests and tokens per minute, and dollars. When the dollars are spent the episode ends
-with the reason "budget" (or success, if the task is complete at that moment): cut off, not failed. The result's
-`budget` gives the spend (usd, requests, tokens, seconds waited). A hosted model without a known price is refused
-before anything starts when `max_usd` is set.
+`budget` (BudgetLimits; default: the settings' `budget`) limits the model calls of all the agents together, of
+every model they use (chat, a profile's code_model and vision_model; mindpy.models.budget): requests and tokens
+per minute, and dollars. When the dollars are spent the episode ends with the reason "budget" (or success, if the
+task is complete at that moment): cut off, not failed. The result's `budget` gives the spend (usd, requests,
+tokens, seconds waited), and each agent's entry its own `tokens` and `usd` (all its models). A hosted model
+without a known price is refused before anything starts when `max_usd` is set.
 
 An episode whose infrastructure failed (a server that does not start or dies, a bot that cannot join or is kicked,
 a world that does not set up) raises `EpisodeInfraError`: it is not the model's failure and is never scored.
@@ -50,7 +51,7 @@ from ..tasks.results import EpisodeRecorder
 from ..tasks.schema import Task
 from ..tasks.world import WorldSetupError, issue_via_bot, issue_via_server, set_up_task
 from ..userfiles import one_line
-from .calls import CallLog
+from .calls import CallLog, model_price
 from .humans import HumanSlots
 from .rounds import RoundOptions, RoundScheduler
 from .team import team_specs
@@ -284,7 +285,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
 
         _watch(monitor, finished, task, embedded, bots, humans, runner, spend)
         result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
-        result = {**result, "budget": spend.summary()}
+        result = {**hooks.with_costs(result), "budget": spend.summary()}
         if scheduler is not None:
             scheduler.join(timeout=STOP_WAIT_S)  # the last round's turns end: their tally is complete
             result = {**result, "round_rules": {"limit": scheduler.options.limit,
@@ -318,29 +319,35 @@ class _Tee:
 
 
 class _EpisodeHooks:
-    """The middleware an episode gives its agents: a call log around each model (calls/<agent>.jsonl) with the run's
-    budget inside it, and the counters of the result (commands, messages, tokens), which count once the play has
-    begun."""
+    """The middleware an episode gives its agents: a call log per agent (calls/<agent>.jsonl) around each of its
+    models (chat, code, vision) with the run's budget inside it, and the counters of the result (commands,
+    messages, tokens), which count once the play has begun."""
 
     def __init__(self, run_dir: Path, budget: Budget | None = None):
         self.run_dir = run_dir
         self.budget = budget  # every agent's model goes through it (inside the call log: refused calls are not logged)
-        self.logs: dict[str, CallLog] = {}
+        self.logs: dict[str, CallLog] = {}  # one per agent for the whole episode, a restarted agent's too
+        self.models: dict[str, dict[int, Any]] = {}  # every model each agent used (budgeted where there is one)
         self.recorder: EpisodeRecorder | None = None
         self.after_build: Callable[[str], None] | None = None  # (agent) after its !placeBlock or !breakBlock ran
         self._last_command: dict[str, str] = {}
 
-    def wrap_model(self, name: str, model: Any) -> CallLog:
-        previous = self.logs.get(name)
-        if previous is not None:  # a restarted agent: finish the old log's last line first
-            previous.close()
+    def wrap_model(self, name: str, model: Any, role: str = "chat") -> Any:
+        """`model`, which agent `name` uses as `role` ("chat", "code" or "vision"), with the budget and the
+        agent's call log around it. An agent built again (restarted) keeps its log: its old model's last line is
+        written first, and both write through the one log."""
+        logged = self.logs.get(name)
+        if logged is not None and role == "chat":  # a restarted agent: finish the old model's last line first
+            logged.close()
         if self.budget is not None:
             try:
                 model = self.budget.wrap(model)
             except ValueError as exc:  # a profile's own model without a price, with a dollar limit
                 raise ConfigError(f"{name}: {one_line(str(exc))}") from None
-        self.logs[name] = CallLog(model, self.run_dir / "calls" / f"{name}.jsonl", name)
-        return self.logs[name]
+        self.models.setdefault(name, {})[id(getattr(model, "inner", model))] = model
+        if logged is None:
+            logged = self.logs[name] = CallLog(None, self.run_dir / "calls" / f"{name}.jsonl", name)
+        return logged.wrap(model, role)
 
     def event_hooks(self, name: str) -> list[Callable[[str, str], None]]:
         return [lambda kind, text: self._on_event(name, kind, text)]
@@ -369,9 +376,28 @@ class _EpisodeHooks:
     def count_tokens(self) -> None:
         if self.recorder is None:
             return
-        for name, logged in self.logs.items():
-            usage = getattr(logged.model, "usage_log", [])
-            self.recorder.record_tokens(name, sum(u.prompt_tokens + u.completion_tokens for u in usage))
+        for name in self.models:  # every model of the agent: chat, code and vision
+            self.recorder.record_tokens(name, self.spent(name)[0])
+
+    def spent(self, name: str) -> tuple[int, float | None]:
+        """Tokens and dollars of every model agent `name` used (None dollars: a model without a known price). Read
+        from the models' own usage: it holds a call as soon as its reply arrives, before a budget that the call used
+        up ends the episode (the call log writes it only after)."""
+        tokens = 0
+        usd: float | None = 0.0
+        for model in list(self.models.get(name, {}).values()):
+            usage = list(getattr(model, "usage_log", []))
+            tokens += sum(u.prompt_tokens + u.completion_tokens for u in usage)
+            price = model_price(model)
+            usd = None if price is None or usd is None else usd + sum(price.cost(u) for u in usage)
+        return tokens, None if usd is None else round(usd, 6)
+
+    def with_costs(self, result: dict) -> dict:
+        """`result` with each agent's dollars (`usd`: every model of the agent; None when a price is unknown)."""
+        agents = {name: dict(entry) for name, entry in result.get("agents", {}).items()}
+        for name in self.models:
+            agents.setdefault(name, {})["usd"] = self.spent(name)[1]
+        return {**result, "agents": agents}
 
     def close(self) -> None:
         for logged in self.logs.values():

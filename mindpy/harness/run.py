@@ -1,8 +1,9 @@
 """`mindpy run --profile profiles/andy.yaml [--profile ...] [--server embedded|HOST:PORT]`: start bots and keep
 them playing until Ctrl-C. The main CLI calls `register(subparsers)`.
 
-With --max-usd / --max-rpm / --max-tpm (or the settings' `budget`) every bot's model goes through one shared
-budget (mindpy.models.budget); once the dollars are spent the run stops and prints the spend."""
+With --max-usd / --max-rpm / --max-tpm (or the settings' `budget`) every bot's models (its chat model and a
+profile's code_model and vision_model) go through one shared budget (mindpy.models.budget); once the dollars are
+spent the run stops and prints the spend."""
 
 from __future__ import annotations
 
@@ -57,15 +58,18 @@ def _cmd_run(args) -> int:
         # one budget for all the bots of this process (with --processes, this process's share of it)
         budget = shared_budget(args.run_dir, share_limits(limits, min(processes, len(profiles))))
         stack.callback(release_budget, args.run_dir)
+        def budgeted(name: str, model, role: str = "chat"):  # every model of every bot: chat, code and vision
+            return budget.wrap(model)
+
         runner: AgentRunner | ProcessRunner
         if processes > 1:  # the agents spread over worker processes (mindpy.agent.processes)
             runner = stack.enter_context(ProcessRunner(settings, profiles, host, port, processes=processes,
                                                        console=ConsoleLog(), budget_limits=limits,
-                                                       wrap_model=lambda name, model: budget.wrap(model)))
+                                                       wrap_model=budgeted))
             runner.on_budget_exceeded.append(runner.stop)
         else:
             runner = stack.enter_context(AgentRunner(settings, profiles, host, port, console=ConsoleLog(),
-                                                     wrap_model=lambda name, model: budget.wrap(model)))
+                                                     wrap_model=budgeted))
         budget.on_exceeded.append(lambda exc: runner.stop())  # no bot can think any more: the run is over
         signal.signal(signal.SIGTERM, lambda *_: runner.stop())
         runner.start()

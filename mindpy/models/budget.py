@@ -4,6 +4,7 @@
     budget = shared_budget("runs/cooking-1", limits)      # every agent of the run gets the same one
     model = budget.wrap(create_model("claude-3-5-sonnet-latest"))
     model.send(messages, system)        # waits for the rate limits; BudgetExceeded once $5 has been spent
+    model.send_image(png, prompt)       # the same, reserving IMAGE_TOKENS for the picture
     budget.spent_usd, budget.exceeded
     release_budget("runs/cooking-1")
 
