@@ -16,6 +16,9 @@ processes (`python -m mindpy.agent.worker`), each with its own bridge, Node proc
   again with its agents' saved memory (at most `restarts` times a share); after that its agents are reported gone.
 - The run's model budget is split evenly between the processes (`share_limits`).
 - Workers build their models from the profiles: `models` (ready model objects) only reach this process's agents.
+- A dashboard (`--ui`) sees the workers' agents through `remote` (mindpy.agent.remote): each worker sends its
+  agents' cards while a page watches and carries out the controls the page relays. REMOTE_WATCHERS are told of
+  it as the run starts, as mindpy.agent.runner.RUNNER_WATCHERS are told of each AgentRunner.
 """
 
 from __future__ import annotations
@@ -33,12 +36,17 @@ from typing import Any
 from ..errors import MindpyError
 from ..models.budget import BudgetLimits
 from .hub import Hub
+from .remote import WorkerAgents
 from .runner import AgentRunner
 
 log = logging.getLogger(__name__)
 
 KEY_VARIABLE = "MINDPY_HUB_KEY"   # how a worker gets the hub's key (not on its command line, which ps shows)
 STOP_WAIT_S = 20.0                # how long a stopping worker may take before it is terminated
+
+# Called with the WorkerAgents of every multi-process run this process starts (a dashboard adds itself here to
+# show and steer the workers' agents; see mindpy.ui). A watcher that fails is logged, never the run's problem.
+REMOTE_WATCHERS: list[Callable[[WorkerAgents], None]] = []
 
 
 class WorkerError(MindpyError):
@@ -113,6 +121,8 @@ class ProcessRunner:
                                  models={k: v for k, v in (models or {}).items() if k in local},
                                  wrap_model=wrap_model, join_at_once=join_at_once)
         self.workers: dict[int, Worker] = {}
+        self.remote = WorkerAgents(self.hub.post, {n: [p.name for p in self.shares[n]]
+                                                   for n in range(1, self.processes)})
         self.on_budget_exceeded: list[Callable[[], None]] = []
         self._lock = threading.RLock()
         self._stop = threading.Event()
@@ -142,6 +152,12 @@ class ProcessRunner:
     def start(self):
         """Start the workers, join this process's bots meanwhile, then wait for the workers' bots. Raises
         WorkerError (after stopping everything) when a worker could not join its bots."""
+        if self.processes > 1:
+            for watch in list(REMOTE_WATCHERS):
+                try:
+                    watch(self.remote)
+                except Exception:
+                    log.exception("a watcher of the workers' agents failed")
         for number in range(1, self.processes):
             self._spawn(number, restarts=0)
         try:
@@ -189,8 +205,11 @@ class ProcessRunner:
             self.hub.post(number, ("config", self._config(number, worker)))
         elif kind == "console" and self.console is not None:
             self.console(message[1], message[2], message[3])
+        elif self.remote.receive(number, message):
+            pass
         elif kind == "started":
             worker.state = "started"
+            self.remote.worker_started(number)
             if worker.restarts:
                 self.report(f"worker {number}: {', '.join(worker.names)} joined again")
             worker.done.set()
@@ -211,6 +230,8 @@ class ProcessRunner:
         """Wait for the worker to end; one that ends while the run goes on is reported and started again."""
         code = worker.process.wait()
         was_started = worker.state == "started"  # one that never started fails start() (or a restart) instead
+        if self.workers.get(worker.number) is worker:  # a dashboard shows its agents gone (until started again)
+            self.remote.worker_ended(worker.number, f"its process (worker {worker.number}) ended")
         if worker.state != "failed":
             worker.state = "ended"
         worker.done.set()
@@ -240,6 +261,7 @@ class ProcessRunner:
         with self._lock:
             first = not self._stop.is_set()
             self._stop.set()
+            self.remote.stopped = True
             workers = list(self.workers.values())
         if not first:
             return
@@ -297,15 +319,25 @@ def run_worker(host: str, port: int, number: int, key: bytes, *, setup: Callable
     from ..bridge import runtime, shutdown
     from ..models.budget import shared_budget
     from .hub import HubClient
+    from .remote import CardReporter
     from .runner import CONSOLE_EVENTS
 
     configs: queue.Queue = queue.Queue()
     stopping = threading.Event()
     starting = threading.Event()
     starting.set()
+    cards: list[CardReporter] = []  # the dashboard's reporter, once the runner is made
+    early: list[tuple] = []  # dashboard messages that came before it
+    early_lock = threading.Lock()
 
     def on_message(message: tuple) -> None:
-        if message[0] == "config":
+        if message[0] in ("watch", "steer"):
+            with early_lock:
+                if not cards:
+                    early.append(message)
+                    return
+            cards[0].handle(message)
+        elif message[0] == "config":
             configs.put(message[1])
         elif message[0] == "stop":
             stop()
@@ -356,6 +388,10 @@ def run_worker(host: str, port: int, number: int, key: bytes, *, setup: Callable
                          console=relay if config["console"] else None, bus=client.bus,
                          join_at_once=config["join_at_once"],
                          wrap_model=(lambda name, model: budget.wrap(model)) if budget is not None else None)
+    with early_lock:
+        cards.append(CardReporter(runner, client.post))
+        for message in early:
+            cards[0].handle(message)
     code = 0
     try:
         runner.start()
@@ -372,6 +408,7 @@ def run_worker(host: str, port: int, number: int, key: bytes, *, setup: Callable
             code = 1
     if code == 0:
         stopping.wait()
+    cards[0].close()
     runner.stop()
     client.post(("stopped", budget.summary() if budget is not None else {}))
     shutdown()

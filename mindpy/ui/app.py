@@ -2,7 +2,11 @@
 the map as they change.
 
     GET  /                                 the page (mindpy/ui/static/)
-    WS   /ws                               {"type": "agents"|"map"|"evals", ...} whenever one changes
+    WS   /ws                               {"type": "agents"|"map"|"evals", ...} whenever one changes ("map":
+                                           its fields that changed since the last one); "agents"
+                                           holds the cards that changed since the last one ("full": all of them,
+                                           the first time; a card the page has: its name and changed fields)
+                                           and the names of the agents gone
     POST /api/agents/{name}/say            {"text": "..."}: a message (or !command) from the dashboard's player
     POST /api/agents/{name}/stop|restart   stop the running action; restart the agent
     POST /api/agents/{name}/mode           {"mode": "hunting", "on": false}
@@ -49,6 +53,17 @@ class DashboardState:
         self.note = note  # a line for the page: what this dashboard shows
 
 
+def card_patch(page_cards: dict[str, dict], card: dict) -> dict:
+    """What the page needs to bring its copy of `card` up to date: the whole card the first time, then its name
+    and the fields that changed (an agent moving sends its `world` part, not its 40 events). Notes the card as
+    the page's."""
+    before = page_cards.get(card["name"])
+    page_cards[card["name"]] = card
+    if before is None:
+        return card
+    return {"name": card["name"], **{k: v for k, v in card.items() if before.get(k) != v}}
+
+
 def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
     """The app over `state`; `token`: required on every request when given."""
     app = FastAPI(title="mindpy dashboard", docs_url=None, redoc_url=None, openapi_url=None)
@@ -77,15 +92,19 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
 
     @app.get("/api/info")
     def info() -> dict:
-        return {"agents": bool(state.feed.runners), "evals": len(state.evals), "note": state.note,
+        return {"agents": bool(state.feed.runners or state.feed.remotes), "evals": len(state.evals), "note": state.note,
                 "sender": state.sender, "view": state.viewers is not None and state.viewers.available()}
 
     # ---- steering ------------------------------------------------------------------------------------------
-    def agent(name: str) -> Any:
-        found = state.feed.agents().get(name)
-        if found is None:
-            raise HTTPException(404, f"no running agent named {name!r}")
-        return found
+    # this process's agents directly, a worker's (mindpy run --processes N) through its process: the same checks
+    def steer(name: str, what: str, args: dict | None = None) -> dict:
+        try:
+            message = state.feed.steer(name, what, args)
+        except LookupError:
+            raise HTTPException(404, f"no running agent named {name!r}") from None
+        except MindpyError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return {"ok": True, "message": message}
 
     def done(run) -> dict:
         try:
@@ -97,23 +116,19 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
 
     @app.post("/api/agents/{name}/say")
     def say(name: str, body: dict = Body(...)) -> dict:  # noqa: B008 (FastAPI's way of reading a body)
-        target = agent(name)
-        return done(lambda: controls.say(target, str(body.get("text", "")), state.sender))
+        return steer(name, "say", {"text": str(body.get("text", "")), "sender": state.sender})
 
     @app.post("/api/agents/{name}/stop")
     def stop(name: str) -> dict:
-        target = agent(name)
-        return done(lambda: controls.stop(target))
+        return steer(name, "stop")
 
     @app.post("/api/agents/{name}/restart")
     def restart(name: str) -> dict:
-        target = agent(name)
-        return done(lambda: controls.restart(target))
+        return steer(name, "restart")
 
     @app.post("/api/agents/{name}/mode")
     def mode(name: str, body: dict = Body(...)) -> dict:  # noqa: B008
-        target = agent(name)
-        return done(lambda: controls.set_mode(target, str(body.get("mode", "")), bool(body.get("on"))))
+        return steer(name, "mode", {"mode": str(body.get("mode", "")), "on": bool(body.get("on"))})
 
     @app.post("/api/episode/end")
     def end_episode() -> dict:
@@ -136,11 +151,20 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
 
     @app.post("/api/agents/{name}/view")
     def view(name: str) -> dict:
-        target = agent(name)
         if state.viewers is None or not state.viewers.available():
             raise HTTPException(400, "the 3D view is not available in this installation")
+        target = state.feed.agents().get(name)
+        remote = state.feed.remote_of(name) if target is None else None
+        if target is None and remote is None:
+            raise HTTPException(404, f"no running agent named {name!r}")
         try:
-            return {"url": state.viewers.open(target)}
+            if remote is None:
+                for other in state.feed.remotes:  # one view at a time
+                    other.close_views()
+                return {"url": state.viewers.open(target)}
+            state.viewers.close()
+            # the worker's Node process serves the view on 127.0.0.1, as this process's does
+            return {"url": remote.open_view(name)}
         except MindpyError as exc:
             raise HTTPException(400, str(exc)) from None
 
@@ -173,7 +197,10 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
             return
         await socket.accept()
         feed = state.feed
-        sent_version = sent_map = -1
+        sent_version = sent_map = sent_run = -1
+        sent_cards: dict[str, int] = {}  # name -> the card version the page has
+        page_cards: dict[str, dict] = {}  # name -> the card as the page has it
+        page_map: dict = {}  # the map as the page has it
         sent_evals: list = []
         last_evals = 0.0
         loop = asyncio.get_running_loop()
@@ -182,10 +209,24 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
                 while True:
                     if feed.version != sent_version:
                         sent_version = feed.version
-                        await socket.send_json({"type": "agents", **feed.state})
+                        full = sent_run < 0
+                        changed, removed, run_version = feed.changes(sent_cards, sent_run)
+                        if full or changed or removed or run_version != sent_run:
+                            sent_run = run_version
+                            for name in removed:
+                                page_cards.pop(name, None)
+                            await socket.send_json({"type": "agents", "full": full,
+                                                    "agents": [card_patch(page_cards, c) for c in changed],
+                                                    "removed": removed, "run": feed.run})
                     if feed.map_version != sent_map and feed.map is not None:
                         sent_map = feed.map_version
-                        await socket.send_json({"type": "map", **feed.map})
+                        # the whole map the first time, then only its parts that changed (the blocks of an idle
+                        # area stay as they are: its markers move), nothing when only the read time did
+                        now = feed.map
+                        patch = {k: v for k, v in now.items() if k != "read_ms" and page_map.get(k) != v}
+                        page_map = now
+                        if patch:
+                            await socket.send_json({"type": "map", **patch, "read_ms": now.get("read_ms")})
                     if state.evals and loop.time() - last_evals >= EVAL_PUSH_S:
                         last_evals = loop.time()
                         progress = await asyncio.to_thread(lambda: [e.progress() for e in state.evals])

@@ -62,6 +62,7 @@ def ui_session(args) -> Iterator[None]:
         yield
         return
     require_ui_extra()
+    from ..agent.processes import REMOTE_WATCHERS
     from ..agent.runner import RUNNER_WATCHERS
     from ..harness.evaluate import EVALUATION_WATCHERS
     from .app import DashboardState
@@ -76,6 +77,7 @@ def ui_session(args) -> Iterator[None]:
 
     dashboard = Dashboard(state, host=args.ui_host, port=args.ui_port).start()
     RUNNER_WATCHERS.append(state.feed.add_runner)
+    REMOTE_WATCHERS.append(state.feed.add_remote)  # the worker processes' agents of `mindpy run --processes N`
     EVALUATION_WATCHERS.append(add_evaluation)
     print(f"Dashboard: {dashboard.url}", flush=True)
     try:
@@ -87,6 +89,7 @@ def ui_session(args) -> Iterator[None]:
                     time.sleep(3600)
     finally:
         RUNNER_WATCHERS.remove(state.feed.add_runner)
+        REMOTE_WATCHERS.remove(state.feed.add_remote)
         EVALUATION_WATCHERS.remove(add_evaluation)
         dashboard.stop()
 

@@ -81,6 +81,8 @@ class Dashboard:
         self.state.feed.close()
         if self.state.viewers is not None:
             self.state.viewers.close()
+        for remote in self.state.feed.remotes:  # a 3D view open in a worker process
+            remote.close_views()
         if self._server is not None:
             self._server.should_exit = True
         if self._thread is not None:

@@ -3,7 +3,7 @@
 
 const $ = sel => document.querySelector(sel)
 const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]))
-const state = { agents: [], run: null, evals: [], info: {}, lastUpdate: 0 }
+const state = { agents: [], cards: new Map(), run: null, evals: [], info: {}, lastUpdate: 0 }
 window.dashboard = state // for people poking around in the console (and the tests)
 
 async function api (path, body) {
@@ -24,14 +24,24 @@ function connect () {
     setTimeout(connect, 1000)
   }
   socket.onmessage = event => {
-    const message = JSON.parse(event.data)
+    let message = JSON.parse(event.data)
     if (message.type === 'agents') {
-      state.agents = message.agents
+      // only the cards that changed come (all of them the first time: full), each whole the first time and then
+      // only its fields that changed; removed: the agents gone
+      if (message.full) state.cards = new Map()
+      for (const name of message.removed || []) state.cards.delete(name)
+      const changed = message.agents.map(patch => {
+        const a = { ...(state.cards.get(patch.name) || {}), ...patch }
+        state.cards.set(a.name, a)
+        return a
+      })
+      state.agents = [...state.cards.values()].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
       state.run = message.run
       state.lastUpdate = Date.now()
-      renderAgents()
+      renderAgents(message.full ? null : changed)
     } else if (message.type === 'map') {
-      state.map = message
+      state.map = { ...(state.map || {}), ...message } // only the map's parts that changed come
+      message = state.map
       drawMap($('#map'), message)
       $('#map-info').textContent = `x ${message.x0}…${message.x0 + message.size - 1}, z ${message.z0}…${message.z0 + message.size - 1}; read by ${message.read_by}`
     } else if (message.type === 'evals') {
@@ -50,7 +60,7 @@ function card (name) {
   el.className = 'card'
   el.dataset.agent = name
   el.innerHTML = `
-    <div class="card-head"><h2>${esc(name)}</h2><span class="model"></span>
+    <div class="card-head"><h2>${esc(name)}</h2><span class="model"></span><span class="where"></span>
       <span class="buttons">
         <button class="stop" title="stop the running action">Stop</button>
         <button class="restart danger" title="restart the agent with its saved memory">Restart</button>
@@ -105,16 +115,20 @@ function set (el, selector, html) {
   if (part.dataset.html !== html) { part.innerHTML = html; part.dataset.html = html }
 }
 
-function renderAgents () {
+function renderAgents (changed) {
   $('#no-agents').hidden = state.agents.length > 0
   $('#no-agents').textContent = state.evals.length
     ? 'No agents are running in this process: an evaluation plays each episode in a process of its own (see Evaluation for its progress and transcripts).'
     : 'No agents are running in this process.'
   const names = new Set(state.agents.map(a => a.name))
   for (const el of document.querySelectorAll('.card')) if (!names.has(el.dataset.agent)) el.remove()
-  for (const a of state.agents) {
+  for (const a of changed || state.agents) {
     const el = card(a.name)
+    el.classList.toggle('gone', !!a.gone)
+    for (const button of el.querySelectorAll('button, input')) button.disabled = !!a.gone
     set(el, '.model', esc(a.model))
+    set(el, '.where', (a.process ? `<span class="process" title="this agent runs in worker process ${a.process}">worker ${a.process}</span>` : '') +
+      (a.gone ? ` <span class="gone-note">gone: ${esc(a.gone)}</span>` : ''))
     const w = a.world
     set(el, '.vitals', w
       ? `<div><span class="label">at</span><span class="pos">${w.position.x}, ${w.position.y}, ${w.position.z}</span>
