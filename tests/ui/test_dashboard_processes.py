@@ -164,6 +164,27 @@ def test_the_3d_view_of_a_worker_agents_bot_opens(run):
     page.locator("#view-close").click()
 
 
+def test_restart_of_a_worker_agent_happens_in_its_worker(run):
+    page, name = run["page"], run["names"][3]
+    card(page, name).locator("button.restart").click()
+    expect(card(page, name).locator(".flash")).to_have_text(f"{name} is restarting", timeout=15000)
+    expect(card(page, name).locator(".pos")).to_contain_text(",", timeout=30000)
+    expect(card(page, name).locator(".action")).to_have_text("idle", timeout=30000)
+
+
+def test_ui_session_tells_the_dashboard_of_a_multi_process_run():
+    """`--ui` (mindpy.ui.cli.ui_session) adds the dashboard to REMOTE_WATCHERS as to RUNNER_WATCHERS."""
+    import argparse
+
+    from mindpy.ui.cli import ui_session
+
+    before = list(REMOTE_WATCHERS)
+    with ui_session(argparse.Namespace(ui=True, ui_host="127.0.0.1", ui_port=0)):
+        added = [w for w in REMOTE_WATCHERS if w not in before]
+        assert len(added) == 1 and getattr(added[0], "__name__", "") == "add_remote", added
+    assert REMOTE_WATCHERS == before
+
+
 def test_a_dead_workers_cards_show_it_gone_and_come_back_when_it_is_started_again(run):
     page, runner, names = run["page"], run["runner"], run["names"]
     pid = runner.pids()[1]
