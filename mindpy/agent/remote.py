@@ -217,7 +217,7 @@ class WorkerAgents:
         """A page started watching (`rates`: {"mind": s, "card": s}) or stopped (None); the workers send cards
         while at least one watches."""
         with self._lock:
-            self._watchers += 1 if rates is not None else -1
+            self._watchers = max(0, self._watchers + (1 if rates is not None else -1))
             if rates is not None:
                 self._rates = dict(rates)
             now = self._rates if self._watchers > 0 else None
