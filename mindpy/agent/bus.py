@@ -48,6 +48,11 @@ class InProcessBus:
             return sorted(self._handlers)
 
     def send(self, sender: str, recipient: str, payload: dict) -> bool:
+        return self.deliver(sender, recipient, payload)
+
+    def deliver(self, sender: str, recipient: str, payload: dict) -> bool:
+        """Hand a message to a handler registered here, on a thread of its own; False if there is none. (A bus
+        between processes sends on to other processes what it cannot deliver here.)"""
         with self._lock:
             handler = self._handlers.get(recipient)
             if handler is None:

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Client, Connection, Listener
 from typing import Any
 
-from .bus import Handler
+from .bus import Handler, InProcessBus
 
 log = logging.getLogger(__name__)
 
@@ -70,41 +70,7 @@ class _Link:
             pass
 
 
-class _LocalHandlers:
-    """The handlers of this process's agents and the run-wide names, with InProcessBus's delivery on threads."""
-
-    def __init__(self):
-        self._handlers: dict[str, Handler] = {}
-        self._lock = threading.Lock()
-        self._settled = threading.Condition(self._lock)
-        self._in_flight = 0
-
-    def deliver(self, sender: str, recipient: str, payload: dict) -> bool:
-        """Hand a message to a handler of this process on a thread of its own; False if there is none."""
-        with self._lock:
-            handler = self._handlers.get(recipient)
-            if handler is None:
-                return False
-            self._in_flight += 1
-        threading.Thread(target=self._hand_over, args=(handler, sender, dict(payload)),
-                         name=f"bus-{sender}-{recipient}", daemon=True).start()
-        return True
-
-    def _hand_over(self, handler: Handler, sender: str, payload: dict) -> None:
-        try:
-            handler(sender, payload)
-        finally:
-            with self._lock:
-                self._in_flight -= 1
-                self._settled.notify_all()
-
-    def wait_settled(self, timeout: float) -> bool:
-        """Wait until the messages handed to this process's agents so far have been handled."""
-        with self._lock:
-            return self._settled.wait_for(lambda: self._in_flight == 0, timeout)
-
-
-class HubBus(_LocalHandlers):
+class HubBus(InProcessBus):
     """The bus of the main process's agents; it also routes the workers' messages (see Hub)."""
 
     def __init__(self, hub: Hub):
@@ -266,7 +232,7 @@ class Hub:
             link.close()
 
 
-class ClientBus(_LocalHandlers):
+class ClientBus(InProcessBus):
     """The bus of a worker's agents (see HubClient)."""
 
     def __init__(self, client: HubClient):

@@ -28,6 +28,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import MindpyError
+from ..view import OneViewer
 from .cards import agent_snapshot, map_around, world_snapshot
 from .steering import ControlError, steer
 
@@ -52,9 +54,7 @@ class CardReporter:
         self._sent: dict[str, dict] = {}
         self._world: dict[str, tuple[dict | None, str | None]] = {}
         self._last_world = 0.0
-        self._viewer: Any = None
-        self._viewer_bot: Any = None
-        self._view_lock = threading.Lock()
+        self._view = OneViewer()
         self._thread = threading.Thread(target=self._loop, name="card-reporter", daemon=True)
         self._thread.start()
 
@@ -76,7 +76,7 @@ class CardReporter:
         self._closed = True
         self._rates = None
         self._wake.set()
-        self._close_view()
+        self._view.close()
 
     def _loop(self) -> None:
         while not self._closed:
@@ -120,14 +120,14 @@ class CardReporter:
     def _steer(self, asked: int, name: str, what: str, args: dict) -> None:
         try:
             if what == "close view":
-                self._close_view()
+                self._view.close()
                 result: Any = "closed"
             else:
                 agent = self.runner.agents.get(name)
                 if agent is None:
                     raise ControlError(f"no running agent named {name!r} in this process")
                 if what == "view":
-                    result = self._open_view(agent)
+                    result = self._view.open(agent)
                 elif what == "map":
                     result = map_around(agent.bot, float(args["x"]), float(args["z"]), int(args["radius"]))
                 else:
@@ -135,38 +135,9 @@ class CardReporter:
                     self._wake.set()  # the card shows the control's effect at once
             self.post(("steered", asked, True, result))
         except Exception as exc:
-            if not isinstance(exc, ControlError):
+            if not isinstance(exc, MindpyError):  # a refusal or a view that cannot open is said, not logged
                 log.info("%s of %s failed", what, name, exc_info=True)
             self.post(("steered", asked, False, str(exc) or type(exc).__name__))
-
-    def _open_view(self, agent: Any) -> str:
-        """The address of the 3D view of `agent`'s bot (served by this process's Node on 127.0.0.1)."""
-        with self._view_lock:
-            if self._viewer is not None and self._viewer_bot is agent.bot:
-                return str(self._viewer.url)
-            self._close_view_locked()
-            from ..view import open_viewer
-
-            try:
-                self._viewer = open_viewer(agent.bot, first_person=False, port=0)
-            except ControlError:
-                raise
-            except Exception as exc:
-                raise ControlError(f"the 3D view of {agent.name} could not open: {exc}") from exc
-            self._viewer_bot = agent.bot
-            return str(self._viewer.url)
-
-    def _close_view(self) -> None:
-        with self._view_lock:
-            self._close_view_locked()
-
-    def _close_view_locked(self) -> None:
-        if self._viewer is not None:
-            try:
-                self._viewer.close()
-            except Exception:
-                log.exception("closing the 3D view")
-        self._viewer = self._viewer_bot = None
 
 
 # ---- the run's end --------------------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
     @app.get("/api/info")
     def info() -> dict:
         return {"agents": bool(state.feed.runners or state.feed.remotes), "evals": len(state.evals), "note": state.note,
-                "sender": state.sender, "view": state.viewers is not None and state.viewers.available()}
+                "sender": state.sender, "view": state.viewers is not None}
 
     # ---- steering ------------------------------------------------------------------------------------------
     # this process's agents directly, a worker's (mindpy run --processes N) through its process: the same checks
@@ -151,8 +151,8 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
 
     @app.post("/api/agents/{name}/view")
     def view(name: str) -> dict:
-        if state.viewers is None or not state.viewers.available():
-            raise HTTPException(400, "the 3D view is not available in this installation")
+        if state.viewers is None:
+            raise HTTPException(400, "this dashboard has no 3D view (it shows a finished run)")
         target = state.feed.agents().get(name)
         remote = state.feed.remote_of(name) if target is None else None
         if target is None and remote is None:

@@ -65,12 +65,12 @@ def ui_session(args) -> Iterator[None]:
     from ..agent.processes import REMOTE_WATCHERS
     from ..agent.runner import RUNNER_WATCHERS
     from ..harness.evaluate import EVALUATION_WATCHERS
+    from ..view import OneViewer
     from .app import DashboardState
     from .evalfeed import EvalFeed
     from .server import Dashboard
-    from .view import Viewers
 
-    state = DashboardState(viewers=Viewers(), note="live: the agents and evaluations of this command")
+    state = DashboardState(viewers=OneViewer(), note="live: the agents and evaluations of this command")
 
     def add_evaluation(evaluation) -> None:
         state.evals.append(EvalFeed.live(evaluation))

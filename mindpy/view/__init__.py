@@ -3,11 +3,12 @@
 
 from .browser import BrowserMissing, SharedBrowser, headless_browser, launch_browser, launch_options, shared_browser
 from .snapshot import Snapshot, SnapshotError, pixel_stddev, snapshot
-from .viewer import BotViewer, ViewerError, open_viewer
+from .viewer import BotViewer, OneViewer, ViewerError, open_viewer
 
 __all__ = [
     "BotViewer",
     "BrowserMissing",
+    "OneViewer",
     "SharedBrowser",
     "Snapshot",
     "SnapshotError",

@@ -12,6 +12,7 @@ columns a side) and follows the bot, its look (in first person) and the entities
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from pathlib import Path
 from typing import Any
@@ -103,3 +104,40 @@ def open_viewer(bot: Bot, *, first_person: bool = False, port: int = 0, view_dis
         raise ViewerError(f"could not open a viewer of bot {bot.name}: {text}") from None
     opened = json.loads(raw)
     return BotViewer(bot, int(opened["id"]), int(opened["port"]), bool(first_person), view_distance)
+
+
+class OneViewer:
+    """The 3D view of one bot at a time: `open(agent)` opens it for the agent's bot (closing the one before) or
+    gives the address of the one already open; `close()` closes it. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._bot: Any = None
+        self._viewer: BotViewer | None = None
+
+    def open(self, agent: Any) -> str:
+        """The address of the view of `agent`'s bot (`agent` has `.bot` and `.name`); a ViewerError says why not."""
+        with self._lock:
+            if self._viewer is not None and self._bot is agent.bot:
+                return str(self._viewer.url)
+            self._close()
+            try:
+                self._viewer = open_viewer(agent.bot, first_person=False, port=0)
+            except MindpyError:
+                raise
+            except Exception as exc:
+                raise ViewerError(f"the 3D view of {agent.name} could not open: {exc}") from exc
+            self._bot = agent.bot
+            return str(self._viewer.url)
+
+    def close(self) -> None:
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
+        if self._viewer is not None:
+            try:
+                self._viewer.close()
+            except Exception:
+                logging.getLogger(__name__).exception("closing the 3D view")
+        self._viewer = self._bot = None

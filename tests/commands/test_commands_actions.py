@@ -279,6 +279,13 @@ def test_a_toss_into_a_crowd_reaches_the_receiver_not_a_bystander(layer, make_bo
         give(giver, "bowl", 1)
 
 
+def fill_inventory(bot) -> None:
+    """Every slot of `bot`'s inventory a full stack of stone: it picks nothing up."""
+    for _ in range(36):
+        bot.chat(f"/give {bot.name} stone 64")
+    wait_until(lambda: bot.inventory().get("stone", 0) == 36 * 64, timeout=20, message="a full inventory")
+
+
 def test_a_toss_nobody_catches_is_taken_back_by_the_giver(layer, make_bot):
     """The receiver's inventory is full, so neither toss is picked up: the giver ends with its items back and says
     so (the output said they lay on the ground, and a toss that did stay there, its receiver gone, was left: a
@@ -287,9 +294,7 @@ def test_a_toss_nobody_catches_is_taken_back_by_the_giver(layer, make_bot):
     x, y, z = isolate(receiver)
     teleport(giver, x + 3.5, y, z + 0.5)
     wait_until(lambda: receiver.name in queries.stats(giver)["nearbyPlayers"], message="the receiver in sight")
-    for _ in range(36):  # every slot a full stack of stone
-        receiver.chat(f"/give {receiver.name} stone 64")
-    wait_until(lambda: receiver.inventory().get("stone", 0) == 36 * 64, timeout=20, message="a full inventory")
+    fill_inventory(receiver)
     give(giver, "gold_nugget", 3)
     out = run(layer, AgentContext.for_bot(giver), f'!givePlayer("{receiver.name}", "gold_nugget", 2)')
     assert "did not pick them up" in out and "I have them back" in out, out
@@ -307,9 +312,7 @@ def test_someone_else_s_toss_caught_nearby_is_not_taken_for_the_giver_s_own(laye
     teleport(dropper, x + 3.5, y, z + 6.5)
     teleport(bystander, x + 3.5, y, z + 9.0)
     wait_until(lambda: receiver.name in queries.stats(giver)["nearbyPlayers"], message="the receiver in sight")
-    for _ in range(36):  # every slot a full stack of stone
-        receiver.chat(f"/give {receiver.name} stone 64")
-    wait_until(lambda: receiver.inventory().get("stone", 0) == 36 * 64, timeout=20, message="a full inventory")
+    fill_inventory(receiver)
     give(giver, "gold_nugget", 3)
     give(dropper, "gold_nugget", 1)
     dropper.js.lookAt(bystander.js.entity.position.offset(0, 1.6, 0), True, timeout=5)

@@ -28,9 +28,9 @@ CONSTRUCTION_KINDS = ("missing_count", "lowest_open", "enough", "who_places", "p
 COMMAND = re.compile(r'^!(givePlayer|craftRecipe)\((.*)\)$')
 
 
-@pytest.fixture(scope="module")
-def episode(server, tmp_path_factory):
-    task = read_task_file(str(REPO_ROOT / "tasks" / "crafting_test.json"), only=[TASK]).task(TASK)
+def oracle_episode(server, tmp_path_factory, file: str, task_id: str):
+    """The folder of a successful oracle episode of `task_id` from tasks/`file`."""
+    task = read_task_file(str(REPO_ROOT / "tasks" / file), only=[task_id]).task(task_id)
     run_dir = tmp_path_factory.mktemp("probe_build") / "run"
     result = run_episode(task, run_dir, model="oracle", server=f"{server.host}:{server.port}")
     assert result["end_reason"] == "success", result
@@ -38,12 +38,13 @@ def episode(server, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def episode(server, tmp_path_factory):
+    return oracle_episode(server, tmp_path_factory, "crafting_test.json", TASK)
+
+
+@pytest.fixture(scope="module")
 def build_episode(server, tmp_path_factory):
-    task = read_task_file(str(REPO_ROOT / "tasks" / "construction_test.json"), only=[BUILD_TASK]).task(BUILD_TASK)
-    run_dir = tmp_path_factory.mktemp("probe_build") / "house"
-    result = run_episode(task, run_dir, model="oracle", server=f"{server.host}:{server.port}")
-    assert result["end_reason"] == "success", result
-    return run_dir
+    return oracle_episode(server, tmp_path_factory, "construction_test.json", BUILD_TASK)
 
 
 def inventories(state: str) -> dict[str, dict[str, int]]:

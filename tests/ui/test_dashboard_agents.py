@@ -10,20 +10,18 @@ import urllib.error
 import urllib.request
 
 import pytest
+from playwright.sync_api import expect
 
 from agent_helpers import make_profile, make_settings
 from conftest import isolate, teleport, unique_name, wait_until
+from dashboard_helpers import card, note_when_shown
 from mindpy.agent.runner import RUNNER_WATCHERS, AgentRunner
 from mindpy.models.replay import ReplayModel
 from mindpy.profiles import load_profile
-
-playwright = pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import expect  # noqa: E402
-
-from mindpy.ui.app import DashboardState  # noqa: E402
-from mindpy.ui.server import Dashboard, DashboardError  # noqa: E402
-from mindpy.ui.view import Viewers  # noqa: E402
-from mindpy.view.browser import headless_browser  # noqa: E402
+from mindpy.ui.app import DashboardState
+from mindpy.ui.server import Dashboard, DashboardError
+from mindpy.view import OneViewer
+from mindpy.view.browser import headless_browser
 
 FAR = 400  # blocks east of the agents: a walk there takes minutes
 
@@ -42,7 +40,7 @@ def run(server, tmp_path_factory):
     settings = make_settings(tmp_path)
     profiles = [load_profile(make_profile(tmp_path, n), settings=settings) for n in names]
     models = {n: ReplayModel(script(f"Hi dashboard, {n} heard you!")) for n in names}
-    state = DashboardState(viewers=Viewers())
+    state = DashboardState(viewers=OneViewer())
     dashboard = Dashboard(state, port=0).start()
     RUNNER_WATCHERS.append(state.feed.add_runner)  # as `--ui` does: the runner tells the dashboard it started
     runner = AgentRunner(settings, profiles, server.host, server.port, models=models)
@@ -59,10 +57,6 @@ def run(server, tmp_path_factory):
         RUNNER_WATCHERS.remove(state.feed.add_runner)
         runner.stop()
         dashboard.stop()
-
-
-def card(page, name):
-    return page.locator(f'.card[data-agent="{name}"]')
 
 
 def test_both_cards_show_their_inventory_after_a_give(run):
@@ -84,11 +78,7 @@ def test_a_message_typed_in_the_page_reaches_the_agent_and_its_reply_shows(run):
     reply = f"Hi dashboard, {ann} heard you!"
     expect(card(page, ann).locator(".events")).to_be_attached(timeout=15000)
     # the page notes (on this machine's clock) when the reply first shows on the card
-    page.evaluate("""([name, reply]) => {
-        const events = document.querySelector(`.card[data-agent="${name}"] .events`)
-        new MutationObserver((_, observer) => {
-            if (events.textContent.includes(reply)) { window.replyShownAt = Date.now() / 1000; observer.disconnect() }
-        }).observe(events, { childList: true, subtree: true, characterData: true }) }""", [ann, reply])
+    note_when_shown(page, ann, reply, "replyShownAt")
     card(page, ann).locator(".say input").fill("hello there, are you awake?")
     card(page, ann).locator(".say button").click()
     events = card(page, ann).locator(".events")
@@ -146,8 +136,6 @@ def test_the_map_shows_both_agents_over_the_blocks(run):
 
 def test_the_3d_view_of_a_bot_is_not_blank(run):
     page, (ann, _) = run["page"], run["names"]
-    if not Viewers.available():
-        pytest.skip("mindpy.view (the 3D view) is not in this installation yet")
     card(page, ann).locator("button.view3d").click()
     frame = page.locator("#view")
     expect(frame).to_be_visible(timeout=30000)

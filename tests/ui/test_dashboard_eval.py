@@ -15,15 +15,13 @@ import threading
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
-pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import expect  # noqa: E402
-
-from mindpy.harness.evaluate import EVALUATION_WATCHERS, Evaluation  # noqa: E402
-from mindpy.ui.app import DashboardState  # noqa: E402
-from mindpy.ui.evalfeed import EvalFeed  # noqa: E402
-from mindpy.ui.server import Dashboard  # noqa: E402
-from mindpy.view.browser import headless_browser  # noqa: E402
+from mindpy.harness.evaluate import EVALUATION_WATCHERS, Evaluation
+from mindpy.ui.app import DashboardState
+from mindpy.ui.evalfeed import EvalFeed
+from mindpy.ui.server import Dashboard
+from mindpy.view.browser import headless_browser
 
 pytestmark = pytest.mark.slow  # whole episodes: left out of `make test-fast`
 

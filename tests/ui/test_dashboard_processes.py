@@ -12,20 +12,18 @@ import time
 
 import pytest
 import yaml
+from playwright.sync_api import expect
 
 from agent_helpers import make_profile, make_settings
 from conftest import isolate, unique_name, wait_until
+from dashboard_helpers import card, note_when_shown
 from mindpy.agent.processes import REMOTE_WATCHERS, ProcessRunner
 from mindpy.agent.runner import RUNNER_WATCHERS
 from mindpy.profiles import load_profile
-
-playwright = pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import expect  # noqa: E402
-
-from mindpy.ui.app import DashboardState  # noqa: E402
-from mindpy.ui.server import Dashboard  # noqa: E402
-from mindpy.ui.view import Viewers  # noqa: E402
-from mindpy.view.browser import headless_browser  # noqa: E402
+from mindpy.ui.app import DashboardState
+from mindpy.ui.server import Dashboard
+from mindpy.view import OneViewer
+from mindpy.view.browser import headless_browser
 
 FAR = 400  # blocks east of the agents: a walk there takes minutes
 
@@ -48,7 +46,7 @@ def run(server, tmp_path_factory):
     names = [unique_name("pa"), unique_name("pb"), unique_name("wa"), unique_name("wb")]
     settings = make_settings(tmp_path)
     profiles = [load_profile(scripted_profile(tmp_path, n), settings=settings) for n in names]
-    state = DashboardState(viewers=Viewers())
+    state = DashboardState(viewers=OneViewer())
     dashboard = Dashboard(state, port=0).start()
     RUNNER_WATCHERS.append(state.feed.add_runner)
     REMOTE_WATCHERS.append(state.feed.add_remote)
@@ -70,10 +68,6 @@ def run(server, tmp_path_factory):
         REMOTE_WATCHERS.remove(state.feed.add_remote)
         runner.stop()
         dashboard.stop()
-
-
-def card(page, name):
-    return page.locator(f'.card[data-agent="{name}"]')
 
 
 def test_all_four_cards_show_their_inventories_after_a_give(run):
@@ -109,11 +103,7 @@ def test_a_message_typed_on_a_worker_agents_card_reaches_it_and_its_reply_shows(
     page, name = run["page"], run["names"][2]
     reply = f"Hi dashboard, {name} heard you!"
     expect(card(page, name).locator(".events")).to_be_attached(timeout=15000)
-    page.evaluate("""([name, reply]) => {
-        const events = document.querySelector(`.card[data-agent="${name}"] .events`)
-        new MutationObserver((_, observer) => {
-            if (events.textContent.includes(reply)) { window.workerReplyShownAt = Date.now() / 1000; observer.disconnect() }
-        }).observe(events, { childList: true, subtree: true, characterData: true }) }""", [name, reply])
+    note_when_shown(page, name, reply, "workerReplyShownAt")
     card(page, name).locator(".say input").fill("hello there, worker agent")
     card(page, name).locator(".say button").click()
     events = card(page, name).locator(".events")
@@ -153,8 +143,6 @@ def test_a_mode_chip_toggles_a_worker_agents_mode(run):
 
 def test_the_3d_view_of_a_worker_agents_bot_opens(run):
     page, name = run["page"], run["names"][2]
-    if not Viewers.available():
-        pytest.skip("mindpy.view (the 3D view) is not in this installation")
     card(page, name).locator("button.view3d").click()
     frame = page.locator("#view")
     expect(frame).to_be_visible(timeout=30000)
