@@ -23,6 +23,10 @@ ratios are fair on a machine whose load changes. MB/agent is then everything the
 server and this process before the bots (idle Node included), divided by N.
     .venv/bin/python benchmarks/bench_scale.py [--agents 1,8,32,64,128] [--seconds 20] [--processes 1] [--teams K]
     .venv/bin/python benchmarks/bench_scale.py --agents 64,128 --in-run 1,2 [--join-at-once K]
+With --server-options JSON [JSON ...] (with --in-run) every row is played once per set of embedded-server options, back
+to back; the column "srv" numbers the sets. E.g. '{"columnCache": false, "crowdViewDistance": 0, "fullTabListToOthers":
+true}' '{}' compares the join as it was (every player sent its own packet of each column, the full view for any crowd,
+the whole tab list to every player at each join) with today's defaults.
 """
 
 from __future__ import annotations
@@ -329,12 +333,13 @@ def run_runner_worker(host: str, port: str, number: str) -> int:
     return agent_processes.run_worker(host, int(port), int(number), key, setup=setup, answer=answer)
 
 
-IN_RUN_HEADER = (f"{'agents':>6} {'procs':>5} {'join s':>7} {'ticks/s':>8} {'min':>5} {'tick ms':>8} {'p95':>7} "
-                 f"{'srv TPS':>7} {'CPU py':>6} {'node':>5} {'busy':>5} {'server':>6} {'RSS py':>7} {'node':>6} "
-                 f"{'server':>6} {'MB/agent':>8} {'conn':>5} {'skip':>5} {'load':>5}")
+IN_RUN_HEADER = (f"{'srv':>3} {'agents':>6} {'procs':>5} {'join s':>7} {'ticks/s':>8} {'min':>5} {'tick ms':>8} "
+                 f"{'p95':>7} {'srv TPS':>7} {'CPU py':>6} {'node':>5} {'busy':>5} {'server':>6} {'RSS py':>7} "
+                 f"{'node':>6} {'server':>6} {'MB/agent':>8} {'conn':>5} {'skip':>5} {'load':>5}")
 
 
-def measure_in_run(n: int, processes: int, args, work: Path) -> None:
+def measure_in_run(n: int, processes: int, args, work: Path, server_options: dict | None = None,
+                   label: int = 0) -> None:
     """One `mindpy run --processes P`-style run of n idle agents on a fresh server: join, settle, one window."""
     skipped = SkippedTicks()
     logging.getLogger("mindpy").addHandler(skipped)
@@ -350,7 +355,7 @@ def measure_in_run(n: int, processes: int, args, work: Path) -> None:
         path.write_text(yaml.safe_dump({"name": name, "model": f"replay:{script}", "cooldown": 0,
                                         "embedding": "none"}))
         profiles.append(load_profile(path, settings=settings))
-    with EmbeddedServer(run_dir=work / f"server-{n}-{processes}") as server:
+    with EmbeddedServer(run_dir=work / f"server-{n}-{processes}", options=server_options) as server:
         node = runtime().pid  # this process's Node, started before the bots (it stays from one row to the next)
         base = rss_mb(server.process.pid) + rss_mb(os.getpid()) + (rss_mb(node) if node else 0.0)
         runner = ProcessRunner(settings, profiles, server.host, server.port, processes=processes,
@@ -383,12 +388,12 @@ def measure_in_run(n: int, processes: int, args, work: Path) -> None:
             m = summarize(windows, server, (cpu_seconds(server.process.pid) - server_cpu0) / wall,
                           ((server.ticks() or 0) - (ticks0 or 0)) / wall)
             per_agent = (sum(m["rss"].values()) - base) / n
-            print(f"{n:>6} {runner.processes:>5} {joined:>7.1f} {m['rate_median']:>8.2f} {m['rate_min']:>5.2f} "
-                  f"{m['tick_median_ms']:>8.1f} {m['tick_p95_ms']:>7.0f} {m['server_tps']:>7.1f} "
+            print(f"{label:>3} {n:>6} {runner.processes:>5} {joined:>7.1f} {m['rate_median']:>8.2f} "
+                  f"{m['rate_min']:>5.2f} {m['tick_median_ms']:>8.1f} {m['tick_p95_ms']:>7.0f} {m['server_tps']:>7.1f} "
                   f"{m['cpu']['python']:>6.2f} {m['cpu']['node']:>5.2f} {m['busy']:>5.2f} {m['cpu']['server']:>6.2f} "
                   f"{m['rss']['python']:>7.0f} {m['rss']['node']:>6.0f} {m['rss']['server']:>6.0f} "
                   f"{per_agent:>8.1f} {m['connected']:>5} {m['skipped']:>5} {os.getloadavg()[0]:>5.2f}", flush=True)
-            print(f"{'':>13}join took CPU seconds: server {join_cpu['server']:.1f}, bots' Node "
+            print(f"{'':>17}join took CPU seconds: server {join_cpu['server']:.1f}, bots' Node "
                   f"{join_cpu['node']:.1f}, Python {join_cpu['python']:.1f} (in {joined:.1f} s)", flush=True)
         finally:
             runner.stop()
@@ -400,11 +405,15 @@ def main_in_run(args) -> None:
     process_counts = [int(p) for p in args.in_run.split(",")]
     print(f"{os.cpu_count()} CPUs; in-run: one run per row (ProcessRunner, as mindpy run --processes P); join pace "
           f"{args.join_at_once or 'default'} per process; load average at start {os.getloadavg()[0]:.2f}")
+    option_sets = [json.loads(text) for text in args.server_options]
+    for label, options in enumerate(option_sets):
+        print(f"srv {label}: embedded server options {json.dumps(options)}")
     print(IN_RUN_HEADER, flush=True)
     with tempfile.TemporaryDirectory() as work:
         for n in counts:
             for processes in process_counts:
-                measure_in_run(n, processes, args, Path(work) / f"{n}-{processes}")
+                for label, options in enumerate(option_sets):
+                    measure_in_run(n, processes, args, Path(work) / f"{n}-{processes}-{label}", options, label)
     print("procs: processes of the run (this one and its workers); ticks/s: median over agents (min: the slowest); "
           "tick ms: one update tick; join s: all N joined at once (ProcessRunner.start); CPU and RSS: summed over "
           "the run's Python and Node processes; busy: share of the window the busiest Node event loop ran code; "
@@ -430,6 +439,8 @@ def main() -> None:
                                                           "--processes P has it (see above)")
     parser.add_argument("--join-at-once", type=int, default=None, metavar="K",
                         help="with --in-run: bots each process joins at the same time (default: the bridge's pace)")
+    parser.add_argument("--server-options", nargs="+", default=["{}"], metavar="JSON",
+                        help="with --in-run: embedded-server options (JSON), one set of rows for each")
     parser.add_argument("--runner-worker", nargs=3, metavar=("HOST", "PORT", "NUMBER"), help=argparse.SUPPRESS)
     parser.add_argument("--worker", metavar="HOST:PORT", help=argparse.SUPPRESS)
     parser.add_argument("--prefix", default="scale", help=argparse.SUPPRESS)

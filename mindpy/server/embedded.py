@@ -91,7 +91,8 @@ class EmbeddedServer:
             "pluginOptions": self.options,
             "tickFile": str(stem.with_suffix(".ticks")),
             **{k: v for k, v in self.options.items()
-               if k in ("gameMode", "difficulty", "viewDistance", "maxPlayers", "maxEntities")},
+               if k in ("gameMode", "difficulty", "viewDistance", "maxPlayers", "maxEntities", "crowdPlayers",
+                        "crowdViewDistance", "columnCache", "fullTabListToOthers", "validateChannelProtocol")},
         }
         config_path.write_text(json.dumps(config, indent=2))
         self._tick_path = stem.with_suffix(".ticks")

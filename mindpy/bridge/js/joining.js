@@ -9,7 +9,9 @@ const JOINING_AT_ONCE = 8
 const LONGEST_SETTLE_MS = 10000 // a server that never sends part of the view does not hold the queue longer
 
 // How far around its column a bot's view surely reaches: servers send the columns within their view distance, but
-// not all the same way (flying-squid sends one column less on one side), so one less than that.
+// not all the same way (flying-squid sends one column less on one side), so one less than that. The view distance
+// is the login packet's, or the last update_view_distance's (the embedded server lowers it for a crowd; mineflayer
+// itself only reads the login packet).
 function viewRadius (bot) {
   return Math.max(1, Math.min(bot.game.serverViewDistance || 2, 12) - 1)
 }
@@ -25,19 +27,27 @@ function viewLoaded (bot, radius) {
   return true
 }
 
+function followViewDistance (bot) {
+  bot._client?.on('update_view_distance', ({ viewDistance }) => {
+    bot.game.serverViewDistance = viewDistance
+    bot.emit('mindpyViewDistance', viewDistance)
+  })
+}
+
 // Resolves once the columns of the bot's view have loaded (or it left, or LONGEST_SETTLE_MS passed).
 function viewArrived (bot) {
-  const radius = viewRadius(bot)
   return new Promise(resolve => {
     const done = () => {
       clearTimeout(longest)
       bot.world.removeListener('chunkColumnLoad', check)
+      bot.removeListener('mindpyViewDistance', check)
       bot.removeListener('end', done)
       resolve()
     }
-    const check = () => { if (viewLoaded(bot, radius)) done() }
+    const check = () => { if (viewLoaded(bot, viewRadius(bot))) done() }
     const longest = setTimeout(done, LONGEST_SETTLE_MS)
     bot.world.on('chunkColumnLoad', check)
+    bot.on('mindpyViewDistance', check)
     bot.once('end', done)
     check()
   })
@@ -55,6 +65,7 @@ async function joinPaced (optionsList, join, atOnce = JOINING_AT_ONCE) {
       try {
         const bot = await join(optionsList[i])
         results[i] = { status: 'fulfilled', value: bot }
+        followViewDistance(bot)
         await viewArrived(bot)
       } catch (reason) {
         results[i] = { status: 'rejected', reason }

@@ -7,9 +7,28 @@ const { Vec3 } = require('vec3')
 const BEDROCK_Y = -64
 const GRASS_Y = -61
 
+// A column as generated, which nothing has changed since, has `mindpyPristine` true: all such columns are alike but
+// for their place, so the server serializes their packet once (plugins/06_column_packets.js). Every method of the
+// column class that can change it (set..., load..., initialize) clears the mark.
+function clearMarkOnChange (Chunk) {
+  for (let proto = Chunk.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (!/^(set|load|_load|initialize)/.test(name)) continue
+      const descriptor = Object.getOwnPropertyDescriptor(proto, name)
+      if (typeof descriptor.value !== 'function') continue
+      const original = descriptor.value
+      proto[name] = function (...args) {
+        this.mindpyPristine = false
+        return original.apply(this, args)
+      }
+    }
+  }
+}
+
 function flatWorld (options) {
   const { registry } = options
   const Chunk = require('prismarine-chunk')(registry)
+  clearMarkOnChange(Chunk)
   const bedrock = registry.blocksByName.bedrock.defaultState
   const dirt = registry.blocksByName.dirt.defaultState
   // grass_block's default state is snowy=false
@@ -29,6 +48,7 @@ function flatWorld (options) {
         for (pos.y = BEDROCK_Y; pos.y < 320; pos.y += 4) chunk.setBiome(pos, biome)
       }
     }
+    chunk.mindpyPristine = true
     return chunk
   }
 }

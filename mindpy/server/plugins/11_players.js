@@ -12,6 +12,10 @@
 // - flying-squid keeps the inventory of a dead player; vanilla drops it where the player died.
 // - A teleport sends the destination, not whatever position the player has by the time the 'move' behaviour ends,
 //   and movement packets the client sent before it confirmed the teleport are ignored (as vanilla does).
+// - At each join flying-squid sends the whole tab list to every player but the joining one (with N players online,
+//   N - 1 packets of N entries: some 700 000 entries, serialized and parsed one packet at a time, for 128 joins).
+//   The others only need the joining player's entry; the joining player gets the whole list (above). Config
+//   `fullTabListToOthers: true` keeps flying-squid's way (benchmarks compare with it).
 // - A player who leaves is announced with player_info's remove_player action, which 1.19.3+ no longer has (its
 //   bitfield writes every flag false): other clients kept the player in their list and never saw it leave. Send
 //   player_remove there instead.
@@ -26,8 +30,13 @@ module.exports.server = function (serv, settings) {
   })
 
   // login.js assigns this again for every joining player: wrap whatever it assigns
+  const fullListToOthers = settings?.mindpy?.fullTabListToOthers === true
   wrapEveryAssignment(serv, '_sendPlayerList', (original) => (toPlayer) => {
-    original(toPlayer)
+    if (fullListToOthers || !serv.supportFeature('playerInfoActionIsBitfield')) {
+      original(toPlayer)
+      return sendFullListTo(serv, toPlayer)
+    }
+    toPlayer._writeOthers('player_info', { action: LIST_ENTRY_ACTION, data: [listEntry(toPlayer)] })
     sendFullListTo(serv, toPlayer)
   })
   // the versions whose player_info has the bitfield (1.19.3+) announce a leave with player_remove
@@ -56,18 +65,21 @@ function ignoreMovesUntilTeleportConfirmed (player) {
   }
 }
 
+const LIST_ENTRY_ACTION = { add_player: true, update_game_mode: true, update_listed: true, update_latency: true }
+
+function listEntry (player) {
+  return {
+    uuid: player.uuid,
+    player: { name: player.username, properties: player.profileProperties || [] },
+    gamemode: player.gameMode,
+    listed: true,
+    latency: player._client.latency || 0
+  }
+}
+
 function sendFullListTo (serv, toPlayer) {
   if (!serv.supportFeature('playerInfoActionIsBitfield')) return
-  toPlayer._client.write('player_info', {
-    action: { add_player: true, update_game_mode: true, update_listed: true, update_latency: true },
-    data: serv.players.map(other => ({
-      uuid: other.uuid,
-      player: { name: other.username, properties: other.profileProperties || [] },
-      gamemode: other.gameMode,
-      listed: true,
-      latency: other._client.latency || 0
-    }))
-  })
+  toPlayer._client.write('player_info', { action: LIST_ENTRY_ACTION, data: serv.players.map(listEntry) })
 }
 
 module.exports.player = function (player, serv) {
