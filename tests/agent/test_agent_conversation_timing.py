@@ -25,10 +25,10 @@ def pair(make_bot, tmp_path):
     bus = InProcessBus()
     made = []
 
-    def factory(replies_a, replies_b, default_a="ok", default_b="ok"):
+    def factory(replies_a, replies_b, default_a="ok", default_b="ok", model_a=None):
         a_name, b_name = unique_name("quick"), unique_name("slow")
-        a = start_agent_with_model(make_bot, tmp_path, RuleModel(replies_a(b_name), respond, default_a),
-                                   bus=bus, name=a_name)
+        model_a = model_a or RuleModel(replies_a(b_name), respond, default_a)
+        a = start_agent_with_model(make_bot, tmp_path, model_a, bus=bus, name=a_name)
         b = start_agent_with_model(make_bot, tmp_path, RuleModel(replies_b(a_name), respond, default_b),
                                    bus=bus, name=b_name)
         for agent in (a, b):
@@ -73,8 +73,25 @@ def test_messages_arriving_together_are_merged(pair):
     assert heard == [f"{a.name}: (FROM OTHER BOT)First part, second part."]
 
 
+class CommandThenWords(RuleModel):
+    """Answers respond-or-ignore with "respond"; otherwise a command, then plain words once its output is back:
+    each self-prompted turn ends after one command and the agent goes idle, as with a real model. (Always
+    answering with a command would loop about 250 times a second and push every message out of the history's
+    window before a test could read it.)"""
+
+    def __init__(self):
+        super().__init__([], self.answer)
+        self.commanded = False
+
+    def answer(self, system, messages):
+        if respond(system, messages):
+            return "respond"
+        self.commanded = not self.commanded
+        return "!stats" if self.commanded else "Looked."
+
+
 def test_self_prompting_pauses_in_a_conversation_and_resumes_after(pair):
-    a, b = pair(lambda b_name: [], lambda a_name: ["Hi! !stats"], default_a="!stats", default_b="Bye.")
+    a, b = pair(lambda b_name: [], lambda a_name: ["Hi! !stats"], default_b="Bye.", model_a=CommandThenWords())
     a.self_prompter.start("look at your stats now and then")
     wait_until(lambda: len(a.model.calls) >= 1, timeout=10, message="self-prompting to run")
     a.conversations.start_conversation(b.name, "Hello b.")
