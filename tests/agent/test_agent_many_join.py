@@ -11,7 +11,6 @@ from mindpy.models.replay import ReplayModel
 from mindpy.profiles import load_profile
 
 AGENTS = 16
-VIEW = 5  # chunk columns each way that the server sends around a player (it sends 6 on one side, 5 on the other)
 
 
 def count_ticks(agent, ticks: list[int], i: int) -> None:
@@ -31,7 +30,9 @@ def missing_columns_on_return(monkeypatch) -> dict[str, int]:
 
     def watched(*args, **kwargs):
         bots = create_bots(*args, **kwargs)
-        missing.update({bot.name: world_js().missingColumns(bot.js, VIEW) for bot in bots})
+        # the server sends the columns within its view distance around a player, one fewer on one side; the view
+        # distance is the one the bot was last told (the embedded server lowers it while more than 32 are online)
+        missing.update({bot.name: world_js().missingColumns(bot.js, bot.js.game.serverViewDistance - 1) for bot in bots})
         return bots
 
     monkeypatch.setattr(runner_module, "create_bots", watched)
@@ -47,8 +48,8 @@ def test_sixteen_agents_joined_at_once_all_come_up_and_tick(server, tmp_path, mo
     with AgentRunner(settings, profiles, server.host, server.port, models=models) as runner:
         runner.start()
         bots = [runner.agents[name].bot for name in names]
-        # create_bots returns once each bot's chunks have stopped coming: its whole view is loaded (the embedded
-        # server's view distance is 6 chunks; a bot that has only spawned has the nearest 3 at most)
+        # create_bots returns once each bot's whole view is loaded (a bot that has only spawned has the nearest 3
+        # columns at most)
         assert len(missing) == AGENTS and all(count == 0 for count in missing.values()), missing
         ticks = [0] * AGENTS
         for i, name in enumerate(names):

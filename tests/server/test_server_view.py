@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import isolate, teleport, unique_name, wait_until
-from mindpy.bridge import create_bot, js_module
+from conftest import isolate, teleport, unique_name, wait_until, world_js
+from mindpy.bridge import create_bot, create_bots, js_module
 from mindpy.server import EmbeddedServer
 
 TAB_LIST_WATCH_JS = Path(__file__).resolve().parent / "js" / "tab_list_watch.js"
@@ -46,6 +46,21 @@ def test_a_crowd_gets_a_smaller_view_and_loses_it_when_it_thins_out(tmp_path):
                        message="the view to grow back")
         finally:
             first.close()
+
+
+def test_bots_joining_as_the_crowd_forms_learn_the_smaller_view_and_get_all_of_it(tmp_path):
+    """The view shrinks while some of these bots are between their login packet and their spawn: each must still
+    hear of it (else it waits for columns that never come, 10 s per bot, and believes in a view it lacks)."""
+    options = {"viewDistance": 4, "crowdPlayers": 4, "crowdViewDistance": 2}
+    with EmbeddedServer(run_dir=tmp_path, options=options) as server:
+        bots = create_bots([unique_name("crowd") for _ in range(16)], server.host, server.port)
+        try:
+            assert [bot.js.game.serverViewDistance for bot in bots] == [2] * 16
+            # create_bots returns once each bot's view is loaded: every column within one of its own is there
+            assert [int(world_js().missingColumns(bot.js, 1)) for bot in bots] == [0] * 16
+        finally:
+            for bot in bots:
+                bot.close()
 
 
 def test_a_changed_column_reaches_a_bot_that_arrives_later(make_bot):

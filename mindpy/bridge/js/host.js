@@ -5,7 +5,7 @@
 
 const mineflayer = require('mineflayer')
 const { addSpecialRecipes } = require('../../data/special_recipes')
-const { joinPaced } = require('./joining')
+const { joinPaced, followViewDistance } = require('./joining')
 
 // This Node process must not outlive the Python process that owns it: JSPyBridge talks over stdin,
 // which closes when Python exits, and the parent pid changes if Python is killed outright.
@@ -34,8 +34,12 @@ function createBot (options, timeoutMs) {
       auth: options.auth || 'offline',
       hideErrors: true,
       checkTimeoutInterval: options.checkTimeoutInterval || 60000,
-      logErrors: false
+      logErrors: false,
+      // minecraft-protocol builds a schema validator for plugin channels per client: 60-130 ms of this one Node
+      // thread per join, for channels mindpy never registers
+      validateChannelProtocol: false
     })
+    followViewDistance(bot) // from the first packet: the view can change while the bot is still joining
     const finish = (err) => {
       if (settled) return
       settled = true

@@ -27,6 +27,8 @@ function viewLoaded (bot, radius) {
   return true
 }
 
+// Keeps bot.game.serverViewDistance up to date; host.js calls it as soon as the bot is created, since the server
+// can lower the view between a bot's login packet and its spawn.
 function followViewDistance (bot) {
   bot._client?.on('update_view_distance', ({ viewDistance }) => {
     bot.game.serverViewDistance = viewDistance
@@ -65,7 +67,6 @@ async function joinPaced (optionsList, join, atOnce = JOINING_AT_ONCE) {
       try {
         const bot = await join(optionsList[i])
         results[i] = { status: 'fulfilled', value: bot }
-        followViewDistance(bot)
         await viewArrived(bot)
       } catch (reason) {
         results[i] = { status: 'rejected', reason }
@@ -77,4 +78,4 @@ async function joinPaced (optionsList, join, atOnce = JOINING_AT_ONCE) {
   return results
 }
 
-module.exports = { joinPaced, JOINING_AT_ONCE }
+module.exports = { joinPaced, followViewDistance, JOINING_AT_ONCE }
