@@ -57,6 +57,8 @@ SHORT_PURPOSE = {
     "searchForEntity": "Find the nearest creature of a kind and walk to it.",
     "setMode": "Turn a mode (automatic behaviour) on or off; !modes lists them.",
     "stay": "Stand still, modes off too, for that many seconds (-1: until told otherwise).",
+    "lookAtPlayer": "Face a player (or look where they look) and be told what you see.",
+    "lookAtPosition": "Look at a position and be told what you see.",
 }
 # Calls written out where the generic form would mislead.
 SHORT_CALL = {"stay": "!stay(seconds)"}
@@ -70,15 +72,17 @@ class Situation:
     coding: bool = False          # the agent may write code (!newAction)
     task: str | None = None       # the task family (crafting, cooking, construction, coblock...); None: free play
     blueprint: bool = False       # the task has a blueprint to build
+    vision: bool = False          # the agent's looks come back with what it sees (allow_vision)
 
     @classmethod
     def of(cls, context: Any) -> Situation:
         """The situation of an agent's command context (an AgentContext; any object with `task` and `controls`).
-        Coding is on when the agent (the context's controls) has a code writer."""
+        Coding is on when the agent (the context's controls) has a code writer; vision when the context has one."""
         task = getattr(context, "task", None)
         return cls(coding=getattr(getattr(context, "controls", None), "coder", None) is not None,
                    task=getattr(task, "type", None) if task is not None else None,
-                   blueprint=getattr(task, "blueprint", None) is not None)
+                   blueprint=getattr(task, "blueprint", None) is not None,
+                   vision=getattr(context, "vision", None) is not None)
 
 
 def coding(s: Situation) -> bool:
@@ -106,6 +110,11 @@ def free_play(s: Situation) -> bool:
     return s.task is None
 
 
+def seeing(s: Situation) -> bool:
+    """The agent has vision: a look tells it what it sees."""
+    return s.vision
+
+
 def on_request(s: Situation) -> bool:
     """Never in the prompt: !help lists the command."""
     return False
@@ -130,7 +139,8 @@ OFFERED = (
           "a task is played in one place and in one go"),
     Offer(("stfu", "endGoal", "modes", "setMode"), free_play,
           "a task's agent keeps its task goal, its chat and the modes the task set"),
-    Offer(("showVillagerTrades", "tradeWithVillager", "lookAtPlayer", "lookAtPosition", "restart", "clearChat"),
+    Offer(("lookAtPlayer", "lookAtPosition"), seeing, "without vision a look tells the agent nothing"),
+    Offer(("showVillagerTrades", "tradeWithVillager", "restart", "clearChat"),
           on_request, "rarely useful: !help lists them"),
 )
 _RULE = {name: offer.when for offer in OFFERED for name in offer.names}

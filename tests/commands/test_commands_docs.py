@@ -26,9 +26,10 @@ def names_in(docs: str) -> set[str]:
     return {line[1:].split("(")[0].split(":")[0].split(" ")[0] for line in docs.splitlines() if line.startswith("!")}
 
 
-def context(task=None, coder=None):
-    """What the docs read from an agent's command context: its task and whether its agent writes code."""
-    return SimpleNamespace(task=task, controls=SimpleNamespace(coder=coder))
+def context(task=None, coder=None, vision=None):
+    """What the docs read from an agent's command context: its task, whether its agent writes code, and its
+    vision."""
+    return SimpleNamespace(task=task, controls=SimpleNamespace(coder=coder), vision=vision)
 
 
 def test_every_rule_names_real_commands(registry):
@@ -61,6 +62,18 @@ def test_tasks_leave_out_free_play_commands(registry):
     crafting = names_in(command_docs(registry, form="short", situation=CRAFTING))
     assert {"attackPlayer", "goToBed", "setMode", "stfu"} <= free - crafting
     assert {"craftRecipe", "getCraftingPlan", "givePlayer", "startConversation", "stop", "inventory"} <= crafting
+
+
+def test_looks_are_offered_with_vision_and_say_they_describe_the_view(registry):
+    assert Situation.of(context(vision=object())) == Situation(vision=True)
+    looks = {"lookAtPlayer", "lookAtPosition"}
+    assert not looks & names_in(command_docs(registry, form="short", situation=FREE_PLAY))
+    seeing = command_docs(registry, form="short", situation=Situation(vision=True))
+    assert looks <= names_in(seeing)
+    for line in seeing.splitlines():
+        if line.startswith(("!lookAtPlayer", "!lookAtPosition")):
+            assert line.endswith("be told what you see."), line
+    assert "the output says what you then see" in command_docs(registry, form="full")
 
 
 def test_trading_is_only_reachable_through_help(registry):
