@@ -642,6 +642,15 @@ class Agent:
         self.history.add("system", message)
         return self._turns(serial, "system", origin)
 
+    def models(self) -> list[Any]:
+        """Every model this agent calls, each once: its own, its code model and its vision model (either may be
+        its own)."""
+        found: dict[int, Any] = {}
+        for model in (self.model, getattr(self.coder, "model", None), getattr(self.context.vision, "model", None)):
+            if model is not None:
+                found.setdefault(id(model), model)
+        return list(found.values())
+
     # ---- hooks for the conversation manager and commands ---------------------------------------------
     def is_idle(self) -> bool:
         return not self.actions.executing and self._turns_running == 0

@@ -5,7 +5,7 @@ reads its agents with the same functions and sends the cards to the run's proces
 
 A card: model, position, health and hunger, held item, inventory, current action, the modes that are on, the
 self-prompt goal, conversation partners, the latest events (messages heard and said, commands and their outputs)
-and the tokens and dollars the agent's model calls cost so far.
+and the tokens and dollars all the agent's model calls (its own, code and vision models) cost so far.
 """
 
 from __future__ import annotations
@@ -30,7 +30,10 @@ CARD_EVENTS = ("heard", "said", "to bot", "command", "output", "refused", "comma
 
 def model_name(agent: Any) -> str:
     """What model the agent plays with: `api/model` as the provider describes itself, else its class."""
-    model = agent.model
+    return describe(agent.model)
+
+
+def describe(model: Any) -> str:
     try:
         return str(model.describe())
     except Exception:
@@ -38,13 +41,31 @@ def model_name(agent: Any) -> str:
 
 
 def spend(agent: Any) -> dict:
-    """Tokens (prompt, completion) and dollars of the agent's model calls so far (None dollars: no known price)."""
-    usage = [u for u in list(agent.usage) if u is not None]
-    prompt = sum(int(getattr(u, "prompt_tokens", 0) or 0) for u in usage)
-    completion = sum(int(getattr(u, "completion_tokens", 0) or 0) for u in usage)
-    price = price_for(model_name(agent))
-    usd = None if price is None else round(sum(price.cost(u) for u in usage), 6)
-    return {"calls": len(usage), "prompt_tokens": prompt, "completion_tokens": completion, "usd": usd}
+    """Tokens (prompt, completion) and dollars of all the agent's model calls so far: its own model's (replies,
+    respond-or-ignore, summaries) and its code and vision models', each at its own price (None dollars: a model
+    without a known price was called)."""
+    calls, prompt, completion, usd = 0, 0, 0, 0.0
+    priced = True
+    for model in agent.models():
+        log = getattr(model, "usage_log", None)
+        usage = [u for u in (list(log) if log is not None else agent_usage(agent, model)) if u is not None]
+        if not usage:
+            continue
+        calls += len(usage)
+        prompt += sum(int(getattr(u, "prompt_tokens", 0) or 0) for u in usage)
+        completion += sum(int(getattr(u, "completion_tokens", 0) or 0) for u in usage)
+        price = price_for(describe(model))
+        if price is None:
+            priced = False
+        else:
+            usd += sum(price.cost(u) for u in usage)
+    return {"calls": calls, "prompt_tokens": prompt, "completion_tokens": completion,
+            "usd": round(usd, 6) if priced else None}
+
+
+def agent_usage(agent: Any, model: Any) -> list:
+    """The usage the agent noted of its replies: for its own model when that keeps no log of its own."""
+    return list(agent.usage) if model is agent.model else []
 
 
 def partners(agent: Any) -> list[dict]:

@@ -166,7 +166,8 @@ def make_coder(profile, settings, skills: Skills, model, embedder, wrap_model: M
                                             timeout=settings.model_timeout_s), "code")
     coder = Coder(bind_api(skills, skills.bot), model_asker(code_model),
                   CodingPolicy(True, tuple(settings.trusted_players)), name=profile.name,
-                  rank=functools.partial(rank, embedder=embedder), relevant_docs_count=settings.relevant_docs_count)
+                  rank=functools.partial(rank, embedder=embedder), relevant_docs_count=settings.relevant_docs_count,
+                  model=code_model)
     if settings.code_timeout_mins > 0:
         coder.timeout = settings.code_timeout_mins * 60
     return coder

@@ -168,6 +168,7 @@ class Coder:
     max_attempts: int = MAX_ATTEMPTS
     max_no_code: int = MAX_NO_CODE
     feedback_role: str = "user"
+    model: Any = None  # the model behind ask_model, when known: what its calls cost is read from it
 
     def new_action(self, task: str, requester: str | None, context: dict[str, str] | None = None,
                    cancel: threading.Event | Callable[[], bool] | None = None) -> CodingOutcome:
