@@ -34,6 +34,7 @@ def model_name(agent: Any) -> str:
 
 
 def describe(model: Any) -> str:
+    """`api/model` as a model describes itself (what prices are looked up by), else its class."""
     try:
         return str(model.describe())
     except Exception:

@@ -18,6 +18,7 @@ import string
 import threading
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..models.base import strip_thinking
 from .api import MODULES, CodeApi
