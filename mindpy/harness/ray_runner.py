@@ -24,6 +24,7 @@ import sys
 import tarfile
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from ..errors import ConfigError, SetupError
@@ -34,6 +35,7 @@ EPISODE_CPUS = 1  # what Ray reserves for an episode: its server, its bots' Node
 EXIT_RAY_ERROR = 3  # as `mindpy run`'s infrastructure error: the episode could not be played
 MACHINE_VARIABLES = ("MINDPY_NODE_SETUP", "MINDPY_CACHE")  # paths of this machine: a worker keeps its own
 CONNECT_PROBE_S = 5.0
+NO_CPU_REPORT_S = 10.0  # an episode waiting this long on a cluster without a CPU for it is reported, then as often
 SCRATCH_PREFIX = "mindpy-episode-"  # + the worker's pid: a folder left by a worker that died is found and removed
 
 
@@ -50,10 +52,13 @@ class RayRunner:
     """Plays episodes as Ray tasks on the cluster at `address` ("auto": the one started on this machine with
     `ray start`; None: the cluster this process already joined with ray.init, else a private one started here)."""
 
-    def __init__(self, address: str | None = "auto"):
+    def __init__(self, address: str | None = "auto", report=None):
+        """`report(line)` tells the user of a wait they can end (by default a timestamped line on stderr)."""
         self.ray = require_ray()
         self.address = address
         self.where = f" on the Ray cluster at {address}" if address else " on a local Ray cluster"
+        self.report = report or _stderr
+        self._last_no_cpu_report = 0.0
         self._lock = threading.Lock()
         self._remote = None  # the Ray task, made once connected
         self._files: dict[Path, object] = {}  # task file -> its bytes in the object store (put once)
@@ -79,6 +84,7 @@ class RayRunner:
         with self._lock:
             self._running.add(ref)
         try:
+            self._wait(ref)
             code, tail, packed = self.ray.get(ref)
         except self.ray.exceptions.RayError as exc:  # the worker or node died, the task was cancelled...
             return EXIT_RAY_ERROR, f"the Ray task failed: {one_line(f'{type(exc).__name__}: {exc}')}"
@@ -90,6 +96,25 @@ class RayRunner:
         except (OSError, ValueError, tarfile.TarError) as exc:
             return EXIT_RAY_ERROR, f"the episode's run directory could not be unpacked: {one_line(str(exc))}"
         return code, tail
+
+    def _wait(self, ref) -> None:
+        """Until the task has ended. Ray holds a task while no node has a CPU for it, silently and for good: a
+        cluster whose only CPUs were on a node that died, or a head started without CPUs before its workers join.
+        That wait is reported (at most once every NO_CPU_REPORT_S for all episodes together)."""
+        while not self.ray.wait([ref], timeout=NO_CPU_REPORT_S)[0]:
+            cpus = self.ray.cluster_resources().get("CPU", 0)
+            if cpus >= EPISODE_CPUS or not self._no_cpu_report_due():
+                continue
+            at = f" at {self.address}" if self.address else ""
+            self.report(f"waiting: the Ray cluster{at} has no CPU for an episode ({cpus:g} CPUs in all); start a "
+                        f"worker node with `ray start --address=HEAD_IP:PORT`")
+
+    def _no_cpu_report_due(self) -> bool:
+        with self._lock:
+            if time.monotonic() - self._last_no_cpu_report < NO_CPU_REPORT_S:
+                return False
+            self._last_no_cpu_report = time.monotonic()
+            return True
 
     def stop(self) -> None:
         """Cancel the tasks under way. Ray interrupts a running task only by killing its worker (force): the
@@ -221,6 +246,10 @@ def unpack_run_dir(packed: bytes, run_dir: Path) -> None:
     if isinstance(result, dict) and "run_dir" in result:
         result["run_dir"] = str(run_dir)
         result_path.write_text(json.dumps(result, indent=2) + "\n")
+
+
+def _stderr(line: str) -> None:
+    print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
 
 
 def _probe(address: str) -> None:

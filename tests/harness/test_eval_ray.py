@@ -39,39 +39,62 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def ray_cluster():
-    """A one-machine Ray cluster with 2 CPUs, started as `ray start --head --block` (stopping that process stops
-    the cluster) in a temp folder of its own; yields its address."""
-    pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'mindpy[ray]')")
-    temp = Path(tempfile.mkdtemp(prefix="ray", dir="/tmp"))  # Ray's socket paths must stay short
-    port = _free_port()
+def start_ray_node(temp: Path, *options: str) -> subprocess.Popen:
+    """`ray start --block OPTIONS` (a head, or a node joining one), on 127.0.0.1 with ports of its own; returns
+    once it runs (stopping that process stops the node)."""
+    ports = [f"--{name}={_free_port()}" for name in ("dashboard-agent-listen-port", "dashboard-agent-grpc-port",
+                                                     "metrics-export-port", "runtime-env-agent-port")]
     proc = subprocess.Popen(
-        [str(RAY), "start", "--head", "--block", f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=2",
-         "--object-store-memory=200000000", "--include-dashboard=false", "--disable-usage-stats",
-         f"--ray-client-server-port={_free_port()}", f"--dashboard-agent-listen-port={_free_port()}",
-         f"--temp-dir={temp}"],
+        [str(RAY), "start", "--block", "--node-ip-address=127.0.0.1", "--object-store-memory=100000000",
+         "--disable-usage-stats", *ports, *options],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=temp, start_new_session=True,
         env={**os.environ, **RAY_AUTH, "TMPDIR": str(temp)})  # the episodes' scratch folders go with the cluster
     lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
-    reader.start()
+    threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
     try:
         wait_until(lambda: any("block forever" in line for line in lines) or proc.poll() is not None, timeout=90,
-                   interval=0.2, message="the Ray cluster to start")
+                   interval=0.2, message="the Ray node to start")
         assert proc.poll() is None, "".join(lines[-20:])
-        yield f"127.0.0.1:{port}"
+    except BaseException:
+        stop_ray_node(proc)
+        raise
+    return proc
+
+
+def stop_ray_node(proc: subprocess.Popen) -> None:
+    proc.terminate()  # `ray start --block` stops the node's processes on SIGTERM
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # anything of ours it left behind
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def start_ray_head(temp: Path, cpus: int) -> tuple[subprocess.Popen, str]:
+    """A cluster's head node with `cpus` CPUs, in the temp folder `temp`; returns it and its address."""
+    port = _free_port()
+    proc = start_ray_node(temp, "--head", f"--port={port}", f"--num-cpus={cpus}", "--include-dashboard=false",
+                          f"--ray-client-server-port={_free_port()}", f"--temp-dir={temp}")
+    return proc, f"127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    """A one-machine Ray cluster with 2 CPUs, started as `ray start --head --block` in a temp folder of its own;
+    yields its address."""
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'mindpy[ray]')")
+    temp = Path(tempfile.mkdtemp(prefix="ray", dir="/tmp"))  # Ray's socket paths must stay short
+    try:
+        head, address = start_ray_head(temp, cpus=2)
+        try:
+            yield address
+        finally:
+            stop_ray_node(head)
     finally:
-        proc.terminate()  # `ray start --block` stops the cluster's processes on SIGTERM
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)  # anything of ours it left behind
-        except ProcessLookupError:
-            pass
-        proc.wait()
         shutil.rmtree(temp, ignore_errors=True)
 
 
@@ -197,6 +220,58 @@ def test_a_stopped_eval_on_ray_stops_its_episodes_at_once(ray_cluster, replies, 
     assert "Stopped. Rerun the same command" in text
     assert not list(out.glob("episodes/*/*/result.json"))
     assert not (out / "results.csv").exists() or not _rows(out)
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("ray")
+def test_worker_nodes_join_a_head_without_cpus_and_a_node_that_dies_mid_episode_is_retried_on_another(replies,
+                                                                                                        tmp_path):
+    """As across machines (README): a head that plays nothing (0 CPUs), then two worker nodes that join it with
+    `ray start --address`. Before any has joined, the eval says it waits for a CPU. The node playing the episode
+    dies whole (raylet, Ray worker, episode process): Ray's NodeDiedError is an infrastructure error, and the retry
+    is played to its end on the other node."""
+    temp = Path(tempfile.mkdtemp(prefix="rayn", dir="/tmp"))
+    nodes: dict[int, subprocess.Popen] = {}
+    head, address = start_ray_head(temp, cpus=0)
+    tasks = tmp_path / f"node_{uuid.uuid4().hex[:8]}.json"
+    tasks.write_text(json.dumps({"long_planks": {**TASKS["too_many_planks"], "timeout": 20}}))
+    out = tmp_path / "eval"
+    proc = _eval(str(tasks), "--ray", address, "--out", str(out), "--model", f"replay:{replies}")
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
+    try:
+        wait_until(lambda: any("has no CPU for an episode (0 CPUs in all)" in line for line in lines), timeout=120,
+                   message=f"the eval to say it waits for a CPU: {lines}")
+        for _ in range(2):
+            node = start_ray_node(temp, f"--address={address}", "--num-cpus=1")
+            nodes[node.pid] = node
+        child = wait_until(lambda: _playing_episode(tasks.name, "long_planks"), timeout=240, interval=0.2,
+                           message="the episode to start playing")
+        playing = _ancestor_among(child, nodes)
+        os.killpg(playing, signal.SIGKILL)  # the whole machine, as far as this cluster can tell
+        nodes.pop(playing).wait()
+        proc.wait(timeout=400)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        for node in [*nodes.values(), head]:
+            stop_ray_node(node)
+        shutil.rmtree(temp, ignore_errors=True)
+    text = "".join(lines)
+    assert proc.returncode == 0, text
+    assert "long_planks: attempt 1 failed (the Ray task failed: NodeDiedError" in text, text
+    row = _rows(out)["long_planks"]
+    assert row["attempts"] == "2" and row["end_reason"] == "timeout" and row["error"] == "", row
+    assert (Path(row["run_dir"]) / "result.json").exists()
+
+
+def _ancestor_among(pid: int, candidates) -> int:
+    """Which of `candidates` (pids) `pid` descends from."""
+    while pid > 1:
+        if pid in candidates:
+            return pid
+        pid = _parent(pid)
+    raise AssertionError(f"the process is not under any of {list(candidates)}")
 
 
 def _playing_episode(file_name: str, task_id: str) -> int | None:
