@@ -16,9 +16,13 @@ not show.
 - EC: how many blocks of a kind a level still lacks (counting the check's lines); the lowest level not complete
   yet; whether I hold enough of a block for what a level still lacks.
 - ToM: who places the missing blocks of a kind (the one agent holding them); which level a teammate places blocks
-  on next (its policy on the state shown, kept only when its next reply in the episode says that level).
-- JP: which blocks I should place now (mine on the lowest open level, kept only when my reply in the episode says
-  that level), against a teammate's blocks, a higher level, and waiting.
+  on next (its policy on the state shown, kept only when the teammate then built there in the episode).
+- JP: which blocks I should place now (mine on the lowest open level, kept only when I then built there), against
+  a teammate's blocks, a higher level, and waiting.
+
+Where an agent then built is read from what it did, not from one wording: the level whose blocks (of a kind only
+it holds) are gone from its own next check; its reply naming "level N" serves when there is no later check, and a
+reply and a check that disagree drop the question.
 """
 
 from __future__ import annotations
@@ -151,6 +155,31 @@ def _level_said(reply: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def _level_placed(turn: Moment, moments: list[Moment], check: Check) -> int | None:
+    """The level the agent of `turn` placed blocks on by that turn, read from its own next blueprint check: the
+    level of the shown fixes that are gone from it, counting only blocks no teammate holds (so the agent placed
+    them). None when it made no later check, or blocks went from more than one level or none."""
+    alone = {block for block, n in turn.team[turn.me].items() if n > 0
+             and not any(turn.team[mate].get(block, 0) for mate in turn.team if mate != turn.me)}
+    later = next((m for m in moments if m.me == turn.me and m.time > turn.time and m.view.last_output
+                  and parse_check(m.view.last_output) is not None), None)
+    if later is None:
+        return None
+    still = {(f.x, f.y, f.z) for f in parse_check(later.view.last_output) or []}
+    gone = {f.level for f in check.fixes if f.block in alone and (f.x, f.y, f.z) not in still}
+    return gone.pop() if len(gone) == 1 else None
+
+
+def _level_acted(turn: Moment, moments: list[Moment], check: Check) -> int | None:
+    """The level the agent of `turn` built on in that turn: what its blocks did (its next check), and what its
+    reply said. Either does when the other is missing (a model that never writes "level N", an episode that ends
+    before the next check); None when they disagree or neither tells."""
+    said, placed = _level_said(turn.reply), _level_placed(turn, moments, check)
+    if said is not None and placed is not None and said != placed:
+        return None
+    return placed if placed is not None else said
+
+
 def tom_partner_level(moment: Moment, moments: list[Moment], check: Check, rng: random.Random) -> list:
     """Which level each teammate places blocks on next: its policy on the state shown, when its next reply agrees."""
     asked = []
@@ -160,7 +189,7 @@ def tom_partner_level(moment: Moment, moments: list[Moment], check: Check, rng: 
             continue  # it may have blocks on a level not shown: no answer follows from the state
         level = theirs[0].level
         then = next_moment_of(moments, mate, moment.time)
-        if then is None or _level_said(then.reply) != level:
+        if then is None or _level_acted(then, moments, check) != level:
             continue
         wrong = [f"level {n}" for n in check.open_levels if n != level] + [f"level {level + 1}",
                                                                           f"none: {mate} has no block to place"]
@@ -169,11 +198,11 @@ def tom_partner_level(moment: Moment, moments: list[Moment], check: Check, rng: 
     return asked
 
 
-def jp_my_share(moment: Moment, check: Check, rng: random.Random):
-    """Which blocks I should place now: mine on the lowest open level (when the oracle's reply says so)."""
+def jp_my_share(moment: Moment, moments: list[Moment], check: Check, rng: random.Random):
+    """Which blocks I should place now: mine on the lowest open level (when the agent then built there)."""
     mine = my_fixes(check.fixes, moment.team[moment.me], lead=False)
     low = check.open_levels[0]
-    if not mine or mine[0].level != low or _level_said(moment.reply) != low:
+    if not mine or mine[0].level != low or _level_acted(moment, moments, check) != low:
         return None  # nothing of mine on the lowest level: whether to wait or go up is not clear-cut
     my_blocks = sorted({f.block for f in mine})
     right = f"the {', '.join(my_blocks)} blocks of level {low}"
@@ -195,4 +224,4 @@ def construction_probes(moment: Moment, moments: list[Moment], rng: random.Rando
         return []
     return [ec_missing_count(moment, check, rng), ec_lowest_open(moment, check, rng), ec_enough(moment, check, rng),
             tom_who_places(moment, check, rng), *tom_partner_level(moment, moments, check, rng),
-            jp_my_share(moment, check, rng)]
+            jp_my_share(moment, moments, check, rng)]

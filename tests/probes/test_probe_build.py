@@ -220,3 +220,54 @@ def test_hells_kitchen_questions_read_mindcraft_s_two_agent_wording():
     assert need.question.startswith("Jill must make bread.") and need.options[need.answer] == "the recipe for bread"
     three = Moment("mc", 1.0, "andy", view, "", None, {"andy": {}, "jill": {}, "bob": {}}, parse_goal(goal_text))
     assert ec_recipe_holder(three, random.Random(2)) is None and tom_recipe_need(three, random.Random(2)) is None
+
+
+def _check_text(levels: dict[int, list[tuple[str, int, int, int]]]) -> str:
+    """A !checkBlueprint answer: for each level, the blocks still to place (none: complete)."""
+    lines = []
+    for level, places in sorted(levels.items()):
+        if not places:
+            lines.append(f"Level {level} is complete")
+            continue
+        lines.append(f"Level {level} requires the following fixes:")
+        lines += [f"Place {block} at coordinates X: {x}, Y: {y}, Z: {z}" for block, x, y, z in places]
+    return "\n".join(lines)
+
+
+def _build_moment(t: float, me: str, reply: str, check: str, team: dict[str, dict[str, int]]) -> Moment:
+    goal = "Make a structure with the blueprint below"
+    view = PromptView(kind="conversing", name=me, goal=goal, inventory=team[me], inventory_known=True,
+                      last_output=check)
+    command = ("newAction", ["build"]) if "!" in reply else None
+    return Moment("house", t, me, view, reply, command, team, parse_goal(goal))
+
+
+TEAM = {"andy": {"stone": 4}, "jill": {"oak_planks": 4}}
+LEVEL0 = [("stone", 0, -60, 0), ("stone", 1, -60, 0)]
+LEVEL1 = [("oak_planks", 0, -59, 0), ("stone", 1, -59, 0)]
+
+
+@pytest.mark.parametrize("jill_says, jill_built, kept", [
+    ("I'll do my part. !newAction(\"Place my blocks.\")", 0, True),   # no "level N" anywhere: read from her check
+    ("Building level 0. !newAction(\"Place my blocks.\")", None, True),  # no later check: her words serve
+    ("Building level 1. !newAction(\"Place my blocks.\")", 0, False),   # words and deeds disagree: dropped
+    ("I'll do my part. !newAction(\"Place my blocks.\")", None, False),  # neither tells
+])
+def test_where_a_teammate_builds_next_is_read_from_what_it_did_not_one_wording(jill_says, jill_built, kept):
+    """andy's check shows level 0 needing andy's stone and jill's planks... jill holds the only planks, so her
+    level is 0 by the team's policy; the question about her is kept when the episode shows she built there."""
+    import random
+
+    from mindpy.probes.construction import construction_probes
+
+    level0 = [*LEVEL0, ("oak_planks", 2, -60, 0)]
+    andy = _build_moment(1.0, "andy", "!checkBlueprint", _check_text({0: level0, 1: LEVEL1}), TEAM)
+    moments = [andy, _build_moment(2.0, "jill", jill_says, "", TEAM)]
+    if jill_built is not None:
+        after = [p for p in level0 if p[0] != "oak_planks"]  # her planks went in; andy's stone is still missing
+        moments.append(_build_moment(3.0, "jill", "!checkBlueprint", _check_text({0: after, 1: LEVEL1}), TEAM))
+    probes = [p for p in construction_probes(andy, moments, random.Random(0)) if p is not None]
+    about_jill = [p for p in probes if p.meta["kind"] == "partner_level"]
+    assert len(about_jill) == int(kept), [p.question for p in probes]
+    if kept:
+        assert about_jill[0].options[about_jill[0].answer] == "level 0"
