@@ -52,7 +52,7 @@ def test_sixteen_agents_joined_at_once_all_come_up_and_tick(server, tmp_path, mo
         runner.start()
         bots = [runner.agents[name].bot for name in names]
         # create_bots returns once each bot's view is loaded (a bot that has only spawned has a few columns)
-        assert len(missing) == AGENTS and all(count == 0 for count in missing.values()), missing
+        assert len(missing) == AGENTS and all(count == 0 for count in missing.values()), {n: c for n, c in missing.items() if c}
         ticks = [0] * AGENTS
         for i, name in enumerate(names):
             count_ticks(runner.agents[name], ticks, i)

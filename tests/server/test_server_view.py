@@ -12,6 +12,7 @@ from mindpy.bridge import create_bot, create_bots, js_module
 from mindpy.server import EmbeddedServer
 
 TAB_LIST_WATCH_JS = Path(__file__).resolve().parent / "js" / "tab_list_watch.js"
+STILL_CLIENT_JS = Path(__file__).resolve().parent / "js" / "still_client.js"
 
 
 def columns(bot) -> int:
@@ -61,6 +62,21 @@ def test_bots_joining_as_the_crowd_forms_learn_the_smaller_view_and_get_all_of_i
         finally:
             for bot in bots:
                 bot.close()
+
+
+def test_a_client_that_never_moves_still_gets_its_whole_view(server):
+    """flying-squid sent the rest of a player's view only after a 'flying' or 'look' packet that came after the
+    spawn; mineflayer sends 'flying' once, when it lands, sometimes before that, and a client standing still sends
+    neither: such a player kept its first 6x6 columns for good (a crowd join lost them 1 time in 2)."""
+    still = js_module(STILL_CLIENT_JS)
+    still.joinStill(server.host, server.port, unique_name("still"))
+    try:
+        wait_until(lambda: json.loads(still.stillState())["spawned"], timeout=20, message="the still client to spawn")
+        # view distance 6: flying-squid sends (2 * 6)^2 columns
+        wait_until(lambda: json.loads(still.stillState())["columns"] == 144, timeout=20,
+                   message=f"the whole view: {still.stillState()}")
+    finally:
+        still.leaveStill()
 
 
 def test_a_changed_column_reaches_a_bot_that_arrives_later(make_bot):

@@ -8,7 +8,9 @@
 // - The tab list (player_info) of a joining player goes to everyone except that player, so a bot that joins
 //   after another never learns the other's name. Send it to the joining player too.
 // - After login, the first look/position packet makes flying-squid send the player back to where it logged
-//   in, undoing any teleport made in between. Send the player's current position instead.
+//   in, undoing any teleport made in between. Send the player's current position instead. And the rest of the
+//   player's view waits for any movement packet or teleport confirmation since the player connected, not for a
+//   'flying' or 'look' packet after the spawn (clientInWorld below).
 // - flying-squid keeps the inventory of a dead player; vanilla drops it where the player died.
 // - A teleport sends the destination, not whatever position the player has by the time the 'move' behaviour ends,
 //   and movement packets the client sent before it confirmed the teleport are ignored (as vanilla does).
@@ -104,11 +106,11 @@ module.exports.player = function (player, serv) {
   const registry = serv.registry
   player.entityType = registry.entitiesByName.player.id
 
+  const inWorld = clientInWorld(player)
   player.once('asap', () => {
     dropInventoryOnDeath(player, serv)
-    const waitPlayerLogin = player.waitPlayerLogin
     player.waitPlayerLogin = async () => {
-      await waitPlayerLogin()
+      await inWorld
       const sendSelfPosition = player.sendSelfPosition
       player.sendSelfPosition = () => {
         player.sendSelfPosition = sendSelfPosition
@@ -121,6 +123,22 @@ module.exports.player = function (player, serv) {
   player._client.on('client_command', (data) => {
     const action = data.actionId ?? data.payload
     if (action === 'perform_respawn' || action === 0) respawn(player, serv)
+  })
+}
+
+// Resolves once the client has sent a movement packet or confirmed a teleport: it is in the world. flying-squid's
+// login waits for a 'flying' or 'look' packet before it sends the rest of the player's view, listening only once
+// the spawn is sent; mineflayer sends 'flying' once, when it first lands, which can arrive before that (a fast
+// join), and otherwise only 'position' packets: the view stayed at the first 6x6 columns for good. These listeners
+// start with the player.
+const IN_WORLD_PACKETS = ['flying', 'look', 'position', 'position_look', 'teleport_confirm']
+function clientInWorld (player) {
+  return new Promise(resolve => {
+    const arrived = () => {
+      for (const name of IN_WORLD_PACKETS) player._client.removeListener(name, arrived)
+      resolve()
+    }
+    for (const name of IN_WORLD_PACKETS) player._client.on(name, arrived)
   })
 }
 
