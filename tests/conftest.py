@@ -141,9 +141,10 @@ def isolate(bot, spacing: int = 200) -> tuple[int, int, int]:
 WALL_CLOCK_CAP = 4
 
 
-def wait_until(predicate, timeout: float = 5.0, interval: float = 0.05, message: str = "condition"):
-    """Poll `predicate()` until it is truthy; return its value or fail the test with `message`. `timeout` is in
-    game seconds of the session's server (see GameClock), with a wall-clock cap in case the server stops."""
+def wait_until(predicate, timeout: float = 5.0, interval: float = 0.05, message="condition"):
+    """Poll `predicate()` until it is truthy; return its value or fail the test with `message` (a string, or a
+    function giving one at the time of failure, to show the state then). `timeout` is in game seconds of the
+    session's server (see GameClock), with a wall-clock cap in case the server stops."""
     deadline = clock.now() + timeout
     wall_deadline = time.monotonic() + WALL_CLOCK_CAP * timeout + 10
     while True:
@@ -151,7 +152,7 @@ def wait_until(predicate, timeout: float = 5.0, interval: float = 0.05, message:
         if value:
             return value
         if clock.now() > deadline or time.monotonic() > wall_deadline:
-            pytest.fail(f"timed out after {timeout} game seconds waiting for {message}")
+            pytest.fail(f"timed out after {timeout} game seconds waiting for {message() if callable(message) else message}")
         time.sleep(interval)
 
 

@@ -204,7 +204,6 @@ class Agent:
         self.messages_sent = 0
         self.shut_up = False
         self.last_sender: str | None = None
-        self.usage: list = []
         self._serial = 0
         self._serial_lock = threading.Lock()
         self._prompt_lock = threading.Lock()
@@ -424,7 +423,6 @@ class Agent:
                     self._trace("model error", str(exc))
                     self.history.add("system", f"(The model could not be reached: {exc})")
                     return None
-                self.usage.append(getattr(reply, "usage", None))
                 text = strip_thinking(getattr(reply, "text", reply) or "")
                 if getattr(self.prompter, "partner_modelling", False):
                     text = self.modelling.observe(text)  # the sections are kept, never said nor parsed
@@ -464,7 +462,6 @@ class Agent:
             except Exception as exc:  # keep the first choice rather than lose the turn
                 log.warning("%s: model call failed: %s", self.name, exc)
                 return text
-            self.usage.append(getattr(again, "usage", None))
             text = strip_thinking(getattr(again, "text", again) or "") or text
         return text
 

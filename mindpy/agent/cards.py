@@ -47,9 +47,8 @@ def spend(agent: Any) -> dict:
     without a known price was called)."""
     calls, prompt, completion, usd = 0, 0, 0, 0.0
     priced = True
-    for model in agent.models():
-        log = getattr(model, "usage_log", None)
-        usage = [u for u in (list(log) if log is not None else agent_usage(agent, model)) if u is not None]
+    for model in agent.models():  # every ChatModel keeps the usage of each of its calls (wrappers share it)
+        usage = [u for u in list(getattr(model, "usage_log", ())) if u is not None]
         if not usage:
             continue
         calls += len(usage)
@@ -62,11 +61,6 @@ def spend(agent: Any) -> dict:
             usd += sum(price.cost(u) for u in usage)
     return {"calls": calls, "prompt_tokens": prompt, "completion_tokens": completion,
             "usd": round(usd, 6) if priced else None}
-
-
-def agent_usage(agent: Any, model: Any) -> list:
-    """The usage the agent noted of its replies: for its own model when that keeps no log of its own."""
-    return list(agent.usage) if model is agent.model else []
 
 
 def partners(agent: Any) -> list[dict]:

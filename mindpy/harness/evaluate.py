@@ -371,7 +371,8 @@ class Evaluation:
         if self.usd_per_mtok:  # the price the dollars are counted at (a price from MINDPY_BUDGET is inherited)
             command += ["--usd-per-mtok", repr(float(self.usd_per_mtok))]
         try:
-            return self.runner.play(EpisodeJob(Path(ep.file), ep.task_id, ep.run_dir, tuple(command)))
+            return self.runner.play(EpisodeJob(Path(ep.file), ep.task_id, ep.run_dir, tuple(command)),
+                                    report=self._report)
         finally:
             self._give_back(server)
 

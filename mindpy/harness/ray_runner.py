@@ -25,6 +25,7 @@ import tarfile
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import ConfigError, SetupError
@@ -52,12 +53,10 @@ class RayRunner:
     """Plays episodes as Ray tasks on the cluster at `address` ("auto": the one started on this machine with
     `ray start`; None: the cluster this process already joined with ray.init, else a private one started here)."""
 
-    def __init__(self, address: str | None = "auto", report=None):
-        """`report(line)` tells the user of a wait they can end (by default a timestamped line on stderr)."""
+    def __init__(self, address: str | None = "auto"):
         self.ray = require_ray()
         self.address = address
         self.where = f" on the Ray cluster at {address}" if address else " on a local Ray cluster"
-        self.report = report or _stderr
         self._last_no_cpu_report = 0.0
         self._lock = threading.Lock()
         self._remote = None  # the Ray task, made once connected
@@ -75,7 +74,7 @@ class RayRunner:
         cpus = int(self.ray.cluster_resources().get("CPU", 0))
         return max(1, cpus // EPISODE_CPUS)
 
-    def play(self, job: EpisodeJob) -> tuple[int, str]:
+    def play(self, job: EpisodeJob, report: Callable[[str], None] | None = None) -> tuple[int, str]:
         """Play the episode as a Ray task and unpack its run directory into job.run_dir; Ray's errors are the
         infrastructure's (exit code 3 and the error), as `mindpy run` reports a server that failed."""
         remote = self._connect()
@@ -84,7 +83,7 @@ class RayRunner:
         with self._lock:
             self._running.add(ref)
         try:
-            self._wait(ref)
+            self._wait(ref, report)
             code, tail, packed = self.ray.get(ref)
         except self.ray.exceptions.RayError as exc:  # the worker or node died, the task was cancelled...
             return EXIT_RAY_ERROR, f"the Ray task failed: {one_line(f'{type(exc).__name__}: {exc}')}"
@@ -97,16 +96,16 @@ class RayRunner:
             return EXIT_RAY_ERROR, f"the episode's run directory could not be unpacked: {one_line(str(exc))}"
         return code, tail
 
-    def _wait(self, ref) -> None:
+    def _wait(self, ref, report: Callable[[str], None] | None) -> None:
         """Until the task has ended. Ray holds a task while no node has a CPU for it, silently and for good: a
         cluster whose only CPUs were on a node that died, or a head started without CPUs before its workers join.
-        That wait is reported (at most once every NO_CPU_REPORT_S for all episodes together)."""
+        That wait goes to `report` (at most once every NO_CPU_REPORT_S for all episodes together)."""
         while not self.ray.wait([ref], timeout=NO_CPU_REPORT_S)[0]:
             cpus = self.ray.cluster_resources().get("CPU", 0)
-            if cpus >= EPISODE_CPUS or not self._no_cpu_report_due():
+            if report is None or cpus >= EPISODE_CPUS or not self._no_cpu_report_due():
                 continue
             at = f" at {self.address}" if self.address else ""
-            self.report(f"waiting: the Ray cluster{at} has no CPU for an episode ({cpus:g} CPUs in all); start a "
+            report(f"waiting: the Ray cluster{at} has no CPU for an episode ({cpus:g} CPUs in all); start a "
                         f"worker node with `ray start --address=HEAD_IP:PORT`")
 
     def _no_cpu_report_due(self) -> bool:
@@ -246,10 +245,6 @@ def unpack_run_dir(packed: bytes, run_dir: Path) -> None:
     if isinstance(result, dict) and "run_dir" in result:
         result["run_dir"] = str(run_dir)
         result_path.write_text(json.dumps(result, indent=2) + "\n")
-
-
-def _stderr(line: str) -> None:
-    print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
 
 
 def _probe(address: str) -> None:

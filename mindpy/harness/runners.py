@@ -45,10 +45,11 @@ class EpisodeRunner(Protocol):
         """How many episodes it plays at once when the user did not say (--parallel)."""
         ...
 
-    def play(self, job: EpisodeJob) -> tuple[int, str]:
+    def play(self, job: EpisodeJob, report: Callable[[str], None] | None = None) -> tuple[int, str]:
         """Play the episode into `job.run_dir` (which exists and is empty); the child's exit code and the last
         line of its output (the cause, when it failed). An episode that could not be played leaves no
-        result.json there, and the Evaluation retries it."""
+        result.json there, and the Evaluation retries it. `report(line)` is the Evaluation's progress output, for
+        a wait the user should hear of."""
         ...
 
     def stop(self) -> None:
@@ -68,7 +69,7 @@ class LocalRunner:
     def slots(self) -> int:
         return 1
 
-    def play(self, job: EpisodeJob) -> tuple[int, str]:
+    def play(self, job: EpisodeJob, report: Callable[[str], None] | None = None) -> tuple[int, str]:
         return play_in_child(job.command(), job.run_dir, on_start=self._track, on_end=self._untrack)
 
     def stop(self) -> None:

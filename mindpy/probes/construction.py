@@ -161,11 +161,11 @@ def _level_placed(turn: Moment, moments: list[Moment], check: Check) -> int | No
     them). None when it made no later check, or blocks went from more than one level or none."""
     alone = {block for block, n in turn.team[turn.me].items() if n > 0
              and not any(turn.team[mate].get(block, 0) for mate in turn.team if mate != turn.me)}
-    later = next((m for m in moments if m.me == turn.me and m.time > turn.time and m.view.last_output
-                  and parse_check(m.view.last_output) is not None), None)
+    later = next((fixes for m in moments if m.me == turn.me and m.time > turn.time and m.view.last_output
+                  and (fixes := parse_check(m.view.last_output)) is not None), None)
     if later is None:
         return None
-    still = {(f.x, f.y, f.z) for f in parse_check(later.view.last_output) or []}
+    still = {(f.x, f.y, f.z) for f in later}
     gone = {f.level for f in check.fixes if f.block in alone and (f.x, f.y, f.z) not in still}
     return gone.pop() if len(gone) == 1 else None
 

@@ -11,31 +11,25 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
-from model_http_fakes import RecordingServer, openai_reply  # noqa: E402
+from model_http_fakes import MILLION, priced_server, priced_spec  # noqa: E402
 
 from agent_helpers import make_settings, start_agent_with_model
 from mindpy.agent.cards import spend
 from mindpy.models.replay import ReplayModel
 
-MILLION = 1_000_000
-
 
 @pytest.fixture
 def side_server():
-    with RecordingServer([(200, openai_reply("def f(): pass", prompt=MILLION, completion=7))]) as server:
+    with priced_server("def f(): pass", completion=7) as server:
         yield server
-
-
-def side_spec(server: RecordingServer) -> dict:
-    return {"api": "openai", "model": "gpt-4o-mini", "url": server.url + "/v1"}
 
 
 def test_the_cards_spend_adds_the_code_and_vision_models_calls(make_bot, tmp_path, side_server):
     chat = ReplayModel([], default="Fine.")
     agent = start_agent_with_model(make_bot, tmp_path, chat, settings=make_settings(tmp_path,
                                                                                    allow_insecure_coding=True),
-                                   code_model=side_spec(side_server), allow_vision=True,
-                                   vision_model=side_spec(side_server))
+                                   code_model=priced_spec(side_server), allow_vision=True,
+                                   vision_model=priced_spec(side_server))
     try:
         assert len(agent.models()) == 3  # its own, the code model, the vision model: each once
         chat.send([{"role": "user", "content": "hi"}], "You are a bot.")  # e.g. a summary: not a reply
@@ -53,7 +47,7 @@ def test_the_cards_spend_adds_the_code_and_vision_models_calls(make_bot, tmp_pat
 def test_an_agent_whose_vision_is_its_own_model_counts_each_call_once(make_bot, tmp_path, side_server):
     from mindpy.models import create_model
 
-    own = create_model(side_spec(side_server), attempts=1)
+    own = create_model(priced_spec(side_server), attempts=1)
     agent = start_agent_with_model(make_bot, tmp_path, own, allow_vision=True)
     try:
         assert agent.models() == [own] and agent.context.vision.model is own

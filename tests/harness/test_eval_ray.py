@@ -241,7 +241,7 @@ def test_worker_nodes_join_a_head_without_cpus_and_a_node_that_dies_mid_episode_
     threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
     try:
         wait_until(lambda: any("has no CPU for an episode (0 CPUs in all)" in line for line in lines), timeout=120,
-                   message=f"the eval to say it waits for a CPU: {lines}")
+                   message=lambda: f"the eval to say it waits for a CPU: {lines}")
         for _ in range(2):
             node = start_ray_node(temp, f"--address={address}", "--num-cpus=1")
             nodes[node.pid] = node

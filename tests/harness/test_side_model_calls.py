@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
-from model_http_fakes import RecordingServer, openai_reply  # noqa: E402
+from model_http_fakes import MILLION, priced_server, priced_spec  # noqa: E402
 
 from mindpy.harness.calls import read_calls
 from mindpy.harness.episode import _EpisodeHooks, agent_names, run_episode
@@ -25,7 +25,6 @@ from mindpy.models.budget import Budget, BudgetExceeded, BudgetLimits
 from mindpy.models.replay import ReplayModel
 from mindpy.tasks.schema import Task
 
-MILLION = 1_000_000
 CAP = BudgetLimits(max_usd=0.10)  # one side call ($0.15) spends it
 
 
@@ -40,20 +39,17 @@ def tiny_png() -> bytes:
 
 @pytest.fixture
 def side_server():
-    with RecordingServer([(200, openai_reply("A grey wall.", prompt=MILLION, completion=0))]) as server:
+    with priced_server("A grey wall.") as server:
         yield server
 
-
-def side_spec(server: RecordingServer) -> dict:
-    return {"api": "openai", "model": "gpt-4o-mini", "url": server.url + "/v1"}
 
 
 def test_side_models_are_budgeted_and_logged_with_their_kind_and_one_log_survives_a_restart(side_server, tmp_path):
     budget = Budget(BudgetLimits(max_usd=0.25))
     hooks = _EpisodeHooks(tmp_path, budget)
     chat = hooks.wrap_model("andy", ReplayModel(["!stats"]))
-    coder = hooks.wrap_model("andy", create_model(side_spec(side_server), attempts=1), role="code")
-    seeing = hooks.wrap_model("andy", create_model(side_spec(side_server), attempts=1), role="vision")
+    coder = hooks.wrap_model("andy", create_model(priced_spec(side_server), attempts=1), role="code")
+    seeing = hooks.wrap_model("andy", create_model(priced_spec(side_server), attempts=1), role="vision")
 
     chat.send([{"role": "user", "content": "hi"}], "You are andy.")
     coder.send([{"role": "user", "content": "pick up a log"}], "Write a function.")
@@ -100,10 +96,10 @@ def test_sft_export_reads_a_log_with_side_calls_and_conversing_lines_are_as_befo
     episode = tmp_path / "runs" / "ep"
     hooks = _EpisodeHooks(episode)
     chat = hooks.wrap_model("andy", ReplayModel(['!craftRecipe("stick", 1)']))
-    coder = hooks.wrap_model("andy", create_model(side_spec(side_server), attempts=1), role="code")
+    coder = hooks.wrap_model("andy", create_model(priced_spec(side_server), attempts=1), role="code")
     chat.send([{"role": "user", "content": "make a stick"}], "You are andy, a Minecraft bot.")
     coder.send([{"role": "user", "content": "collect logs"}], "Write a function.")
-    hooks.wrap_model("andy", create_model(side_spec(side_server), attempts=1)).send_image(tiny_png(), "Describe.")
+    hooks.wrap_model("andy", create_model(priced_spec(side_server), attempts=1)).send_image(tiny_png(), "Describe.")
     hooks.close()
     (episode / "result.json").write_text(json.dumps({"task_id": "sticks", "type": "techtree", "score": 1.0,
                                                      "end_reason": "success"}))
@@ -130,10 +126,10 @@ def test_an_episode_whose_only_spending_is_a_side_model_ends_by_the_budget(side,
                                           "number_of_target": 40, "timeout": 60})
     (name,) = agent_names(task)
     if side == "code":
-        first, options = '!newAction("Craft planks from every log you have.")', {"code_model": side_spec(side_server)}
+        first, options = '!newAction("Craft planks from every log you have.")', {"code_model": priced_spec(side_server)}
     else:
         first, options = "!lookAtPosition(200, -61, 203)", {"allow_vision": True,
-                                                            "vision_model": side_spec(side_server)}
+                                                            "vision_model": priced_spec(side_server)}
     chat = ReplayModel([first], default="I wait.")
     run_dir = tmp_path / "run"
     result = run_episode(task, run_dir, server=f"{server.host}:{server.port}", models={name: chat},

@@ -43,6 +43,20 @@ def anthropic_reply(text: str, input_tokens: int = 20, output_tokens: int = 7, c
                       "cache_read_input_tokens": cache_read, "cache_creation_input_tokens": cache_write}}
 
 
+MILLION = 1_000_000
+
+
+def priced_server(text: str, completion: int = 0) -> RecordingServer:
+    """A server whose every reply is `text` and counts a million prompt tokens: $0.15 at gpt-4o-mini's price
+    (priced_spec), so a test's dollars add up to round figures."""
+    return RecordingServer([(200, openai_reply(text, prompt=MILLION, completion=completion))])
+
+
+def priced_spec(server: RecordingServer) -> dict:
+    """The model spec of an OpenAI client of `server` as gpt-4o-mini (a model with a known price)."""
+    return {"api": "openai", "model": "gpt-4o-mini", "url": server.url + "/v1"}
+
+
 class RecordingServer:
     """Answers POSTs from `script`, a list of (status, JSON body) or (status, JSON body, HANG); the last entry
     repeats. `script` may be replaced between calls; by default every call gets openai_reply("hi")."""

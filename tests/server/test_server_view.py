@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from conftest import isolate, teleport, unique_name, wait_until, world_js
+from mindpy import DEFAULT_MINECRAFT_VERSION
 from mindpy.bridge import create_bot, create_bots, js_module
 from mindpy.server import EmbeddedServer
 
@@ -64,19 +65,22 @@ def test_bots_joining_as_the_crowd_forms_learn_the_smaller_view_and_get_all_of_i
                 bot.close()
 
 
-def test_a_client_that_never_moves_still_gets_its_whole_view(server):
+def test_a_client_that_never_moves_still_gets_its_whole_view(tmp_path):
     """flying-squid sent the rest of a player's view only after a 'flying' or 'look' packet that came after the
     spawn; mineflayer sends 'flying' once, when it lands, sometimes before that, and a client standing still sends
-    neither: such a player kept its first 6x6 columns for good (a crowd join lost them 1 time in 2)."""
+    neither: such a player kept its first 6x6 columns for good (a crowd join lost them 1 time in 2). A server of its
+    own, without the crowd rule: the view must be 4 whoever else is online."""
     still = js_module(STILL_CLIENT_JS)
-    still.joinStill(server.host, server.port, unique_name("still"))
-    try:
-        wait_until(lambda: json.loads(still.stillState())["spawned"], timeout=20, message="the still client to spawn")
-        # view distance 6: flying-squid sends (2 * 6)^2 columns
-        wait_until(lambda: json.loads(still.stillState())["columns"] == 144, timeout=20,
-                   message=f"the whole view: {still.stillState()}")
-    finally:
-        still.leaveStill()
+    with EmbeddedServer(run_dir=tmp_path, options={"viewDistance": 4, "crowdViewDistance": 0}) as server:
+        still.joinStill(server.host, server.port, unique_name("still"), DEFAULT_MINECRAFT_VERSION)
+        try:
+            wait_until(lambda: json.loads(still.stillState())["spawned"], timeout=20,
+                       message="the still client to spawn")
+            # flying-squid sends (2 * view distance)^2 columns, the first 6x6 before the spawn
+            wait_until(lambda: json.loads(still.stillState())["columns"] == 64, timeout=20,
+                       message=lambda: f"the whole view: {still.stillState()}")
+        finally:
+            still.leaveStill()
 
 
 def test_a_changed_column_reaches_a_bot_that_arrives_later(make_bot):

@@ -7,8 +7,8 @@ const mineflayer = require('mineflayer')
 
 let still = null
 
-function joinStill (host, port, username) {
-  still = mineflayer.createBot({ host, port, username, version: '1.21.1', auth: 'offline', physicsEnabled: false,
+function joinStill (host, port, username, version) {
+  still = mineflayer.createBot({ host, port, username, version, auth: 'offline', physicsEnabled: false,
     hideErrors: true, logErrors: false })
   return true
 }
