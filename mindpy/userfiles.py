@@ -14,6 +14,8 @@ than it prints.
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -248,3 +250,26 @@ def one_line(text: str, limit: int = 200) -> str:
     """`text` on one line (line breaks shown as \\n) and at most `limit` characters."""
     text = text[:limit + 1].replace("\r", "\\r").replace("\n", "\\n")
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# ----- showing user text on a terminal -----
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})  # controls, format, lone surrogates, line breaks
+_MAYBE_INVISIBLE = re.compile(r"[\x00-\x1f\x7f-\x9f]|[^\x00-\x7f]")
+
+
+def visible_text(text: str) -> str:
+    """`text` with every character that a terminal would act on or hide shown as an escape: C0 and C1 controls,
+    DEL, Unicode format characters (U+202E turns the rest of a line around, U+200B is invisible), line and
+    paragraph separators and lone surrogates become `\\xNN`, `\\uNNNN` or `\\UNNNNNNNN`. Everything else, other
+    scripts and emoji included, is kept as it is."""
+    return _MAYBE_INVISIBLE.sub(_escape_invisible, text)
+
+
+def _escape_invisible(match: re.Match[str]) -> str:
+    char = match.group()
+    if unicodedata.category(char) not in _INVISIBLE_CATEGORIES:
+        return char
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
