@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..memory.state import json_text
 from ..models.prices import Price, price_for
 
 ROLES = ("chat", "code", "vision")  # what an agent uses a model for (see mindpy.agent.factory.build_agent)
@@ -95,7 +96,7 @@ class CallLog:
         if not lines:
             return
         with self.path.open("a", encoding="utf-8") as f:
-            f.writelines(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+            f.writelines(json_text(line) + "\n" for line in lines)  # a reply may hold lone surrogates
 
 
 class LoggedModel:

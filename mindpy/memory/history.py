@@ -81,7 +81,10 @@ class History:
         self.memory = clip(new_memory, self.memory_limit)
         del self.turns[:n]
         if self.state is not None:
-            self.state.append_archive({"turns": chunk, "memory_before": old_memory, "memory_after": self.memory})
+            try:
+                self.state.append_archive({"turns": chunk, "memory_before": old_memory, "memory_after": self.memory})
+            except (OSError, ValueError, TypeError) as exc:  # a full disk must not stop the agent that is talking
+                log.warning("%s: could not archive the summarized turns: %s", self.name, exc)
 
     # ---- reading ----------------------------------------------------------------------------------------
     def get(self) -> list[dict]:
@@ -110,7 +113,7 @@ class History:
             data = {"memory": self.memory, "turns": [dict(t) for t in self.turns]}
         try:
             self.state.save(**extra, **fields, **data)
-        except OSError as exc:
+        except (OSError, ValueError, TypeError) as exc:  # ValueError, TypeError: a value JSON cannot write
             log.warning("%s: could not save the state: %s", self.name, exc)
 
     def load(self) -> dict[str, Any]:

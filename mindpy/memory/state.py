@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import tempfile
 import threading
 import time
@@ -23,6 +24,7 @@ log = logging.getLogger(__name__)
 STATE_FILE = "state.json"
 ARCHIVE_FILE = "history_archive.jsonl"
 _swept: set[Path] = set()  # files whose orphaned temporary files this process has removed
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:
@@ -96,7 +98,14 @@ def _fsync_dir(folder: Path) -> None:
 
 def atomic_write_json(path: str | Path, data: Any) -> None:
     """Write data as indented JSON, atomically."""
-    atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False))
+    atomic_write_text(path, json_text(data, indent=1))
+
+
+def json_text(data: Any, **options: Any) -> str:
+    """JSON that UTF-8 can always encode: non-ASCII text is kept as it is, but lone surrogates (a model's JSON
+    reply may hold "\\ud800") are written as \\uXXXX escapes, which read back as the same text."""
+    text = json.dumps(data, ensure_ascii=False, **options)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)  # only inside strings: nothing else has them
 
 
 def read_json(path: str | Path) -> Any | None:
@@ -164,7 +173,7 @@ class BotState:
     def append_archive(self, record: dict[str, Any]) -> None:
         """Append one record as a line of the archive, flushed to disk."""
         self.dir.mkdir(parents=True, exist_ok=True)
-        line = json.dumps({"time": time.time(), **record}, ensure_ascii=False).encode("utf-8") + b"\n"
+        line = json_text({"time": time.time(), **record}).encode("utf-8") + b"\n"
         with self._lock, self.archive_path.open("a+b") as f:
             if _ends_torn(f):
                 line = b"\n" + line  # end the line a killed writer tore, or this record would join it

@@ -257,3 +257,20 @@ def test_archive_skips_damaged_lines_and_appends_after_a_torn_one(tmp_path):
         f.write(b'{"turns": "\xff"}\n[1]\n{"turns": [{"role": "us')  # not UTF-8, not an object, torn
     state.append_archive({"turns": [{"role": "user", "content": "b"}]})
     assert [r["turns"][0]["content"] for r in state.read_archive()] == ["a", "b"]
+
+
+def test_lone_surrogates_in_a_reply_are_saved_and_read_back(tmp_path, caplog):
+    """A model's JSON may hold "\\ud800", which decodes to a lone surrogate that UTF-8 cannot encode."""
+    history, _, state = make_history(tmp_path, max_messages=4, summarize_count=2,
+                                     extra_state=lambda: {"self_prompt": {"goal": "dig \udfff"}})
+    for sender, text in (("andy", "a \ud800 b"), ("andy", "\udc00 lone low"), ("steve", "pair \ud83d\ude00 and é 中"),
+                         ("steve", "plain"), ("andy", "after")):
+        history.add(sender, text)  # History.add saves, and summarizing archives: neither may raise
+    assert "could not save" not in caplog.text
+    restored = History("andy", state=BotState("andy", tmp_path))
+    data = restored.load()
+    assert restored.turns[1:] == history.turns[1:] and data["self_prompt"]["goal"] == "dig \udfff"
+    assert len(restored.turns) == 3 and restored.turns[0]["content"] == "steve: pair \U0001f600 and é 中"
+    archived = [t["content"] for record in state.read_archive() for t in record["turns"]]
+    assert archived[:2] == ["a \ud800 b", "\udc00 lone low"]
+    assert "\\ud800" in state.archive_path.read_text(encoding="utf-8")  # escaped, the rest of the line as it was
