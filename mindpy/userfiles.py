@@ -14,7 +14,10 @@ than it prints.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
+import time
 import unicodedata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -30,6 +33,8 @@ TASK_FILE_MAX_BYTES = 64 * MB     # the generated construction train split is ab
 MAX_DEPTH = 64                    # nesting levels of lists and mappings (blueprints need about 6)
 ALIAS_ALLOWANCE = 1_000_000       # values that YAML aliases may add to those the file writes out
 QUOTE_LIMIT = 80                  # characters of a value shown in a message
+READ_TIME_LIMIT_S = 60.0          # a 64 MB file takes well under a second from a local disk
+READ_CHUNK = MB
 
 JSON_SUFFIXES = (".json",)
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -63,18 +68,56 @@ def file_format(path: Path, default_format: str = "yaml") -> str:
     return default_format
 
 
-def _read_bytes(path: Path, what: str, max_bytes: int) -> bytes:
+def _read_bytes(path: Path, what: str, max_bytes: int) -> bytes | bytearray:
+    """The file's bytes, at most `max_bytes` of them and within READ_TIME_LIMIT_S. Only a regular file is opened:
+    a FIFO would wait for a writer for good, and a device (/dev/zero, a tape) may never end or act on being
+    opened."""
     try:
-        with path.open("rb") as f:
-            data = f.read(max_bytes + 1)  # never more than the limit, whatever the file's size
+        _check_regular(path, what, os.stat(path).st_mode)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         raise UserFileError(f"{path}: no such {what}, cannot read it") from None
-    except IsADirectoryError:
-        raise UserFileError(f"{path}: is a folder, cannot read it as a {what}") from None
     except OSError as exc:
         raise UserFileError(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
+    try:
+        _check_regular(path, what, os.fstat(fd).st_mode)  # swapped for something else since the check above
+        os.set_blocking(fd, True)
+        data = _read_within(fd, path, what, max_bytes + 1)  # never more than the limit, whatever the file's size
+    except OSError as exc:
+        raise UserFileError(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
     if len(data) > max_bytes:
         raise UserFileError(f"{path}: the {what} is larger than {_size_text(max_bytes)}, the limit for a {what}")
+    return data
+
+
+def _check_regular(path: Path, what: str, mode: int) -> None:
+    if stat.S_ISDIR(mode):
+        raise UserFileError(f"{path}: is a folder, cannot read it as a {what}")
+    if not stat.S_ISREG(mode):
+        raise UserFileError(f"{path}: is not a regular file ({_file_kind(mode)}), cannot read it as a {what}")
+
+
+def _file_kind(mode: int) -> str:
+    kinds = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "not a file")
+
+
+def _read_within(fd: int, path: Path, what: str, limit: int) -> bytearray:
+    """Up to `limit` bytes, refused when reading takes longer than READ_TIME_LIMIT_S (a stalled network or FUSE
+    file system)."""
+    deadline = time.monotonic() + READ_TIME_LIMIT_S
+    data = bytearray()
+    while len(data) < limit:
+        chunk = os.read(fd, min(READ_CHUNK, limit - len(data)))
+        if not chunk:
+            break
+        data += chunk
+        if time.monotonic() > deadline:
+            raise UserFileError(f"{path}: reading the {what} took longer than {READ_TIME_LIMIT_S:g} s (read "
+                                f"{_size_text(len(data))}); copy it to a local disk")
     return data
 
 
@@ -82,7 +125,7 @@ def _size_text(n: int) -> str:
     return f"{n // MB} MB" if n >= MB else f"{n} bytes"
 
 
-def _decode(path: Path, what: str, data: bytes) -> str:
+def _decode(path: Path, what: str, data: bytes | bytearray) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -4,7 +4,20 @@ with one line and no traceback, and nothing a file holds reaches the terminal as
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mindpy import userfiles
+from mindpy.errors import UserFileError
 from mindpy.userfiles import visible_text
+
+MINDPY = Path(sys.executable).with_name("mindpy")
+MAX_MESSAGE = 300  # characters of a one-line refusal, the path included
 
 
 def test_visible_text_escapes_what_a_terminal_would_act_on_or_hide():
@@ -14,3 +27,39 @@ def test_visible_text_escapes_what_a_terminal_would_act_on_or_hide():
     kept = "plain ascii, é, 中文, emoji 😀, Ελληνικά, back\\slash"
     assert visible_text(kept) == kept
     assert visible_text("") == ""
+
+
+# ----- files that are not regular files -----
+def _mindpy(*args: str, cwd: Path, timeout: float = 30) -> tuple[int, str]:
+    """The exit code and output of a `mindpy` command; fails the test when it is still running after `timeout`."""
+    proc = subprocess.Popen([str(MINDPY), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=cwd, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        pytest.fail(f"mindpy {' '.join(args)}: still running after {timeout} s")
+    return proc.returncode, out + err
+
+
+@pytest.mark.parametrize("command", [("tasks", "validate", "tasks.json"), ("tasks", "show", "tasks.json"),
+                                     ("tasks", "show", "tasks.json", "t"), ("run", "--profile", "bob.yaml")])
+def test_a_fifo_is_refused_in_one_line_without_waiting_for_a_writer(tmp_path, command):
+    os.mkfifo(tmp_path / "tasks.json")
+    os.mkfifo(tmp_path / "bob.yaml")
+    code, output = _mindpy(*command, cwd=tmp_path)
+    lines = output.strip().splitlines()
+    assert code in (1, 2) and "Traceback" not in output, output[-3000:]
+    refusal = [line for line in lines if "is not a regular file (a FIFO)" in line]
+    assert len(refusal) == 1 and len(refusal[0]) < MAX_MESSAGE, lines
+    assert len(lines) == (2 if command[1] == "validate" else 1), lines  # validate adds the file's summary line
+
+
+def test_a_file_that_reads_too_slowly_is_given_up(tmp_path, monkeypatch):
+    path = tmp_path / "tasks.json"
+    path.write_bytes(b"{}" * (3 * userfiles.READ_CHUNK))
+    monkeypatch.setattr(userfiles, "READ_TIME_LIMIT_S", 0.0)  # every read is late: a stalled network file system
+    with pytest.raises(UserFileError) as err:
+        userfiles.read_user_file(path, "task file", max_bytes=userfiles.TASK_FILE_MAX_BYTES)
+    assert str(err.value) == f"{path}: reading the task file took longer than 0 s (read 1 MB); copy it to a local disk"
