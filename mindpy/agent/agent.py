@@ -120,6 +120,7 @@ class CommandLayer(Protocol):
     """What the agent needs from the command layer (mindpy.commands adapts its registry to this)."""
 
     def parse(self, text: str) -> Any: ...  # -> .command (name or None), .args, .error (refusal text or None)
+    def parse_command(self, text: str) -> Any: ...  # the same for a player's `!...`: no command is an error too
     def is_action(self, name: str) -> bool: ...
     def acts(self, name: str) -> bool: ...  # an action (takes the turn in round mode), not a query
     def run(self, context: AgentContext, name: str, args: list) -> str | None: ...
@@ -316,14 +317,28 @@ class Agent:
                          daemon=True).start()
 
     def _run_player_command(self, sender: str, message: str, origin: str) -> None:
+        """A player's `!command`, run on a thread of its own: whatever the message, the player gets an answer and
+        the agent goes on."""
+        try:
+            self._answer_player_command(sender, message, origin)
+        except BridgeTimeout as exc:  # Node stalled: this command is lost, the agent is not
+            log.warning("%s: a command from %s ended early: %s", self.name, sender, exc)
+            self.chat(f"Sorry {sender}, that command did not finish (the game did not answer in time).")
+        except Exception as exc:
+            log.exception("%s: a command from %s failed", self.name, sender)
+            self.chat(f"Sorry {sender}, that command failed ({type(exc).__name__}). Try another, or ask me in words.")
+
+    def _answer_player_command(self, sender: str, message: str, origin: str) -> None:
         refusal = self._player_command_refusal(sender)
         if refusal is not None:  # one line back, and the agent goes on with whatever it was doing
             self._trace("refused", f"a !command from {sender} ({self.settings.player_commands} may use them)")
             self.chat(refusal)
             return
-        parsed = self.commands.parse(message)
-        if parsed.error:
-            self.chat(parsed.error)
+        parsed = self.commands.parse_command(message)  # no command in it is a refusal too, never a run
+        if parsed.error or parsed.command is None:
+            refusal = parsed.error or "Write a command as !name or !name(arg, ...); !help lists them."
+            self._trace("refused", refusal)
+            self.chat(refusal)
             return
         with _serving(origin):
             output = self.execute(parsed, tell=self.chat)

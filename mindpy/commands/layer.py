@@ -18,7 +18,7 @@ from typing import Any
 from .blocking import available, blocked_commands
 from .context import AgentContext
 from .docs import Situation, command_docs, help_text
-from .parser import ParseResult, parse_reply
+from .parser import ParseResult, parse_command, parse_reply
 from .registry import CommandRegistry
 
 log = logging.getLogger(__name__)
@@ -38,6 +38,10 @@ class AgentCommands:
 
     def parse(self, text: str) -> ParseResult:
         return parse_reply(text, self.registry, self.blocked)
+
+    def parse_command(self, text: str) -> ParseResult:
+        """A player's `!...` message: a command, or a refusal saying how to write one (see parser.parse_command)."""
+        return parse_command(text, self.registry, self.blocked)
 
     def is_action(self, name: str) -> bool:
         """Whether the command runs through the action manager (stopping the running action)."""

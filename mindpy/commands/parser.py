@@ -17,6 +17,7 @@ Strict: the number of arguments must match, every value must fit its parameter (
 or an unclosed quote is refused. A `!word` that is neither a command nor close to one (`Wow!Great`) is plain text.
 
 `parse_reply` never raises: any text gives a ParseResult with either a command, a refusal (`error`), or neither.
+`parse_command` reads a message meant as a command (a player's `!...`): there, neither is a refusal too.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ _NAME = re.compile(r"!([A-Za-z_][A-Za-z0-9_]*)")
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
 _QUOTES = {'"': '"”', "“": '”"', "”": '”"', "'": "'’", "‘": "’'", "’": "’'", "`": "`"}
 _SPACE = " \t"
+_LEADING_NAME = re.compile(r"\s*!+([A-Za-z_][A-Za-z0-9_]*)")  # "!!foo": the name a player meant
+_SHOWN_NAME = 30  # characters of an unknown command's name quoted back
 
 
 @dataclass
@@ -80,6 +83,30 @@ def parse_reply(text: Any, registry: CommandRegistry, blocked: Iterable[str] = (
         log.exception("command parser failed")
         return ParseResult(error=f"The command could not be read ({type(exc).__name__}). Write it as "
                                  f'!name or !name(arg, ...), e.g. !craftRecipe("oak_planks", 1).')
+
+
+def parse_command(text: Any, registry: CommandRegistry, blocked: Iterable[str] = ()) -> ParseResult:
+    """`text` as one command, as a player types it (`!stats`): like `parse_reply`, but a text that holds no
+    command (`!`, `!!`, `!(`, `!1`, an unknown `!word`) is refused with how to write one, never read as words."""
+    result = parse_reply(text, registry, blocked)
+    if result.command is not None or result.error is not None:
+        return result
+    result.error = _not_a_command(result.message, registry, blocked)
+    return result
+
+
+def _not_a_command(text: str, registry: CommandRegistry, blocked: Iterable[str]) -> str:
+    """Why `text`, sent as a command, is none, with how to write one (one line)."""
+    how = "Write a command as !name or !name(arg, ...), e.g. !stats; !help lists them."
+    named = _LEADING_NAME.match(text)
+    if named is None:
+        return f"'!' must be followed by a command name. {how}"
+    written = named.group(1)
+    blocked_names = frozenset(b.strip().lstrip("!") for b in blocked)
+    close = _close_commands(written, tuple(registry.names()), blocked_names)
+    shown = written if len(written) <= _SHOWN_NAME else written[:_SHOWN_NAME] + "..."
+    hint = f" Did you mean !{close[0]}?" if close else ""
+    return f"Unknown command !{shown}.{hint} {how}"
 
 
 def parse_strict(text: str, registry: CommandRegistry, blocked: Iterable[str] = ()) -> ParseResult:

@@ -94,3 +94,27 @@ def test_the_cut_note_counts_exactly_what_was_not_said(extra):
     kept, _, note = said.partition(" [")
     assert len(pieces) == MOST_CHAT_PIECES and len(said) <= CHAT_PIECE * MOST_CHAT_PIECES
     assert text.startswith(kept) and note == f"{len(text) - len(kept)} more characters not said]"
+
+
+MALFORMED_COMMANDS = ["!", "!!", "!(", "!1", "! ", "!!!goal", "!)", '!"', "!goal(", "!nosuchcommand", "!!!"]
+
+
+def test_a_malformed_command_from_a_player_gets_one_line_saying_how_to_write_one(agent_and_player):
+    """Each used to reach the command runner without a command ("runs: !None", an AttributeError, no reply)."""
+    agent, player, heard = agent_and_player
+
+    def replies():
+        return [m for u, m in heard if u == agent.name]
+
+    for text in MALFORMED_COMMANDS:
+        before = len(replies())
+        player.chat(text)
+        wait_until(lambda: len(replies()) > before, timeout=15, message=lambda: f"a reply to {text!r}: {heard}")
+        reply = replies()[before]
+        assert "!" in reply and len(reply) <= CHAT_PIECE, (text, reply)
+    player.chat("!stats")
+    wait_until(lambda: said(heard, agent, "STATS"), timeout=15, message="the agent still answering")
+    answers = replies()
+    first_stats = next(i for i, m in enumerate(answers) if "STATS" in m)
+    assert first_stats == len(MALFORMED_COMMANDS), f"one line per malformed command, got {answers[:first_stats]}"
+    assert None not in agent.command_counts

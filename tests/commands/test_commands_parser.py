@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mindpy.commands import default_registry, parse_reply
-from mindpy.commands.parser import ParseResult, parse_strict
+from mindpy.commands.parser import ParseResult, parse_command, parse_strict
 
 
 @pytest.fixture(scope="module")
@@ -356,3 +356,47 @@ def test_coordinates_beyond_the_world_border_are_refused_in_a_short_sentence(reg
 def test_thousands_of_unknown_commands_are_plain_text(registry, text):
     result = parse(text, registry)
     assert result.command is None and result.error is None
+
+
+# ---- a player's message meant as a command ------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["!", "!!", "!(", "!1", "! ", "!)", '!"', "!!!", " ! stats", "!\x1b[2J", "!é",
+                                  "!\u202e", "!   ("])
+def test_a_bang_without_a_command_name_is_refused_with_how_to_write_one(registry, text):
+    """parse_reply reads these as plain words (right for a model's prose); from a player they are a command gone
+    wrong, and used to reach the command runner with no command."""
+    r = parse_command(text, registry)
+    assert r.command is None and r.error is not None
+    assert "must be followed by a command name" in r.error and "!name(arg, ...)" in r.error
+    assert "\n" not in r.error and len(r.error) < 200
+
+
+@pytest.mark.parametrize("text,words", [
+    ("!!!goal", "takes 1 argument"),
+    ("!goal(", "not closed"),
+    ("!nosuchcommand", "Unknown command !nosuchcommand."),
+    ("!invntory", "Did you mean !inventory?"),
+    ("!" + "x" * 5000, "Unknown command !xxxxx"),
+])
+def test_a_player_command_gone_wrong_says_what_is_wrong(registry, text, words):
+    r = parse_command(text, registry)
+    assert r.command is None and words in r.error and "\n" not in r.error and len(r.error) < 200
+
+
+@pytest.mark.parametrize("text,command", [("!stats", "stats"), ("!!stats", "stats"), ("  !Inventory", "inventory"),
+                                          ('!goal("build a house")', "goal")])
+def test_a_player_command_written_well_is_read(registry, text, command):
+    r = parse_command(text, registry)
+    assert r.ok and r.command == command
+
+
+def test_a_player_command_that_is_blocked_is_refused_and_not_suggested(registry):
+    assert "blocked" in parse_command("!stop", registry, blocked=["stop"]).error
+    assert "!stop" not in parse_command("!stp", registry, blocked=["stop"]).error
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(_FRAGMENTS, st.text(max_size=4)), max_size=10))
+def test_fuzz_a_player_command_is_a_command_or_one_line_refusal(parts):
+    r = parse_command("!" + "".join(parts), _REGISTRY)
+    _check(r)
+    assert r.ok or (r.command is None and r.error and r.error.strip())
