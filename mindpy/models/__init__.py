@@ -8,10 +8,10 @@
     model = shared_budget("runs/x", BudgetLimits(max_usd=5)).wrap(model)   # BudgetExceeded once $5 is spent
 """
 
-from .base import ChatModel, ModelError, Reply, Usage, strip_thinking
+from .base import ChatModel, ModelError, ModelUnreachable, Reply, Usage, strip_thinking
 from .budget import BudgetExceeded, BudgetLimits, release_budget, shared_budget
 from .registry import ModelSpec, available_apis, create_model, missing_key, parse_model_spec, register_provider
 
-__all__ = ["ChatModel", "ModelError", "Reply", "Usage", "strip_thinking", "ModelSpec", "available_apis",
-           "create_model", "missing_key", "parse_model_spec", "register_provider", "BudgetExceeded", "BudgetLimits",
-           "release_budget", "shared_budget"]
+__all__ = ["ChatModel", "ModelError", "ModelUnreachable", "Reply", "Usage", "strip_thinking", "ModelSpec",
+           "available_apis", "create_model", "missing_key", "parse_model_spec", "register_provider",
+           "BudgetExceeded", "BudgetLimits", "release_budget", "shared_budget"]

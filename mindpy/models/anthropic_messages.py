@@ -17,13 +17,16 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from .base import ChatModel, Message, ModelError, Usage, estimated_usage
+from .base import ChatModel, Message, ModelError, ModelUnreachable, Usage, estimated_usage
 from .presets import base_url, key_variable, require_key, scrub
 from .retry import RetryPolicy, Transient, call_or_fail
 
 API_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 4096  # the API refuses a request without max_tokens
 RETRIED_STATUSES = {408, 409, 429, 500, 502, 503, 504, 529}  # 529: Anthropic is overloaded
+# Refusals no retry changes that say the endpoint cannot be used as set up (key, URL, model name)
+UNREACHABLE_STATUSES = {401: "the key was refused", 403: "the key was refused",
+                        404: "not found: check the model name and the URL"}
 SYSTEM_TURN_PREFIX = "[system] "
 _RENAMED: dict[str, str] = {"stop": "stop_sequences"}  # OpenAI-style names profiles may use
 
@@ -76,15 +79,18 @@ class AnthropicModel(ChatModel):
             detail = self._scrub(f"HTTP {exc.code}: {_error_message(exc)}")
             if exc.code in RETRIED_STATUSES:
                 raise Transient(detail, _retry_after(exc)) from None
-            raise ModelError(f"{self.describe()} refused the request: {detail}") from None
+            if exc.code in UNREACHABLE_STATUSES:
+                raise ModelUnreachable(self.url, f"{detail} ({UNREACHABLE_STATUSES[exc.code]})",
+                                       self.describe()) from None
+            raise ModelError(f"{self.describe()} at {self.url} refused the request: {detail}") from None
         except TimeoutError:
             raise Transient(f"no answer within {self.timeout:g} s") from None
         except urllib.error.URLError as exc:
             if isinstance(exc.reason, TimeoutError):
                 raise Transient(f"no answer within {self.timeout:g} s") from None
-            raise Transient(self._scrub(f"cannot connect to {self.url}: {exc.reason}")) from None
+            raise Transient(self._scrub(f"cannot connect: {exc.reason}")) from None
         except (json.JSONDecodeError, ConnectionError) as exc:
-            raise Transient(self._scrub(f"bad answer from {self.url}: {exc}")) from None
+            raise Transient(self._scrub(f"bad answer: {exc}")) from None
 
     def _complete(self, messages: list[Message], system: str) -> tuple[str, Usage]:
         return self._call(self.request_body(messages, system), messages, system)
@@ -103,7 +109,7 @@ class AnthropicModel(ChatModel):
 
     def _call(self, body: dict[str, Any], messages: list[Message], system: str) -> tuple[str, Usage]:
         data = json.dumps(body).encode()
-        payload, attempts = call_or_fail(lambda: self._once(data), self.policy, self.describe())
+        payload, attempts = call_or_fail(lambda: self._once(data), self.policy, self.describe(), self.url)
         text = "".join(block.get("text", "") for block in payload.get("content") or []
                        if isinstance(block, dict) and block.get("type") == "text")
         return text, read_usage(payload.get("usage"), attempts) or estimated_usage(messages, system, text, attempts)

@@ -9,6 +9,7 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 
 from ..errors import MindpyError
+from ..userfiles import one_line
 from .tokens import count_messages, count_tokens
 
 THINK_END = "</think>"
@@ -18,6 +19,25 @@ IMAGE_TOKENS = 1000  # what a picture of a few hundred pixels a side costs in pr
 
 class ModelError(MindpyError):
     """A model call failed for good (after retries). The agent reports it and carries on."""
+
+
+class ModelUnreachable(ModelError):
+    """The model's endpoint could not be used at all, whatever was asked: no connection (refused, unknown host, no
+    answer in time) or server errors that outlasted the retries, or a refusal no retry changes (the key refused:
+    HTTP 401/403; the model or the path not found: 404). Not the model's doing: an episode ends as an
+    infrastructure error, and an agent in free play tells the player. `url` is the base URL really called."""
+
+    def __init__(self, url: str, cause: str, model: str = "", attempts: int = 1):
+        self.url = url
+        self.cause = one_line(cause, 300)
+        self.model = model
+        self.attempts = attempts
+        who = f"{model} at {url}" if model else url
+        tries = f" (after {attempts} attempts)" if attempts > 1 else ""
+        super().__init__(f"the model endpoint {who} is unreachable: {self.cause}{tries}")
+
+    def __reduce__(self):  # pickled whole (worker processes send errors back)
+        return type(self), (self.url, self.cause, self.model, self.attempts)
 
 
 @dataclass

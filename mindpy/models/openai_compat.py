@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from .base import ChatModel, ModelError, Usage, estimated_usage, png_data_url, with_system
+from .base import ChatModel, ModelError, ModelUnreachable, Usage, estimated_usage, png_data_url, with_system
 from .presets import LOCAL_KEY, PRESETS, base_url, key_variable, require_key, scrub
 from .retry import RetryPolicy, Transient, call_or_fail
 
@@ -22,6 +22,10 @@ log = logging.getLogger(__name__)
 __all__ = ["OpenAICompatModel", "PRESETS", "LOCAL_KEY"]  # PRESETS and LOCAL_KEY stay importable from here
 
 # Chat-completions arguments the openai client takes by name; anything else goes in the request body as is.
+# Refusals that no retry changes and that say the endpoint cannot be used as set up (the key, the URL, the model
+# name): the endpoint is unreachable for this run, not the request wrong. Any other 4xx is about the request.
+UNREACHABLE_STATUSES = {401: "the key was refused", 403: "the key was refused",
+                        404: "not found: check the model name and the URL"}
 _CLIENT_PARAMS = {"temperature", "top_p", "max_tokens", "max_completion_tokens", "stop", "seed", "n",
                   "presence_penalty", "frequency_penalty", "logit_bias", "response_format", "reasoning_effort",
                   "logprobs", "top_logprobs", "user"}
@@ -47,6 +51,8 @@ class OpenAICompatModel(ChatModel):
         self._openai = openai
         # max_retries=0: retries are ours (backoff with jitter, one policy for every provider)
         self._client = openai.OpenAI(api_key=key, base_url=self.url, timeout=self.timeout, max_retries=0)
+        # the URL really called: the client's own default (api.openai.com) when neither the spec nor a variable moved it
+        self.endpoint = str(self._client.base_url).rstrip("/")
 
     @classmethod
     def from_spec(cls, spec) -> OpenAICompatModel:
@@ -79,10 +85,13 @@ class OpenAICompatModel(ChatModel):
         except oa.APITimeoutError:
             raise Transient(f"no answer within {self.timeout:g} s") from None
         except oa.APIConnectionError as exc:
-            raise Transient(self._scrub(f"cannot connect to {self.url or 'api.openai.com'}: {exc}")) from None
+            raise Transient(self._scrub(f"cannot connect: {_root_cause(exc)}")) from None
         except oa.APIStatusError as exc:  # 400, 401, 404...: trying again will not help
-            raise ModelError(self._scrub(f"{self.describe()} refused the request: HTTP {exc.status_code}: "
-                                         f"{_message(exc)}")) from None
+            detail = self._scrub(f"HTTP {exc.status_code}: {_message(exc)}")
+            if exc.status_code in UNREACHABLE_STATUSES:
+                raise ModelUnreachable(self.endpoint, f"{detail} ({UNREACHABLE_STATUSES[exc.status_code]})",
+                                       self.describe()) from None
+            raise ModelError(f"{self.describe()} at {self.endpoint} refused the request: {detail}") from None
 
     def _complete(self, messages: list[dict], system: str) -> tuple[str, Usage]:
         return self._call(self._request_args(messages, system), messages, system)
@@ -100,7 +109,7 @@ class OpenAICompatModel(ChatModel):
         return self._call(args, [{"role": "user", "content": prompt}], system)
 
     def _call(self, args: dict[str, Any], messages: list[dict], system: str) -> tuple[str, Usage]:
-        response, attempts = call_or_fail(lambda: self._once(args), self.policy, self.describe())
+        response, attempts = call_or_fail(lambda: self._once(args), self.policy, self.describe(), self.endpoint)
         if not response.choices:
             raise ModelError(f"{self.describe()} returned no choices")
         text = response.choices[0].message.content or ""
@@ -131,6 +140,16 @@ def _message(exc) -> str:
             return str(err["message"])[:300]
         return str(err)[:300]
     return str(getattr(exc, "message", exc))[:300]
+
+
+def _root_cause(exc: BaseException) -> str:
+    """The first cause of a connection error, in its own words ("[Errno 111] Connection refused", "[Errno -2] Name
+    or service not known"): the client's own text is only "Connection error."."""
+    seen: list[BaseException] = []
+    while exc is not None and exc not in seen:
+        seen.append(exc)
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return str(seen[-1]) or type(seen[-1]).__name__
 
 
 def _retry_after(exc) -> float | None:

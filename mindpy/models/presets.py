@@ -24,7 +24,7 @@ ANTHROPIC = "anthropic"  # Anthropic's Messages API (/v1/messages, x-api-key)
 class Preset:
     """Defaults of one provider api."""
 
-    url: str | None             # None: the openai client's default (api.openai.com, or OPENAI_BASE_URL)
+    url: str | None             # None: the openai client's default (api.openai.com)
     key_env: str | None         # variable holding the key
     key_required: bool          # hosted services need one; local servers accept anything
     url_env: str | None = None  # variable that moves the base URL (proxies, test servers)
@@ -32,7 +32,7 @@ class Preset:
 
 
 PRESETS: dict[str, Preset] = {
-    "openai": Preset(None, "OPENAI_API_KEY", True),
+    "openai": Preset(None, "OPENAI_API_KEY", True, "OPENAI_BASE_URL"),
     "vllm": Preset("http://localhost:8000/v1", "VLLM_API_KEY", False),
     "ollama": Preset("http://localhost:11434/v1", "OLLAMA_API_KEY", False),
     "lmstudio": Preset("http://localhost:1234/v1", "LMSTUDIO_API_KEY", False),

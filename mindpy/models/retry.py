@@ -1,4 +1,5 @@
-"""Retries with exponential backoff and jitter for transient model failures (429, 5xx, timeouts)."""
+"""Retries with exponential backoff and jitter for transient model failures (429, 5xx, timeouts, refused
+connections). A call that failed every attempt means the endpoint cannot be used now: ModelUnreachable."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .base import ModelError
+from .base import ModelUnreachable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -60,9 +61,10 @@ def call_with_retries(fn: Callable[[], T], policy: RetryPolicy, what: str = "cal
     raise AssertionError("unreachable")
 
 
-def call_or_fail(fn: Callable[[], T], policy: RetryPolicy, what: str) -> tuple[T, int]:
-    """call_with_retries, with a call that failed every attempt turned into the ModelError agents expect."""
+def call_or_fail(fn: Callable[[], T], policy: RetryPolicy, what: str, url: str = "") -> tuple[T, int]:
+    """call_with_retries, with a call that failed every attempt turned into ModelUnreachable (naming `url`, the
+    endpoint called, and the last cause): the endpoint is down, not the model wrong."""
     try:
-        return call_with_retries(fn, policy, what=what)
+        return call_with_retries(fn, policy, what=f"{what} at {url}" if url else what)
     except Transient as exc:
-        raise ModelError(f"{what} failed after {policy.attempts} attempt(s): {exc}") from None
+        raise ModelUnreachable(url or what, str(exc), what if url else "", max(1, int(policy.attempts))) from None

@@ -55,8 +55,8 @@ def test_500_forever_ends_in_model_error(server):
     with pytest.raises(ModelError) as err:
         model.send(MSGS)
     text = str(err.value)
-    assert "failed after 3 attempt(s)" in text and "HTTP 500" in text and "the GPU caught fire" in text
-    assert "vllm/test-model" in text
+    assert "unreachable" in text and "(after 3 attempts)" in text and "HTTP 500" in text
+    assert "the GPU caught fire" in text and "vllm/test-model" in text
     assert len(server.requests) == 3
 
 
@@ -145,7 +145,7 @@ def test_hosted_api_without_key_is_a_clear_error(monkeypatch):
 def test_unreachable_server_is_a_model_error():
     model = create_model({"api": "llamacpp", "model": "x", "url": "http://127.0.0.1:9/v1"}, attempts=2,
                          base_delay=0.01)
-    with pytest.raises(ModelError, match="cannot connect to http://127.0.0.1:9/v1"):
+    with pytest.raises(ModelError, match="http://127.0.0.1:9/v1 is unreachable: cannot connect"):
         model.send(MSGS)
 
 

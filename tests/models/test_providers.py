@@ -194,7 +194,7 @@ def test_anthropic_unreachable_is_a_model_error(monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
     model = create_model({"api": "anthropic", "model": "claude-3-5-sonnet", "url": "http://127.0.0.1:9"},
                          attempts=2, base_delay=0.01)
-    with pytest.raises(ModelError, match="failed after 2 attempt.*cannot connect to http://127.0.0.1:9"):
+    with pytest.raises(ModelError, match="http://127.0.0.1:9 is unreachable: cannot connect.*after 2 attempts"):
         model.send(MSGS)
 
 
