@@ -4,20 +4,31 @@
         runner.start()          # joins the bots, starts the agents, sends the init message
         runner.wait()           # until Ctrl-C (or `runner.stop()` from another thread)
 
-The console shows who said and did what, one line each ("[andy] !collectBlocks('oak_log', 3)").
+The console shows who said and did what, one line each ("[andy] !collectBlocks('oak_log', 3)"), with the
+control and format characters of what players and models say shown as escapes (\\x1b, \\u202e).
 `!restart` closes the agent's bot and starts it again with its saved memory.
+
+A bot that loses its connection (kicked, its socket ended, the bots' Node process died) is reported on the console
+at once, one line with the reason. With `rejoin` waits (`mindpy run` gives REJOIN_WAITS_S) the agent comes back as
+after !restart, after each wait in turn, until a join succeeds or the waits run out (a line says it gave up); a
+dead Node cannot be rejoined, so the run stops. Without them (episodes) the loss is only reported: the episode
+counts it as an infrastructure error.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import re
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from ..bridge import create_bots
+from ..bridge import create_bot, create_bots, runtime
+from ..errors import MindpyError
+from ..userfiles import visible_text
 from .agent import Agent, EventHook
 from .bus import InProcessBus, MessageBus
 from .factory import build_agent, start_embedder
@@ -26,11 +37,25 @@ log = logging.getLogger(__name__)
 
 # Which agent events the console shows, and how.
 CONSOLE_EVENTS = {"heard": "hears", "said": "says", "command": "runs", "output": "sees", "refused": "refused",
-                  "to bot": "tells", "model error": "model error"}
+                  "to bot": "tells", "model error": "model error", "connection": "connection"}
+
+# How long a free-play agent whose bot lost its connection waits before each try to join again (then it gives up).
+REJOIN_WAITS_S = (1.0, 2.0, 4.0, 8.0, 16.0)
 
 # Called with every runner of this process once its agents have started (a dashboard watching the run adds
 # itself here; see mindpy.ui). A watcher that fails is logged, never the run's problem.
 RUNNER_WATCHERS: list[Callable[[AgentRunner], None]] = []
+
+
+_ORDINARY_SPACE = re.compile(r"[ \t\n]+")
+
+
+def console_text(text: str) -> str:
+    """`text` (said by a player or a model) as one line of plain text for a terminal or a log file: ordinary line
+    breaks and tabs become spaces (a command's output stays readable); every other control or format character
+    (ESC, a carriage return, U+202E...) is shown as an escape, so nothing said can move the cursor, change the
+    terminal, write over a line or turn it around (see mindpy.userfiles.visible_text)."""
+    return visible_text(_ORDINARY_SPACE.sub(" ", text).strip())
 
 
 class TextSink(Protocol):
@@ -52,12 +77,13 @@ class ConsoleLog:
         label = CONSOLE_EVENTS.get(kind)
         if label is None:
             return
-        text = " ".join(text.split())
+        text = console_text(str(text))
         if len(text) > self.limit:
             text = text[:self.limit - 3] + "..."
+        line = f"{time.strftime('%H:%M:%S')} [{console_text(agent_name)}] {label}: {text}"
         with self._lock:
             if self.out is not None:
-                print(f"{time.strftime('%H:%M:%S')} [{agent_name}] {label}: {text}", file=self.out, flush=True)
+                print(line, file=self.out, flush=True)
 
     def close(self) -> None:
         """Drop later events: an agent thread still winding down must not write to a closed log file."""
@@ -73,13 +99,16 @@ class AgentRunner:
                  task: Any = None, blocked: dict[str, list[str]] | None = None,
                  wrap_model: Callable[[str, Any], Any] | None = None,
                  event_hooks: Callable[[str], Sequence[EventHook]] | None = None, rounds: bool = False,
-                 bus: MessageBus | None = None, join_at_once: int | None = None):
+                 bus: MessageBus | None = None, join_at_once: int | None = None,
+                 rejoin_waits: Sequence[float] = ()):
         """`models` maps a profile name to a ready model (tests, the oracle); others come from the profile. With a
         `task`, the i-th profile plays the task's agent i (the episode lists them in that order).
         `wrap_model(name, model)` and `event_hooks(name)` are the agents' middleware (see build_agent). With
         `rounds` the agents play in round mode (see mindpy.harness.rounds), a restarted one too. `bus`: the agents'
         message bus (default: one of this process; mindpy.agent.processes passes one reaching other processes).
-        `join_at_once`: how many bots join at the same time (default: the bridge's pace)."""
+        `join_at_once`: how many bots join at the same time (default: the bridge's pace). `rejoin_waits`: the
+        seconds to wait before each try to bring back an agent whose bot lost its connection (none: the loss is
+        only reported; see the module's docstring)."""
         self.settings = settings
         self.profiles = {p.name: p for p in profiles}
         self.host, self.port = host, port
@@ -93,7 +122,11 @@ class AgentRunner:
         self.bus: MessageBus = bus if bus is not None else InProcessBus()
         self.join_at_once = join_at_once
         self.agents: dict[str, Agent] = {}
+        self.rejoin_waits = tuple(rejoin_waits)
         self._stop = threading.Event()
+        self._lost: set[int] = set()  # id() of the agents whose bot was reported lost
+        self._lost_lock = threading.Lock()
+        self._node_listener: Callable[[str], None] | None = None
 
     # ---- life cycle --------------------------------------------------------------------------------------
     def start(self) -> dict[str, Agent]:
@@ -105,6 +138,8 @@ class AgentRunner:
             self.agents[name] = self._make_agent(name, bot)
         for agent in self.agents.values():
             agent.start()
+            self._watch_connection(agent)
+        self._node_listener = runtime().on_exit(self._node_stopped)
         for watch in list(RUNNER_WATCHERS):
             try:
                 watch(self)
@@ -127,19 +162,110 @@ class AgentRunner:
         """Close the agent and its bot, then join again with the saved memory."""
         name = agent.name
         log.info("%s: restarting", name)
-        agent.history.save()
-        agent.close()
-        agent.bot.close()
+        self._retire(agent)
         if self._stop.is_set():
             return
-        from ..bridge import create_bot
+        try:
+            self._join_again(name)
+        except MindpyError as exc:
+            self._say(name, f"could not join again after !restart: {_first_line(exc)}")
 
+    def _retire(self, agent: Agent) -> None:
+        """Save the agent's memory, stop it and leave the server with its bot."""
+        agent.history.save()
+        agent.close()
+        try:
+            agent.bot.close()
+        except MindpyError as exc:  # a bot already gone leaves nothing to close
+            log.warning("%s: closing its bot: %s", agent.name, exc)
+
+    def _join_again(self, name: str) -> Agent:
+        """Join a new bot for `name` and start a new agent on it with the saved memory (raises MindpyError)."""
         bot = create_bot(name, self.host, self.port, version=self.settings.minecraft_version)
         fresh = self._make_agent(name, bot)
         saved = fresh.history.load()
         fresh.restore_state(saved)
         self.agents[name] = fresh
         fresh.start()
+        self._watch_connection(fresh)
+        return fresh
+
+    # ---- lost connections ------------------------------------------------------------------------------
+    def _watch_connection(self, agent: Agent) -> None:
+        """Report the end of the agent's connection that the runner did not ask for (kicked, the socket ended)."""
+        kicks: list[str] = []
+
+        def kicked(reason: Any = "", *rest: Any) -> None:
+            kicks.append(" ".join(str(reason or "").split()) or "no reason given")
+
+        def ended(reason: Any = "", *rest: Any) -> None:
+            why = f"kicked by the server: {kicks[-1]}" if kicks else \
+                f"its connection ended ({reason or 'no reason given'})"
+            self._bot_lost(agent, why)
+
+        try:
+            agent.bot.on("kicked", kicked)
+            agent.bot.on("end", ended)
+        except MindpyError as exc:  # Node went away meanwhile: its own listener reports that
+            log.warning("%s: could not watch its connection: %s", agent.name, exc)
+
+    def _claim_loss(self, agent: Agent) -> bool:
+        """Whether this loss of the agent's bot is the first reported, and one the runner did not cause."""
+        if agent.bot.closed or self._stop.is_set() or self.agents.get(agent.name) is not agent:
+            return False
+        with self._lost_lock:
+            if id(agent) in self._lost:
+                return False
+            self._lost.add(id(agent))
+            return True
+
+    def _bot_lost(self, agent: Agent, why: str) -> None:
+        if not self._claim_loss(agent):
+            return
+        if not self.rejoin_waits:
+            self._say(agent.name, f"lost its bot: {why}")
+            return
+        self._say(agent.name, f"lost its bot: {why}; rejoining in {self.rejoin_waits[0]:g} s "
+                              f"(try 1 of {len(self.rejoin_waits)})")
+        threading.Thread(target=self._rejoin, args=(agent,), name=f"rejoin-{agent.name}", daemon=True).start()
+
+    def _rejoin(self, agent: Agent) -> None:
+        """Bring the agent back on a new bot, trying after each of the rejoin waits; say so if it gives up."""
+        name, tries = agent.name, len(self.rejoin_waits)
+        self._retire(agent)
+        last = ""
+        for i, wait in enumerate(self.rejoin_waits):
+            if self._stop.wait(wait):
+                return
+            try:
+                self._join_again(name)
+            except MindpyError as exc:
+                last = _first_line(exc)
+                if i + 1 < tries:
+                    self._say(name, f"could not rejoin: {last}; next try in {self.rejoin_waits[i + 1]:g} s "
+                                    f"({i + 2} of {tries})")
+                continue
+            self._say(name, f"rejoined {self.host}:{self.port} (try {i + 1} of {tries})")
+            return
+        self._say(name, f"gave up rejoining after {tries} tries (last: {last}); it stays off the server")
+
+    def _node_stopped(self, reason: str) -> None:
+        """The bots' Node process died: every bot is lost, and none can join again in this process."""
+        lost = [agent for agent in list(self.agents.values()) if self._claim_loss(agent)]
+        if not lost:
+            return
+        ending = "; no bot can join again without it: the run stops" if self.rejoin_waits else ""
+        for agent in lost:
+            self._say(agent.name, f"lost its bot: {reason}{ending}")
+        if self.rejoin_waits:
+            self.stop()
+
+    def _say(self, name: str, text: str) -> None:
+        """One console line about the agent's connection (a log line when the runner has no console)."""
+        if self.console is not None:
+            self.console(name, "connection", text)
+        else:
+            log.warning("%s: %s", name, text)
 
     @property
     def stopped(self) -> bool:
@@ -152,6 +278,10 @@ class AgentRunner:
 
     def stop(self) -> None:
         self._stop.set()
+        listener, self._node_listener = self._node_listener, None
+        if listener is not None:
+            with contextlib.suppress(MindpyError):  # a closed bridge calls no listener anyway
+                runtime().off_exit(listener)
         for agent in list(self.agents.values()):
             try:
                 agent.history.save()
@@ -169,3 +299,8 @@ class AgentRunner:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

@@ -369,7 +369,10 @@ def _model_for(name: str, spec: Any, models: dict[str, Any] | None, settings: An
 
 
 def _echo(console: TextIO, echo: bool) -> Callable[[str], None]:
+    from ..agent.runner import console_text
+
     def write(line: str) -> None:
+        line = console_text(line)  # a reply or its feedback may hold escape sequences: shown, never acted on
         console.write(line + "\n")
         console.flush()
         if echo:
