@@ -15,8 +15,11 @@ the map as they change.
     POST /api/map                          {"centre": "andy" or null, "radius": 32}: what the map shows
     GET  /api/evals, /api/evals/{k}, /api/evals/{k}/episodes/{i}   evaluations, progress, an episode's transcript
 
+Only the dashboard's own site is answered (mindpy.ui.guard): a request's Host must be the dashboard's address or a
+name the user allowed, and a request with an Origin must come from the dashboard's page; anything else gets a 403.
 With a token (the dashboard bound to another address than 127.0.0.1), every request needs it: `?token=...` in
-the address (the page then keeps it in a cookie) or that cookie.
+the address (the page then keeps it in a cookie) or that cookie. Every value a request gives is checked
+(mindpy.ui.inputs): a bad one gets a 400 whose one line says what is allowed.
 """
 
 from __future__ import annotations
@@ -26,18 +29,22 @@ import hmac
 from pathlib import Path
 from typing import Any
 
-from fastapi import Body, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..errors import MindpyError
-from . import controls
+from . import controls, inputs
 from .evalfeed import EvalFeed
 from .feed import AgentFeed
+from .guard import SiteGuard, SiteRules
 
 STATIC = Path(__file__).resolve().parent / "static"
 TOKEN_COOKIE = "mindpy_dashboard"
 EVAL_PUSH_S = 1.0  # how often the evaluations' progress is pushed (when it changed)
+MAP_RADII = (8, 128)  # blocks from the map's centre to its edge (the page offers 16, 32 and 64)
+NAME_CHARS = 100  # an agent's or a mode's name, as a body gives it
 
 
 class DashboardState:
@@ -64,14 +71,31 @@ def card_patch(page_cards: dict[str, dict], card: dict) -> dict:
     return {"name": card["name"], **{k: v for k, v in card.items() if before.get(k) != v}}
 
 
-def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
-    """The app over `state`; `token`: required on every request when given."""
+async def json_body(request: Request) -> dict:
+    """The request's body as a JSON object (a 413 past inputs.MAX_BODY_BYTES, refused before it is read whole)."""
+    too_large = HTTPException(413, f"the body is too large: at most {inputs.MAX_BODY_BYTES} bytes")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > inputs.MAX_BODY_BYTES:
+        raise too_large
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > inputs.MAX_BODY_BYTES:
+            raise too_large
+    return inputs.json_object(bytes(raw))
+
+
+def create_app(state: DashboardState, site: SiteRules, token: str | None = None) -> FastAPI:
+    """The app over `state`, answering only the site `site` allows; `token`: required on every request when
+    given."""
     app = FastAPI(title="mindpy dashboard", docs_url=None, redoc_url=None, openapi_url=None)
 
     def allowed(query_token: str | None, cookie_token: str | None) -> bool:
         if token is None:
             return True
-        return any(t is not None and hmac.compare_digest(t, token) for t in (query_token, cookie_token))
+        # as bytes: compare_digest refuses str with characters beyond ASCII (a raised error, not a refusal)
+        return any(t is not None and hmac.compare_digest(t.encode("utf-8", "surrogateescape"), token.encode())
+                   for t in (query_token, cookie_token))
 
     @app.middleware("http")
     async def check_token(request: Request, call_next):
@@ -83,6 +107,18 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
         if token is not None and query_token is not None:
             response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict")
         return response
+
+    app.add_middleware(SiteGuard, rules=site)  # added last: the outermost, before the token and every route
+
+    @app.exception_handler(inputs.BadInput)
+    async def bad_input(request: Request, exc: inputs.BadInput) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        return JSONResponse({"detail": f"{where}: {first.get('msg', 'not understood')}"}, status_code=400)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -115,8 +151,8 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
         return {"ok": True, "message": message}
 
     @app.post("/api/agents/{name}/say")
-    def say(name: str, body: dict = Body(...)) -> dict:  # noqa: B008 (FastAPI's way of reading a body)
-        return steer(name, "say", {"text": str(body.get("text", "")), "sender": state.sender})
+    def say(name: str, body: dict = Depends(json_body)) -> dict:  # noqa: B008 (FastAPI's way of reading a body)
+        return steer(name, "say", {"text": inputs.text(body.get("text"), "text"), "sender": state.sender})
 
     @app.post("/api/agents/{name}/stop")
     def stop(name: str) -> dict:
@@ -127,8 +163,9 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
         return steer(name, "restart")
 
     @app.post("/api/agents/{name}/mode")
-    def mode(name: str, body: dict = Body(...)) -> dict:  # noqa: B008
-        return steer(name, "mode", {"mode": str(body.get("mode", "")), "on": bool(body.get("on"))})
+    def mode(name: str, body: dict = Depends(json_body)) -> dict:  # noqa: B008
+        return steer(name, "mode", {"mode": inputs.text(body.get("mode"), "mode", NAME_CHARS),
+                                    "on": inputs.flag(body.get("on"), "on")})
 
     @app.post("/api/episode/end")
     def end_episode() -> dict:
@@ -138,14 +175,15 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
         return done(lambda: controls.end_episode(runners[-1]))
 
     @app.post("/api/map")
-    def map_view(body: dict = Body(...)) -> dict:  # noqa: B008
-        name = body.get("centre")
-        state.feed.map_centre = str(name) if name else None
-        if body.get("radius") is not None:
-            try:
-                state.feed.map_radius = max(8, min(128, int(body["radius"])))
-            except (TypeError, ValueError):
-                raise HTTPException(400, "radius: a whole number of blocks") from None
+    def map_view(body: dict = Depends(json_body)) -> dict:  # noqa: B008
+        # both checked before either is changed: a refused body changes nothing
+        centre = inputs.text(body.get("centre"), "centre (an agent's name)", NAME_CHARS, optional=True)
+        radius = body.get("radius")
+        if radius is not None:
+            radius = inputs.whole_number(radius, "radius", *MAP_RADII, unit="blocks")
+        state.feed.map_centre = centre or None
+        if radius is not None:
+            state.feed.map_radius = radius
         state.feed.poke(map_too=True)
         return {"ok": True, "centre": state.feed.map_centre, "radius": state.feed.map_radius}
 
@@ -169,25 +207,28 @@ def create_app(state: DashboardState, token: str | None = None) -> FastAPI:
             raise HTTPException(400, str(exc)) from None
 
     # ---- evaluations -------------------------------------------------------------------------------------
-    def evaluation(k: int) -> EvalFeed:
-        if not 0 <= k < len(state.evals):
-            raise HTTPException(404, f"no evaluation {k}")
-        return state.evals[k]
+    def evaluation(k: str) -> EvalFeed:
+        number = inputs.index(k, "evaluation index", lambda: len(state.evals))
+        if number >= len(state.evals):
+            raise HTTPException(404, f"no evaluation {number}")
+        return state.evals[number]
 
     @app.get("/api/evals")
     def evals() -> list[dict]:
         return [{"index": k, "out": str(e.out), "live": e.evaluation is not None} for k, e in enumerate(state.evals)]
 
     @app.get("/api/evals/{k}")
-    def eval_progress(k: int) -> dict:
+    def eval_progress(k: str) -> dict:
         return evaluation(k).progress()
 
     @app.get("/api/evals/{k}/episodes/{i}")
-    def transcript(k: int, i: int) -> dict:
+    def transcript(k: str, i: str) -> dict:
+        feed = evaluation(k)
+        number = inputs.index(i, "episode index", lambda: len(feed.entries()))
         try:
-            return evaluation(k).transcript(i)
+            return feed.transcript(number)
         except IndexError:
-            raise HTTPException(404, f"no episode {i}") from None
+            raise HTTPException(404, f"no episode {number}") from None
 
     # ---- the live feed -------------------------------------------------------------------------------------
     @app.websocket("/ws")

@@ -24,6 +24,9 @@ from ..errors import ConfigError
 
 DEFAULT_RUNS = Path("runs")
 UI_PACKAGES = ("fastapi", "uvicorn", "websockets")
+ALLOWED_HOST_HELP = ("another name the dashboard answers to, besides its own address: NAME (any port) or NAME:PORT, "
+                     "e.g. a reverse proxy's name or localhost:9000 for an SSH tunnel; repeatable. Requests to other "
+                     "names, and from other sites' pages, are refused")
 
 
 def require_ui_extra() -> None:
@@ -42,7 +45,8 @@ def _importable(name: str) -> bool:
 
 
 def add_ui_options(parser) -> None:
-    """--ui, --ui-host and --ui-port, for the commands that can show a dashboard while they run."""
+    """--ui, --ui-host, --ui-port and --ui-allowed-host, for the commands that can show a dashboard while they
+    run."""
     from .server import DEFAULT_HOST, DEFAULT_PORT
 
     parser.add_argument("--ui", action="store_true",
@@ -52,6 +56,8 @@ def add_ui_options(parser) -> None:
                              f"token, printed with the address)")
     parser.add_argument("--ui-port", type=int, default=DEFAULT_PORT, metavar="PORT",
                         help=f"dashboard port (default {DEFAULT_PORT}; 0: any free port)")
+    parser.add_argument("--ui-allowed-host", action="append", default=[], metavar="NAME",
+                        help=ALLOWED_HOST_HELP)
 
 
 @contextlib.contextmanager
@@ -75,7 +81,7 @@ def ui_session(args) -> Iterator[None]:
     def add_evaluation(evaluation) -> None:
         state.evals.append(EvalFeed.live(evaluation))
 
-    dashboard = Dashboard(state, host=args.ui_host, port=args.ui_port).start()
+    dashboard = Dashboard(state, host=args.ui_host, port=args.ui_port, allowed_hosts=args.ui_allowed_host).start()
     RUNNER_WATCHERS.append(state.feed.add_runner)
     REMOTE_WATCHERS.append(state.feed.add_remote)  # the worker processes' agents of `mindpy run --processes N`
     EVALUATION_WATCHERS.append(add_evaluation)
@@ -139,7 +145,7 @@ def _cmd_dashboard(args) -> int:
             return 2
         note = f"{len(runs)} runs found under {DEFAULT_RUNS}/ (newest first); `mindpy dashboard RUN_DIR` opens one"
     state = DashboardState(evals=[EvalFeed.from_dir(r) for r in runs], note=note)
-    with Dashboard(state, host=args.host, port=args.port) as dashboard:
+    with Dashboard(state, host=args.host, port=args.port, allowed_hosts=args.allowed_host) as dashboard:
         print(f"Dashboard of {runs[0] if args.run_dir else note}: {dashboard.url}", flush=True)
         print("Ctrl-C stops.", flush=True)
         try:
@@ -162,4 +168,5 @@ def register(sub) -> None:
     dash.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; any other "
                                                           f"asks for a token, printed with the address)")
     dash.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free)")
+    dash.add_argument("--allowed-host", action="append", default=[], metavar="NAME", help=ALLOWED_HOST_HELP)
     dash.set_defaults(func=_cmd_dashboard)

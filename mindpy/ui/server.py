@@ -4,6 +4,9 @@ runs (agents, an episode, an evaluation).
     dashboard = Dashboard(DashboardState(...), host="127.0.0.1", port=8765).start()
     print(dashboard.url)        # with a token when bound to another address than 127.0.0.1
     dashboard.stop()
+
+It answers only requests addressed to its own address (and the names in `allowed_hosts`, such as the name of a
+reverse proxy or an SSH tunnel's local port: "NAME" or "NAME:PORT"), from its own page (mindpy.ui.guard).
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ import secrets
 import socket
 import threading
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import MindpyError
+from .guard import SiteRules, parse_allowed
 
 if TYPE_CHECKING:
     from .app import DashboardState
@@ -42,12 +47,15 @@ class Dashboard:
     """The web server of one dashboard (see the module's docstring)."""
 
     def __init__(self, state: DashboardState, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-                 token: str | None = None):
+                 token: str | None = None, allowed_hosts: Iterable[str] = ()):
         self.state = state
         self.host = host
         self.token = token if token is not None else (secrets.token_urlsafe(16) if needs_token(host) else None)
+        self.allowed_hosts = list(allowed_hosts)
+        parse_allowed(self.allowed_hosts)  # a ConfigError before the port is taken
         self._socket = _bind(host, port)
         self.port = self._socket.getsockname()[1]
+        self.site = SiteRules.for_address(host, self.port, self.allowed_hosts)
         self._server: Any = None
         self._thread: threading.Thread | None = None
 
@@ -63,7 +71,7 @@ class Dashboard:
 
         from .app import create_app  # the web libraries load only when a dashboard starts
 
-        app = create_app(self.state, self.token)
+        app = create_app(self.state, self.site, self.token)
         config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="off", access_log=False)
         self._server = server = uvicorn.Server(config)
         self.state.feed.start()
