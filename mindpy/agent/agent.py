@@ -35,7 +35,7 @@ from ..bridge import Bot
 from ..coding.generator import SELF_REQUESTER, run_with_policy
 from ..commands.context import AgentContext
 from ..errors import BridgeTimeout
-from ..models.base import strip_thinking
+from ..models.base import ModelUnreachable, strip_thinking
 from ..settings import PLAYER_COMMANDS, SettingsError
 from ..skills import Skills
 from . import deliberation
@@ -219,6 +219,7 @@ class Agent:
         self.turn_driven = False  # round mode: the agent acts only in the turns it is given (take_turn)
         self._held: list[tuple[str, str]] = []  # round mode: (sender, message) heard since the last turn
         self._held_lock = threading.Lock()
+        self._outage_told = False  # a player was told that the model's endpoint is down (once per outage)
 
     # ---- life cycle ----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -435,9 +436,11 @@ class Agent:
                     reply = self.model.send(messages, system)
                 except Exception as exc:  # the model being down must not kill the agent
                     log.warning("%s: model call failed: %s", self.name, exc)
+                    self._tell_outage(exc)
                     self._trace("model error", str(exc))
                     self.history.add("system", f"(The model could not be reached: {exc})")
                     return None
+                self._outage_told = False  # the endpoint answers: a later outage is told again
                 text = strip_thinking(getattr(reply, "text", reply) or "")
                 if getattr(self.prompter, "partner_modelling", False):
                     text = self.modelling.observe(text)  # the sections are kept, never said nor parsed
@@ -452,6 +455,19 @@ class Agent:
                 if text:
                     return text
             return None
+
+    def _tell_outage(self, exc: Exception) -> None:
+        """The model's endpoint cannot be used: the player whose message this turn answers hears it in one line
+        (which URL, why), once per outage rather than once per message. Turns of the agent's own or of other bots
+        say nothing (a harness ends an episode on it)."""
+        if not isinstance(exc, ModelUnreachable) or self._outage_told:
+            return
+        player = _origin.get()
+        if player == SELF_REQUESTER or self._is_other_bot(player):
+            return
+        self._outage_told = True
+        self.chat(f"Sorry {player}, my model at {exc.url} is unreachable ({exc.cause[:100]}); I will answer again "
+                  f"once it is back.")
 
     def _belief_system(self) -> Any:
         """The system prompt the belief is rewritten with: the last conversing prompt's (its stable part changes

@@ -53,7 +53,8 @@ from ..commands.defuse import (
 from ..commands.registry import CommandRegistry
 from ..errors import MindpyError
 from ..models.budget import BUDGET_END_REASON, BudgetLimits, release_budget, shared_budget
-from ..tasks.checkers import ROUND_LIMIT, SUCCESS
+from ..models.outage import OutageWatch
+from ..tasks.checkers import ERROR, ROUND_LIMIT, SUCCESS
 from ..tasks.defuse.game import INVALID, Action, DefuseGame
 from ..tasks.defuse.tom_probes import ProbeScore, probe_prompt, probes_after
 from ..tasks.defuse_world import DefuseWorld
@@ -250,7 +251,8 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
     model objects); `round_limit` overrides the task's; `names`: the bots' names (default andy, jill, bob...);
     `belief_state`: each agent keeps a written belief in place of its history (TeamPlay); `tom_probes`: ToM
     questions after each action (result's `tom_probes`, RUN_DIR/tom_probes.jsonl). Returns the result, also
-    written to RUN_DIR/result.json."""
+    written to RUN_DIR/result.json. A model endpoint that cannot be used ends the play before the next turn: the
+    result ends as "error" (the URL and the cause) and EpisodeInfraError is raised."""
     from ..bridge import create_bots
     from ..settings import load_settings
 
@@ -285,7 +287,8 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         limits = budget if budget is not None else settings.budget_limits()
         spend = shared_budget(str(run_dir), limits)
         stack.callback(release_budget, str(run_dir))
-        budgeted = [spend.wrap(_model_for(name, specs[name], models, settings)) for name in names]
+        outage = OutageWatch()  # a call that finds its model's endpoint down ends the play
+        budgeted = [outage.wrap(spend.wrap(_model_for(name, specs[name], models, settings))) for name in names]
         logs = [CallLog(model, run_dir / "calls" / f"{name}.jsonl", name)
                 for name, model in zip(names, budgeted, strict=True)]
         for logged in logs:
@@ -301,9 +304,10 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         def should_stop() -> bool:
             if embedded is not None and not embedded.is_running():
                 raise EpisodeInfraError("the embedded server stopped during the episode")
-            return spend.exceeded is not None
+            return spend.exceeded is not None or outage.down is not None
 
         play.run(should_stop)
+        error = str(outage.down) if outage.down is not None else None
         mirrored = _world_mirrors(world, game, bots[0])  # read while the bots keep the rooms' chunks loaded
         if belief_state:
             for name, belief in zip(names, play.beliefs, strict=True):
@@ -313,7 +317,7 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
             recorder.record_tokens(name, sum(u.prompt_tokens + u.completion_tokens
                                              for u in getattr(logged.model, "usage_log", [])))
         recorder.record_round(game.rounds_used)
-        result = _result(recorder, game, names, spend.exceeded is not None)
+        result = _result(recorder, game, names, spend.exceeded is not None, error)
         result = {**result, "world_mirrors_game": mirrored, "budget": spend.summary()}
         if tom_probes:
             result["tom_probes"] = play.probe_score.summary()
@@ -321,6 +325,8 @@ def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
                 f.writelines(json.dumps(record) + "\n" for record in play.probe_records)
         (run_dir / "result.json").write_text(json.dumps({**result, "run_dir": str(run_dir), "agent_names": names},
                                                         indent=2) + "\n")
+        if error is not None:
+            raise EpisodeInfraError(error)
         say(f"{task.id}: {result['end_reason']} with {result['points']}/{result['max_points']} points in "
             f"{result['rounds']} rounds, valid actions {result['valid_action_rate']:.0%}, "
             f"{result['duration_s']:.0f} s")
@@ -402,10 +408,12 @@ class _TurnRecord:
         self.write(f"round {turn.round_no} [{name} / {self.game.name(turn.agent)}] {reply!r} -> {turn.feedback}")
 
 
-def _result(recorder: EpisodeRecorder, game: DefuseGame, names: Sequence[str], budget_spent: bool) -> dict:
+def _result(recorder: EpisodeRecorder, game: DefuseGame, names: Sequence[str], budget_spent: bool,
+            error: str | None = None) -> dict:
     most = game.layout.max_score()
-    reason = SUCCESS if game.score == most else BUDGET_END_REASON if budget_spent else ROUND_LIMIT
-    result = recorder.on_end(game.score / most, reason)
+    reason = ERROR if error is not None else SUCCESS if game.score == most else \
+        BUDGET_END_REASON if budget_spent else ROUND_LIMIT
+    result = recorder.on_end(game.score / most, reason, error)
     agents = {name: {**result["agents"].get(name, {}), "replies": v.replies, "valid": v.valid}
               for name, v in zip(names, game.validity, strict=True)}
     return {**result, "agents": agents, "points": game.score, "max_points": most, "rounds": game.rounds_used,

@@ -25,7 +25,10 @@ tokens, seconds waited), and each agent's entry its own `tokens` and `usd` (all 
 without a known price is refused before anything starts when `max_usd` is set.
 
 An episode whose infrastructure failed (a server that does not start or dies, a bot that cannot join or is kicked,
-a world that does not set up) raises `EpisodeInfraError`: it is not the model's failure and is never scored.
+a world that does not set up, a model endpoint that cannot be used) raises `EpisodeInfraError`: it is not the
+model's failure and is never scored. A model call that finds its endpoint unreachable after its retries
+(mindpy.models.ModelUnreachable: refused or unknown host, 5xx or no answer through every retry, key refused, model
+not found) ends the episode at once, with the URL called and the cause in the result's `error`.
 """
 
 from __future__ import annotations
@@ -43,7 +46,9 @@ from typing import Any
 import yaml
 
 from ..errors import BridgeTimeout, ConfigError, MindpyError
+from ..models.base import ModelUnreachable
 from ..models.budget import Budget, BudgetLimits, release_budget, shared_budget
+from ..models.outage import OutageWatch
 from ..tasks.checkers import SUCCESS, TaskMonitor, checker_for
 from ..tasks.coblock_review import built_blocks, review, review_text
 from ..tasks.coblock_site import structure_cells
@@ -234,7 +239,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
 
         spend = shared_budget(str(run_dir), limits)  # one budget for all the agents of the episode
         stack.callback(release_budget, str(run_dir))
-        hooks = _EpisodeHooks(run_dir, spend)
+        hooks = _EpisodeHooks(run_dir, spend, OutageWatch())
         reviewer = _Reviewer(task, names, lambda: runner.agents)
         if rounds is None:
             hooks.after_build = reviewer.review_one  # reflection after each of an agent's own place and break
@@ -267,6 +272,7 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
             lambda score, reason: recorder.on_end(score, reason, monitor.error),  # the cause of an error too
             lambda score, reason: finished.set()])
         spend.on_exceeded.append(lambda exc: _end_by_budget(monitor))  # the watch retries if this check fails
+        hooks.outage.listen(lambda exc: _end_by_outage(monitor, exc))  # at once if a model was down already
 
         for i, name in enumerate(names):
             agent = agents[name]
@@ -295,8 +301,8 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
                                                          "agent_names": names}, indent=2) + "\n")
         spent = "" if not (spend.spent_usd or limits.max_usd) else \
             f"; models spent ${spend.spent_usd:.4f}" + (f" of ${limits.max_usd:g}" if limits.max_usd else "")
-        say(f"{task.id}: {result['end_reason']} with score {result['score']} after {result['duration_s']:.0f} s"
-            + spent)
+        scored = "not scored" if result["end_reason"] == "error" else f"with score {result['score']}"
+        say(f"{task.id}: {result['end_reason']} {scored} after {result['duration_s']:.0f} s" + spent)
         if result["end_reason"] == "error":
             raise EpisodeInfraError(result.get("error") or "the episode ended with an error")
         time.sleep(0.5)  # let the agents write the end-of-task line to their state files
@@ -323,9 +329,10 @@ class _EpisodeHooks:
     models (chat, code, vision) with the run's budget inside it, and the counters of the result (commands,
     messages, tokens), which count once the play has begun."""
 
-    def __init__(self, run_dir: Path, budget: Budget | None = None):
+    def __init__(self, run_dir: Path, budget: Budget | None = None, outage: OutageWatch | None = None):
         self.run_dir = run_dir
         self.budget = budget  # every agent's model goes through it (inside the call log: refused calls are not logged)
+        self.outage = outage or OutageWatch()  # hears of the first call that found its model's endpoint down
         self.logs: dict[str, CallLog] = {}  # one per agent for the whole episode, a restarted agent's too
         self.models: dict[str, dict[int, Any]] = {}  # every model each agent used (budgeted where there is one)
         self.recorder: EpisodeRecorder | None = None
@@ -333,9 +340,9 @@ class _EpisodeHooks:
         self._last_command: dict[str, str] = {}
 
     def wrap_model(self, name: str, model: Any, role: str = "chat") -> Any:
-        """`model`, which agent `name` uses as `role` ("chat", "code" or "vision"), with the budget and the
-        agent's call log around it. An agent built again (restarted) keeps its log: its old model's last line is
-        written first, and both write through the one log."""
+        """`model`, which agent `name` uses as `role` ("chat", "code" or "vision"), with the budget, the
+        agent's call log and the episode's outage watch around it. An agent built again (restarted) keeps its log:
+        its old model's last line is written first, and both write through the one log."""
         logged = self.logs.get(name)
         if logged is not None and role == "chat":  # a restarted agent: finish the old model's last line first
             logged.close()
@@ -347,7 +354,7 @@ class _EpisodeHooks:
         self.models.setdefault(name, {})[id(getattr(model, "inner", model))] = model
         if logged is None:
             logged = self.logs[name] = CallLog(None, self.run_dir / "calls" / f"{name}.jsonl", name)
-        return logged.wrap(model, role)
+        return self.outage.wrap(logged.wrap(model, role))
 
     def event_hooks(self, name: str) -> list[Callable[[str, str], None]]:
         return [lambda kind, text: self._on_event(name, kind, text)]
@@ -524,6 +531,12 @@ def _lost_bots(bots) -> list[str]:
         except BridgeTimeout as exc:
             log.warning("could not read the connection of %s: %s", bot.name, exc)
     return lost
+
+
+def _end_by_outage(monitor: TaskMonitor, exc: ModelUnreachable) -> None:
+    """A model's endpoint cannot be used (after the call's retries): the episode ends as an infrastructure error
+    naming the URL and the cause, on the thread of the call that found it."""
+    monitor.fail(str(exc))
 
 
 def _end_by_budget(monitor: TaskMonitor) -> None:

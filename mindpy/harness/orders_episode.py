@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ..dispatch import Decision, Dispatcher, DispatcherOptions, OpenOrder
 from ..dispatch.cooks import CookCommands, feedback_lines, killed_animals
@@ -42,8 +42,10 @@ from ..dispatch.human import HumanDispatcher, human_player
 from ..dispatch.kitchen import KitchenView, command_name, dispatch_state
 from ..dispatch.oracle import OracleDispatcher
 from ..errors import ConfigError, MindpyError
+from ..models.base import ChatModel
 from ..models.budget import BUDGET_END_REASON, Budget, BudgetLimits, release_budget, shared_budget
-from ..tasks.checkers import TIMEOUT
+from ..models.outage import OutageWatch
+from ..tasks.checkers import ERROR, TIMEOUT
 from ..tasks.cos import completion_rate, cos, tally
 from ..tasks.orders import OrderBook, OrderStream
 from ..tasks.orders_world import ServingChest, restock_commands, set_up_orders
@@ -167,7 +169,8 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
     """Play the orders task `task` once (see the module doc). Returns the result, also in RUN_DIR/result.json.
     `budget` limits the dispatcher's model calls (None: the settings' `budget`); once its dollars are spent the
     episode ends with the reason "budget" after the step under way. EpisodeInfraError when the server, the bots,
-    the set-up or a reading of the world fail."""
+    the set-up or a reading of the world fail, or when the dispatcher's model endpoint cannot be used (after the
+    step whose call found it down; result.json then ends as "error" with the URL and the cause)."""
     from ..agent.runner import AgentRunner, ConsoleLog
     from ..models.replay import ReplayModel
     from ..profiles import load_profile
@@ -208,8 +211,9 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
         stack.callback(console.close)
         spend = shared_budget(str(run_dir), limits)
         stack.callback(release_budget, str(run_dir))
+        outage = OutageWatch()  # a dispatcher's call that finds its endpoint down ends the episode after the step
         if not isinstance(dispatcher, (OracleDispatcher, HumanDispatcher)):  # these cost nothing
-            dispatcher.model = spend.wrap(dispatcher.model)
+            dispatcher.model = cast(ChatModel, outage.wrap(spend.wrap(dispatcher.model)))  # a ChatModel's proxy
         embedded, host, port = open_server(stack, server, run_dir, settings.minecraft_version)
         say(f"{task.id}: {len(names)} cooks ({', '.join(names)}) joining {host}:{port}")
         recorder = EpisodeRecorder(task, names)
@@ -261,16 +265,22 @@ def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, se
                 except MindpyError as exc:
                     raise EpisodeInfraError(f"step {t}: reading or changing the kitchen failed: {exc}") from exc
                 say(f"{task.id}: step {t}: {dict(decision.commands) or 'no command'}; {book.counts()}")
+                if outage.down is not None:
+                    played = t + 1
+                    break
                 if spend.exceeded is not None:
                     say(f"{task.id}: the model budget is spent after step {t}: the episode is cut off")
                     played = t + 1
                     break
-        if steps == stream.episode_steps and spend.exceeded is None:
+        error = str(outage.down) if outage.down is not None else None
+        if steps == stream.episode_steps and spend.exceeded is None and error is None:
             book.finish()
-        result = orders_result(task, recorder, play, played, spend)
+        result = orders_result(task, recorder, play, played, spend, error)
         result = {**result, "serving_chest": list(setup.stations["serving_chest"]), "run_dir": str(run_dir),
                   "agent_names": names}
         (run_dir / "result.json").write_text(json.dumps(result, indent=2) + "\n")
+        if error is not None:
+            raise EpisodeInfraError(error)
         orders = result["orders"]
         say(f"{task.id}: {orders['completed']} of {orders['completed'] + orders['failed']} orders served "
             f"(rate {orders['completion_rate']:.3f}) in {result['duration_s']:.0f} s")
@@ -324,17 +334,18 @@ def _event_hook(name: str, cooks: CookCommands, recorder: EpisodeRecorder) -> Ca
 
 
 def orders_result(task: Task, recorder: EpisodeRecorder, play: OrdersPlay, steps: int,
-                  spend: Budget | None = None) -> dict:
+                  spend: Budget | None = None, error: str | None = None) -> dict:
     """The episode's result: the recorder's fields with the completion rate as the score (the reason "budget" when
-    `spend` ran out), the order counts, the CoS of this α alone, the order events, the dispatcher's calls and
-    the budget's spend."""
+    `spend` ran out, "error" with `error` when the infrastructure failed), the order counts, the CoS of this α
+    alone, the order events, the dispatcher's calls and the budget's spend."""
     book = play.book
     rate = completion_rate(book.events)
     counts = tally(book.events)
     alpha = float(task.extra.get("alpha", 1.0))
     cut_off = spend is not None and spend.exceeded is not None
     extra = {"budget": spend.summary()} if spend is not None else {}
-    return {**recorder.on_end(rate, BUDGET_END_REASON if cut_off else TIMEOUT), **extra, "orders": {
+    reason = ERROR if error is not None else BUDGET_END_REASON if cut_off else TIMEOUT
+    return {**recorder.on_end(rate, reason, error), **extra, "orders": {
         "level": task.extra.get("level"), "alpha": alpha, "steps": steps, "created": book.counts()["created"],
         "completed": counts.completed, "failed": counts.failed, "open_at_end": len(book.open),
         "skipped": len(book.skipped), "wasted": dict(play.wasted), "completion_rate": rate},

@@ -19,7 +19,7 @@ def _cmd_show(args) -> int:
     report = read_task_file(args.file, check_names=not args.no_name_check)
     if report.file_problems:
         report.raise_for_problems()
-    _print_lines(report.messages())
+    _print_lines(_first_lines(report.messages()))
     if args.all:
         print("\n\n".join(describe_task(t) for t in report.tasks.values()))
     else:
@@ -43,9 +43,9 @@ def _cmd_validate(args) -> int:
             continue
         for path in paths:
             report = read_task_file(path, check_names=not args.no_name_check)
-            _print_lines(report.messages())
+            _print_lines(_first_lines(report.messages()))
             unsolvable = _unsolvable_lines(path, report.tasks.values())
-            _print_lines(unsolvable)
+            _print_lines(_first_lines(unsolvable, "unsolvable tasks"))
             print(report.summary() + (f", {len(unsolvable)} unsolvable" if unsolvable else ""), flush=True)
             totals.update(files=1, unread=int(bool(report.file_problems)), tasks=len(report.task_ids),
                           valid=len(report.tasks), invalid=len(report.problems), warnings=report.warning_count,
@@ -68,6 +68,12 @@ def _unsolvable_lines(path, tasks) -> list[str]:
         if reason:
             lines.append(f"{path}: task '{task.id}': unsolvable: {reason}")
     return lines
+
+
+def _first_lines(lines: list[str], noun: str = "problems and warnings") -> list[str]:
+    from .schema import first_lines
+
+    return first_lines(lines, noun=noun)
 
 
 def _print_lines(lines: list[str]) -> None:

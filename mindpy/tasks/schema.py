@@ -39,7 +39,7 @@ MAX_TIMEOUT_S = 24 * 60 * 60
 MAX_RECIPE_DEPTH = 1000
 WORLD_BORDER = 30_000_000         # |x| and |z| of any block
 WORLD_HEIGHT = (-64, 319)         # the lowest and highest block y
-MAX_PROBLEMS_SHOWN = 200          # lines of a TaskFileError's message; `.problems` keeps them all
+MAX_PROBLEMS_SHOWN = 20           # problem lines printed for a file (the rest are counted); `.problems` keeps all
 
 # Fields this module understands, in the order a new task is written. Anything else is kept as it is.
 KNOWN_FIELDS = (
@@ -137,9 +137,15 @@ class TaskFileError(MindpyError):
 
     def __init__(self, problems: list[str]):
         self.problems = list(problems)
-        shown = self.problems[:MAX_PROBLEMS_SHOWN]
-        hidden = len(self.problems) - len(shown)
-        super().__init__("\n".join(shown + ([f"({hidden} more problems not shown)"] if hidden else [])))
+        super().__init__("\n".join(first_lines(self.problems)))
+
+
+def first_lines(lines: list[str], limit: int = MAX_PROBLEMS_SHOWN, noun: str = "problems") -> list[str]:
+    """The first `limit` lines, and one that counts the rest: a file with 50,000 bad tasks must not flood the
+    terminal."""
+    if len(lines) <= limit:
+        return list(lines)
+    return lines[:limit] + [f"... and {len(lines) - limit} more {noun}"]
 
 
 class NameChecker:

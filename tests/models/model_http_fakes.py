@@ -4,6 +4,7 @@
         server.url                      # http://127.0.0.1:PORT
         server.requests[0].headers["authorization"], server.requests[0].body["model"]
     RecordingServer([(200, openai_reply("late"), HANG), (401, ECHO_AUTH)])   # a hung answer, a careless error
+    RecordingServer(port=port)          # the endpoint of a closed server, back again
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ class RecordingServer:
     """Answers POSTs from `script`, a list of (status, JSON body) or (status, JSON body, HANG); the last entry
     repeats. `script` may be replaced between calls; by default every call gets openai_reply("hi")."""
 
-    def __init__(self, script: list[tuple] | None = None):
+    def __init__(self, script: list[tuple] | None = None, port: int = 0):
+        """`port`: 0 for any free one; a port of a server closed before brings that endpoint back."""
         self.script: list[tuple] = list(script or [(200, openai_reply("hi"))])
         self.requests: list[Recorded] = []
         self.released = threading.Event()
@@ -92,7 +94,7 @@ class RecordingServer:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         # a short poll: close() waits for the serving loop to notice
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)

@@ -4,6 +4,7 @@ with one line and no traceback, and nothing a file holds reaches the terminal as
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -18,6 +19,7 @@ from mindpy.userfiles import visible_text
 
 MINDPY = Path(sys.executable).with_name("mindpy")
 MAX_MESSAGE = 300  # characters of a one-line refusal, the path included
+MAX_PROBLEMS_PRINTED = 20
 
 
 def test_visible_text_escapes_what_a_terminal_would_act_on_or_hide():
@@ -63,3 +65,15 @@ def test_a_file_that_reads_too_slowly_is_given_up(tmp_path, monkeypatch):
     with pytest.raises(UserFileError) as err:
         userfiles.read_user_file(path, "task file", max_bytes=userfiles.TASK_FILE_MAX_BYTES)
     assert str(err.value) == f"{path}: reading the task file took longer than 0 s (read 1 MB); copy it to a local disk"
+
+
+# ----- many problems -----
+def test_validate_and_show_print_the_first_problems_and_count_the_rest(tmp_path):
+    path = tmp_path / "tasks.json"
+    path.write_text(json.dumps({f"t{i}": {"type": "nope", "agent_count": 1, "goal": "x"} for i in range(5000)}))
+    code, output = _mindpy("tasks", "validate", str(path), "--no-name-check", cwd=tmp_path)
+    lines = output.strip().splitlines()
+    assert code == 1 and len(lines) == MAX_PROBLEMS_PRINTED + 2, (len(lines), lines[-3:])
+    assert f"... and {5000 - MAX_PROBLEMS_PRINTED} more problems and warnings" in lines, lines[-3:]
+    code, output = _mindpy("tasks", "show", str(path), "--no-name-check", cwd=tmp_path)
+    assert len(output.strip().splitlines()) <= MAX_PROBLEMS_PRINTED + 12 and "more problems" in output, output[-2000:]
