@@ -45,8 +45,8 @@ def bench(runs: int, profile: bool) -> None:
         bot = create_bot("benchcmd", server.host, server.port)
         try:
             bot.js.waitForChunksToLoad(timeout=20)
-            bot.chat(f"/give {bot.name} oak_log 12")
-            bot.chat(f"/give {bot.name} iron_pickaxe 1")
+            bot.command(f"/give {bot.name} oak_log 12")
+            bot.command(f"/give {bot.name} iron_pickaxe 1")
             time.sleep(0.5)
             layer = AgentCommands(default_registry())
             ctx = AgentContext.for_bot(bot)

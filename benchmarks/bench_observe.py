@@ -40,15 +40,15 @@ def place_bots(bots, animals: int) -> None:
     for i, bot in enumerate(bots):
         x, z = 1000 + 48 * i, 1000
         bot.js.look(0, 0, True)
-        bot.chat(f"/tp {bot.name} {x + 0.5} -60 {z + 0.5}")
+        bot.command(f"/tp {bot.name} {x + 0.5} -60 {z + 0.5}")
         wait_for(lambda b=bot, x=x: abs(b.position[0] - x - 0.5) < 1, f"{bot.name} to arrive")
         if i % 2 == 0:
-            bot.chat(f"/setblock {x + 3} -60 {z} torch")
+            bot.command(f"/setblock {x + 3} -60 {z} torch")
         if i % 3 == 0:
-            bot.chat(f"/setblock {x + 1} -61 {z + 1} magma_block")
+            bot.command(f"/setblock {x + 1} -61 {z + 1} magma_block")
         for k in range(animals // max(1, len(bots))):
             angle = 2 * math.pi * k / max(1, animals // len(bots))
-            bot.chat(f"/summon {ANIMALS[k % len(ANIMALS)]} {x + round(5 * math.cos(angle))} -60 "
+            bot.command(f"/summon {ANIMALS[k % len(ANIMALS)]} {x + round(5 * math.cos(angle))} -60 "
                      f"{z + round(5 * math.sin(angle))}")
     for bot in bots:  # chunks in every direction the scans reach
         wait_for(lambda b=bot: b.js.blockAt(b.js.entity.position.offset(8, -1, 8)) is not None, "chunks")

@@ -153,7 +153,7 @@ class Crowd:
         for i, bot in enumerate(bots, start):
             x, z = TEAM_SPACING * (i // self.team), TEAM_SPACING * self.row
             bot.js.look(0, 0, True)  # the server finishes its login sequence on the first look packet
-            bot.chat(f"/tp {bot.name} {x + 0.5 + i % self.team} -60 {z + 0.5}")
+            bot.command(f"/tp {bot.name} {x + 0.5 + i % self.team} -60 {z + 0.5}")
         deadline = time.monotonic() + 120
         while any(abs(bot.position[2] - TEAM_SPACING * self.row) > 2 for bot in bots) and time.monotonic() < deadline:
             time.sleep(0.2)

@@ -47,7 +47,7 @@ class TickRate:
 
     def read(self, reset: bool = False) -> dict:
         self.arrived.clear()
-        self.bot.chat("/mindpy_ticks reset" if reset else "/mindpy_ticks")
+        self.bot.command("/mindpy_ticks reset" if reset else "/mindpy_ticks")
         if not self.arrived.wait(10):
             raise RuntimeError("no reply to /mindpy_ticks")
         return self.replies[-1]
@@ -78,7 +78,7 @@ def main() -> None:
         x0, y0, z0 = (math.floor(v) for v in first.position)
         for i in range(args.animals):  # a ring of animals around the bots, within everyone's sight
             angle, radius = 2 * math.pi * i / max(1, args.animals), 6 + (i % 5) * 2
-            first.chat(f"/summon {ANIMALS[i % len(ANIMALS)]} {x0 + round(radius * math.cos(angle))} {y0} "
+            first.command(f"/summon {ANIMALS[i % len(ANIMALS)]} {x0 + round(radius * math.cos(angle))} {y0} "
                        f"{z0 + round(radius * math.sin(angle))}")
         time.sleep(3)  # let them land and start wandering
         before = tps.read(reset=True)

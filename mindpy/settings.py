@@ -26,6 +26,7 @@ MAX_MODEL_ATTEMPTS = 100
 MAX_MODEL_TIMEOUT_S = 3600.0
 MAX_CODE_TIMEOUT_MINS = 24 * 60
 MAX_PROCESSES = 64
+MAX_PLAYER_MESSAGES_PER_10S = 10_000
 
 
 class SettingsError(MindpyError):
@@ -53,6 +54,9 @@ class Settings:
     allow_insecure_coding: bool = False       # !newAction runs model-written code: off unless trusted
     trusted_players: list[str] = field(default_factory=list)  # who may have a bot write code (with the above)
     player_commands: str = "everyone"         # who may type !commands: one of PLAYER_COMMANDS
+    # chat messages a player may send a bot's model in 10 s (a token bucket per player); the rest are not sent,
+    # and the player is told once a burst. 0: no limit. Other bots of the run are not limited (mindpy.agent.rate_limit)
+    player_messages_per_10s: int = 5
     blocked_actions: list[str] = field(default_factory=list)
     code_timeout_mins: float = -1.0           # -1: no limit
     max_commands: int = -1                    # commands per loop, -1: no cap
@@ -215,6 +219,9 @@ def _check(s: Settings, where: str) -> None:
         fail("port", f"must be between 1 and 65535, got {s.port}")
     if s.player_commands not in PLAYER_COMMANDS:
         fail("player_commands", f"must be one of {', '.join(PLAYER_COMMANDS)}, got {_show(s.player_commands)}")
+    if not 0 <= s.player_messages_per_10s <= MAX_PLAYER_MESSAGES_PER_10S:
+        fail("player_messages_per_10s", f"must be from 0 (no limit) to {MAX_PLAYER_MESSAGES_PER_10S}, "
+                                        f"got {_show(s.player_messages_per_10s)}")
     if s.auth not in _AUTH:
         fail("auth", f"must be one of {', '.join(_AUTH)}, got {_show(s.auth)}")
     if s.max_messages < 6:

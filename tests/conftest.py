@@ -113,7 +113,7 @@ def teleport(bot, x: float, y: float, z: float) -> None:
     """Teleport `bot` with an operator command and wait until it stands there with the chunks loaded."""
     bot.js.look(0, 0, True)  # the server finishes its login sequence on the first look packet
     time.sleep(0.2)
-    bot.chat(f"/tp {bot.name} {x} {y} {z}")
+    bot.command(f"/tp {bot.name} {x} {y} {z}")
     wait_until(lambda: abs(bot.position[0] - x) < 1.5 and abs(bot.position[2] - z) < 1.5,
                timeout=10, message=f"{bot.name} to arrive at x={x} z={z}")
     wait_for_chunks(bot)
@@ -175,21 +175,21 @@ def inventory_js():
 def give_items(bot, items: dict) -> None:
     """/give `bot` each item of {name: count} and wait until it holds at least that many."""
     for name, count in items.items():
-        bot.chat(f"/give {bot.name} {name} {count}")
+        bot.command(f"/give {bot.name} {name} {count}")
     wait_until(lambda: all(bot.inventory().get(n, 0) >= c for n, c in items.items()), message=f"{items} given")
 
 
 def give_more(bot, item: str, count: int) -> None:
     """/give `bot` `count` more of `item` and wait until exactly that many more arrived."""
     before = bot.inventory().get(item, 0)
-    bot.chat(f"/give {bot.name} {item} {count}")
+    bot.command(f"/give {bot.name} {item} {count}")
     wait_until(lambda: bot.inventory().get(item, 0) == before + count, message=f"{count} {item}")
 
 
 def place_beside(bot, name: str, dx: int = 2, dz: int = 0):
     """Set a block next to the bot (it stands in an area of its own) and return mineflayer's block."""
     x, y, z = (int(v // 1) for v in bot.position)
-    bot.chat(f"/setblock {x + dx} {y} {z + dz} {name}")
+    bot.command(f"/setblock {x + dx} {y} {z + dz} {name}")
     return wait_until(lambda: (b := bot.js.blockAt(bot.js.entity.position.offset(dx, 0, dz))) and b.name == name and b,
                       message=f"a {name}")
 

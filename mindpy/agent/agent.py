@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 from .. import DEFAULT_MINECRAFT_VERSION
 from ..bridge import Bot
+from ..bridge.plain_chat import CHAT_LIMIT, OLD_CHAT_LIMIT, plain_chat_pieces, sayable
 from ..coding.generator import SELF_REQUESTER, run_with_policy
 from ..commands.context import AgentContext
 from ..errors import BridgeTimeout
@@ -52,9 +53,9 @@ log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.3
 MAX_TRIES = 3
-# Chat messages are limited to 256 characters (100 before Minecraft 1.11): one is kept for the escape.
-CHAT_PIECE = 240
-OLD_CHAT_PIECE = 99
+# A chat message holds 256 UTF-16 code units (100 before Minecraft 1.11), counted as mineflayer counts them.
+CHAT_PIECE = CHAT_LIMIT
+OLD_CHAT_PIECE = OLD_CHAT_LIMIT
 # Servers kick a player who chats too fast (vanilla and Paper after about 10 quick messages): a long reply is
 # said in at most this many pieces, the rest cut with a note. The model's history keeps the whole reply.
 MOST_CHAT_PIECES = 4
@@ -91,29 +92,40 @@ def _origin_of(sender: str) -> str:
     return SELF_REQUESTER if sender == "system" else sender
 
 
-def as_plain_chat(piece: str) -> str:
-    """`piece` such that no server runs it as a command. A leading "/" (also after whitespace, which some
-    servers trim first) is escaped as "./" rather than dropped: the players still read all that was said, with
-    the command quoted the way players quote commands in chat."""
-    stripped = piece.lstrip()
-    return "." + stripped if stripped.startswith("/") else piece
+CUT_NOTE = " [{} more characters not said]"
 
 
 def chat_pieces(text: str, length: int = CHAT_PIECE, most: int = MOST_CHAT_PIECES) -> list[str]:
-    """`text` cut into at most `most` chat messages of `length` characters (one more when escaped), each plain
-    chat; a longer text ends with a note of how much was not said."""
-    room = length * most
-    if len(text) > room:
-        note = " [{} more characters not said]"
-        kept = room - len(note.format(len(text)))  # the count left out has no more digits than the whole length
-        text = text[:kept] + note.format(len(text) - kept)
-    return [as_plain_chat(text[start:start + length]) for start in range(0, len(text), length)]
+    """`text` as at most `most` plain chat messages of `length` UTF-16 code units each, none of which runs as a
+    server command (see mindpy.bridge.plain_chat); a longer text ends with a note of how many characters (code
+    points) were not said."""
+    text = sayable(text)
+    if len(text) <= length * most:
+        pieces = plain_chat_pieces(text, length)
+        if len(pieces) <= most:
+            return pieces
+    kept = _longest_start_said(text, length, most)
+    return plain_chat_pieces(_cut_with_note(text, kept), length)[:most]
 
 
-def chat_piece_length(version: str) -> int:
-    """The piece length for a Minecraft version: mineflayer would cut longer pieces again, unescaped."""
-    numbers = tuple(int(n) for n in re.findall(r"\d+", version)[:2])
-    return OLD_CHAT_PIECE if len(numbers) == 2 and numbers < (1, 11) else CHAT_PIECE
+def _cut_with_note(text: str, kept: int) -> str:
+    return text[:kept] + CUT_NOTE.format(len(text) - kept)
+
+
+def _longest_start_said(text: str, length: int, most: int) -> int:
+    """How many characters of `text` fit in `most` pieces with the cut note after them (a binary search: an
+    emoji takes two units, an escape one more)."""
+    def fits(kept: int) -> bool:
+        return len(plain_chat_pieces(_cut_with_note(text, kept), length)) <= most
+
+    low, high = 0, min(len(text), length * most)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 class CommandLayer(Protocol):
@@ -709,14 +721,15 @@ class Agent:
         return _origin.get()
 
     def chat(self, text: str) -> None:
-        """Say `text` in public chat, on one line, as chat only: model text and echoed outputs never run as
-        server commands (see chat_pieces; the bot's own commands go through Bot.command)."""
-        text = re.sub(r"\s*\n\s*", " ", text).strip()
+        """Say `text` in public chat, on one line, in at most MOST_CHAT_PIECES messages, as chat only: model text
+        and echoed outputs never run as server commands (see chat_pieces, and Bot.chat, which checks again; the
+        bot's own commands go through Bot.command)."""
+        text = re.sub(r"\s*[\n\r\u2028\u2029\x85]\s*", " ", text).strip()
         if not text:
             return
         self._trace("said", text)
         self.messages_sent += 1
-        for piece in chat_pieces(text, chat_piece_length(self.version)):
+        for piece in chat_pieces(text, self.bot.chat_limit):
             self.bot.chat(piece)
 
     # ---- commands about the agent itself ---------------------------------------------------------------

@@ -207,6 +207,7 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
                                    chat_bot_messages=settings.chat_bot_messages,
                                    init_message=settings.init_message,
                                    player_commands=settings.player_commands,
+                                   player_messages_per_10s=settings.player_messages_per_10s,
                                    trusted_players=list(settings.trusted_players),
                                    tom_step=profile.tom_step, verification=profile.verification,
                                    belief_state=profile.belief_state)

@@ -11,6 +11,7 @@ from typing import Any
 from .. import DEFAULT_MINECRAFT_VERSION
 from ..errors import BridgeTimeout, UnsupportedVersion
 from .events import EventDispatcher
+from .plain_chat import check_player_name, plain_chat_pieces, utf16_units, whisper_header
 from .runtime import call_js, js_module, runtime
 
 
@@ -28,6 +29,7 @@ class Bot:
         self._forward_lock = threading.Lock()
         self._plugins: set[Path] = set()
         self._plugin_lock = threading.Lock()
+        self._chat_limit: int | None = None
         self.closed = False
 
     # ---- events -------------------------------------------------------------------------------
@@ -83,7 +85,21 @@ class Bot:
 
     # ---- common actions -----------------------------------------------------------------------
     def chat(self, text: str) -> None:
-        call_js(lambda: self.js.chat(text), f"bot {self.name} chat")
+        """Say `text` in public chat, as chat only: whatever it holds, no part of it runs as a server command
+        (line breaks become spaces, characters servers refuse are replaced, a long text goes out as several
+        messages, and one that would start with "/" starts with "./"; see plain_chat). Commands go through
+        `command`."""
+        pieces = plain_chat_pieces(str(text), self.chat_limit)
+        if pieces:
+            call_js(lambda: self._runtime.host.chatPlain(self.js, json.dumps(pieces)), f"bot {self.name} chat")
+
+    @property
+    def chat_limit(self) -> int:
+        """UTF-16 code units of one chat message for this bot's Minecraft version (256; 100 before 1.11)."""
+        if self._chat_limit is None:
+            self._chat_limit = int(call_js(lambda: self._runtime.host.chatLimit(self.js),
+                                           f"bot {self.name} chat limit"))
+        return self._chat_limit
 
     def command(self, line: str) -> None:
         """Run one server command as this bot, e.g. `bot.command("give alice stick 1")` (the "/" is optional).
@@ -96,7 +112,14 @@ class Bot:
         call_js(lambda: self.js.chat("/" + line), f"bot {self.name} command /{line.split()[0]}")
 
     def whisper(self, player: str, text: str) -> None:
-        call_js(lambda: self.js.whisper(player, text), f"bot {self.name} whisper")
+        """Say `text` to `player` alone (mineflayer sends "/tell player piece"), cut and cleaned as `chat` cuts
+        it, each piece fitting one message with the "/tell" before it. Raises ValueError for a name no player
+        can have."""
+        check_player_name(player)
+        pieces = plain_chat_pieces(str(text), self.chat_limit - utf16_units(whisper_header(player)))
+        if pieces:
+            call_js(lambda: self._runtime.host.whisperPlain(self.js, player, json.dumps(pieces)),
+                    f"bot {self.name} whisper")
 
     def inventory(self) -> dict[str, int]:
         """Item name -> total count in the bot's inventory."""

@@ -61,7 +61,7 @@ def test_two_agents_talk_both_ways_and_one_gives_the_other_an_item(crew, make_bo
     player = make_bot("player")
     x, y, z = crew.area
     teleport(player, x - 2, y, z)
-    player.chat(f"/give {bob_name} oak_log 2")
+    player.command(f"/give {bob_name} oak_log 2")
     wait_until(lambda: bob.bot.inventory().get("oak_log") == 2, message="bob's logs")
     player.chat(f"{alice_name}, get a log from your teammate")
     wait_until(lambda: alice.bot.inventory().get("oak_log") == 1, timeout=30, message="alice to receive a log")

@@ -5,8 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from agent_helpers import closing_agents, listen, side_by_side, start_agent, system_turns
-from conftest import wait_until
+from agent_helpers import (
+    RuleModel,
+    closing_agents,
+    listen,
+    make_settings,
+    side_by_side,
+    start_agent,
+    start_agent_with_model,
+    system_turns,
+)
+from conftest import teleport, wait_until
 from mindpy.agent.agent import CHAT_PIECE, MOST_CHAT_PIECES, chat_pieces
 
 
@@ -118,3 +127,52 @@ def test_a_malformed_command_from_a_player_gets_one_line_saying_how_to_write_one
     first_stats = next(i for i, m in enumerate(answers) if "STATS" in m)
     assert first_stats == len(MALFORMED_COMMANDS), f"one line per malformed command, got {answers[:first_stats]}"
     assert None not in agent.command_counts
+
+
+class FrozenClock:
+    """The rate limit's clock, moved by the test only."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_player_flooding_the_chat_costs_one_bucket_of_model_calls_and_others_are_still_answered(
+        make_bot, tmp_path):
+    """30 messages from one player used to cost 30 model calls."""
+    def rule(system, messages):
+        last = next((str(m["content"]) for m in reversed(messages) if m["role"] == "user"), "")
+        return "Hello bob!" if "hello from bob" in last else None
+
+    model = RuleModel([], rule, default="Done.")
+    settings = make_settings(tmp_path, player_messages_per_10s=5)
+    agent = start_agent_with_model(make_bot, tmp_path, model, settings=settings)
+    try:
+        clock = FrozenClock()
+        agent.message_limit.clock = clock
+        mallory, bob = make_bot("mallory"), make_bot("bob")
+        side_by_side(mallory, agent)
+        teleport(bob, *mallory.position)
+        heard = listen(bob)
+
+        def handled(note):  # sent to the model, or skipped as too fast
+            return (any(note in str(m["content"]) for c in model.calls for m in c["messages"])
+                    or any(kind == "skipped" and note in text for _, kind, text in agent.events))
+
+        for i in range(30):
+            note = f"note {i:02d}."
+            mallory.chat(f"{agent.name}, {note}")
+            wait_until(lambda: handled(note), timeout=15, message=lambda: f"{note} handled: {agent.events[-5:]}")
+        assert 1 <= len(model.calls) <= 5, f"{len(model.calls)} model calls for one player's 30 messages"
+        wait_until(lambda: said(heard, agent, mallory.name, "too fast"), timeout=15, message="the notice")
+        bob.chat(f"{agent.name}, hello from bob")
+        wait_until(lambda: said(heard, agent, "Hello bob!"), timeout=15, message="bob answered")
+        assert sum(u == agent.name and "too fast" in m for u, m in heard) == 1, "one notice for the burst"
+        clock.now += 10.0  # the bucket has refilled: mallory is heard again
+        mallory.chat(f"{agent.name}, note again.")
+        wait_until(lambda: handled("note again."), timeout=15, message="mallory heard again")
+        assert not any(kind == "skipped" and "note again." in text for _, kind, text in agent.events)
+    finally:
+        agent.close()

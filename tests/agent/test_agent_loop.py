@@ -21,7 +21,7 @@ def test_chat_makes_the_agent_run_a_command_read_its_output_and_answer(agents, m
     player = make_bot("player")
     agent, model = agents(["Let me look. !inventory", "I carry 3 oak logs."])
     side_by_side(player, agent)
-    player.chat(f"/give {agent.name} oak_log 3")
+    player.command(f"/give {agent.name} oak_log 3")
     wait_until(lambda: agent.bot.inventory().get("oak_log") == 3, message="the logs")
     heard = listen(player)
     player.chat(f"{agent.name}, what do you have?")
@@ -40,7 +40,7 @@ def test_a_malformed_command_gets_the_parsers_explanation_and_the_agent_carries_
     player = make_bot("player")
     agent, model = agents(['!craftRecipe("oak_plank")', 'Oops. !craftRecipe("oak_plank", 1)', "Made planks."])
     side_by_side(player, agent)
-    player.chat(f"/give {agent.name} oak_log 1")
+    player.command(f"/give {agent.name} oak_log 1")
     wait_until(lambda: agent.bot.inventory().get("oak_log") == 1, message="the log")
     heard = listen(player)
     player.chat(f"{agent.name}, craft planks")
@@ -88,7 +88,7 @@ def test_whispers_reach_the_agent(agents, make_bot):
     agent, model = agents(["Got your whisper."])
     side_by_side(player, agent)
     heard = listen(player)
-    player.chat(f"/tell {agent.name} psst")
+    player.command(f"/tell {agent.name} psst")
     wait_until(lambda: (agent.name, "Got your whisper.") in heard, timeout=10, message="the answer")
     assert agent.history.get()[0]["content"] == f"{player.name}: psst"
 

@@ -52,7 +52,7 @@ def test_item_collecting_picks_up_a_nearby_drop(make_bot):
     collector, digger = make_bot("collector"), make_bot("digger")
     x, y, z = isolate(collector)
     teleport(digger, x + 9, y, z)
-    digger.chat(f"/setblock {x + 5} {y} {z} oak_planks")
+    digger.command(f"/setblock {x + 5} {y} {z} oak_planks")
     wait_until(lambda: (digger.js.blockAt(digger.js.entity.position.offset(-4, 0, 0)) or {}).name == "oak_planks",
                timeout=5, message="the planks block")
     # the digger breaks the planks 4 blocks away: the drop lands 5 blocks from the collector
@@ -88,13 +88,13 @@ def test_unstuck_moves_a_bot_that_does_not_move(make_bot):
 def test_self_preservation_jumps_in_water(make_bot):
     bot = make_bot("swimmer")
     x, y, z = isolate(bot)
-    bot.chat(f"/setblock {x} {y} {z} water")
-    bot.chat(f"/setblock {x} {y + 1} {z} water")
+    bot.command(f"/setblock {x} {y} {z} water")
+    bot.command(f"/setblock {x} {y + 1} {z} water")
     skills, actions, modes = agent_parts(bot, only=("self_preservation",))
     with Ticker(modes):
         wait_until(lambda: bot.js.controlState.jump, timeout=5, message="the bot to jump in water")
-        bot.chat(f"/setblock {x} {y} {z} air")
-        bot.chat(f"/setblock {x} {y + 1} {z} air")
+        bot.command(f"/setblock {x} {y} {z} air")
+        bot.command(f"/setblock {x} {y + 1} {z} air")
         wait_until(lambda: not bot.js.controlState.jump, timeout=5, message="the bot to stop jumping")
 
 

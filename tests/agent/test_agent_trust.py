@@ -210,7 +210,7 @@ def test_untrusted_players_commands_are_refused_and_the_agent_keeps_working(agen
     mallory = make_bot("mallory")
     agent, model = agents(script(), player_commands="trusted_players", trusted_players=[alice.name])
     beside_a_log(agent, alice, mallory)
-    agent.bot.chat(f"/give {agent.name} dirt 4")
+    agent.bot.command(f"/give {agent.name} dirt 4")
     wait_until(lambda: agent.bot.inventory().get("dirt") == 4, message="the dirt")
     alice.chat("!stay(-1)")
     wait_until(lambda: agent.actions.current_label == "action:stay", timeout=10, message="alice's !stay")

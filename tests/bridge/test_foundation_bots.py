@@ -16,5 +16,5 @@ def test_chat_reaches_the_other_bot_exactly(make_bot):
 def test_operator_give_changes_inventory(make_bot):
     bot = make_bot("giver")
     assert bot.inventory().get("oak_log", 0) == 0
-    bot.chat(f"/give {bot.name} oak_log 7")
+    bot.command(f"/give {bot.name} oak_log 7")
     assert wait_until(lambda: bot.inventory().get("oak_log") == 7, message="7 oak_log in the inventory")

@@ -153,7 +153,7 @@ def test_policy_refuses_when_coding_is_off_or_the_player_is_not_trusted():
 def test_untrusted_player_gets_no_code_run(make_bot):
     bot = make_bot("coder")
     x, y, z = isolate(bot)
-    bot.chat(f"/setblock {x + 3} {y} {z + 1} oak_log")
+    bot.command(f"/setblock {x + 3} {y} {z + 1} oak_log")
     time.sleep(0.5)
     skills = Skills(bot)
     model = Scripted("```python\nskills.collect_blocks('oak_log', 1)\n```")
@@ -170,8 +170,8 @@ def test_untrusted_player_gets_no_code_run(make_bot):
 def test_generated_code_collects_and_places_with_a_real_bot(make_bot):
     bot = make_bot("coder")
     x, y, z = isolate(bot)
-    bot.chat(f"/setblock {x + 3} {y} {z + 1} oak_log")
-    bot.chat(f"/give {bot.name} cobblestone 2")
+    bot.command(f"/setblock {x + 3} {y} {z + 1} oak_log")
+    bot.command(f"/give {bot.name} cobblestone 2")
     wait_until(lambda: bot.inventory().get("cobblestone", 0) == 2, timeout=5, message="the cobblestone")
     time.sleep(0.3)
     skills = Skills(bot)
@@ -221,7 +221,7 @@ def test_timeout_in_a_real_skill_interrupts_it_and_the_bot_goes_on(make_bot):
 def test_generated_code_collects_and_crafts_with_a_real_bot(make_bot):
     bot = make_bot("crafter")
     x, y, z = isolate(bot)
-    bot.chat(f"/setblock {x + 3} {y} {z + 1} oak_log")
+    bot.command(f"/setblock {x + 3} {y} {z + 1} oak_log")
     time.sleep(0.5)
     skills = Skills(bot)
     code = ("```python\n"

@@ -22,7 +22,7 @@ def block(bot, x, y, z):
 
 
 def setblock(bot, x, y, z, name):
-    bot.chat(f"/setblock {x} {y} {z} {name}")
+    bot.command(f"/setblock {x} {y} {z} {name}")
     base = name.split("[", 1)[0]
     wait_until(lambda: block(bot, x, y, z) == base, message=f"{name} at {x} {y} {z}")
 
@@ -36,7 +36,7 @@ def seen(bot, name, radius=32):
 
 
 def summon(bot, name, x, y, z, nbt=""):
-    bot.chat(f"/summon {name} {x} {y} {z} {nbt}".strip())
+    bot.command(f"/summon {name} {x} {y} {z} {nbt}".strip())
     return wait_until(lambda: seen(bot, name), message=f"a {name} in sight")[0]
 
 
@@ -162,7 +162,7 @@ def test_consume_equip_and_discard(layer, make_bot):
     isolate(bot)
     ctx = AgentContext.for_bot(bot)
     give(bot, "bread", 2)
-    bot.chat(f"/mindpy_hunger {bot.name} 10")
+    bot.command(f"/mindpy_hunger {bot.name} 10")
     wait_until(lambda: bot.js.food == 10, message="hunger 10")
     out = ok(layer, ctx, 'I am hungry. !consume("bread")')
     assert "Consumed bread" in out
@@ -210,7 +210,7 @@ def test_collect_craft_with_and_without_a_table_and_place(layer, make_bot):
     bot = make_bot("crafter")
     x, y, z = isolate(bot)
     for i in range(3):
-        bot.chat(f"/setblock {x + 3 + 2 * i} {y} {z + 1} oak_log")
+        bot.command(f"/setblock {x + 3 + 2 * i} {y} {z + 1} oak_log")
     wait_until(lambda: block(bot, x + 7, y, z + 1) == "oak_log", message="three logs")
     ctx = AgentContext.for_bot(bot)
     out = ok(layer, ctx, 'Getting wood. !collectBlocks("oak_log", 2)')
@@ -275,14 +275,14 @@ def test_a_toss_into_a_crowd_reaches_the_receiver_not_a_bystander(layer, make_bo
         out = ok(layer, AgentContext.for_bot(giver), f'!givePlayer("{receiver.name}", "bowl", 1)')
         assert f"{receiver.name} received 1 bowl" in out, out
         assert "bowl" not in bystander.inventory()
-        receiver.chat(f"/clear {receiver.name}")
+        receiver.command(f"/clear {receiver.name}")
         give(giver, "bowl", 1)
 
 
 def fill_inventory(bot) -> None:
     """Every slot of `bot`'s inventory a full stack of stone: it picks nothing up."""
     for _ in range(36):
-        bot.chat(f"/give {bot.name} stone 64")
+        bot.command(f"/give {bot.name} stone 64")
     wait_until(lambda: bot.inventory().get("stone", 0) == 36 * 64, timeout=20, message="a full inventory")
 
 
@@ -347,8 +347,8 @@ def test_a_table_placed_for_crafting_is_taken_back(layer, make_bot):
 def test_smelting_uses_a_free_station_when_the_nearest_furnace_is_busy(layer, make_bot):
     bot = make_bot("cook")
     x, y, z = isolate(bot)
-    bot.chat(f"/setblock {x + 1} {y} {z} furnace")
-    bot.chat(f"/setblock {x + 3} {y} {z + 2} smoker")
+    bot.command(f"/setblock {x + 1} {y} {z} furnace")
+    bot.command(f"/setblock {x + 3} {y} {z + 2} smoker")
     wait_until(lambda: block(bot, x + 3, y, z + 2) == "smoker", message="the smoker")
     give(bot, "raw_gold", 1)
     give(bot, "beef", 1)
@@ -375,11 +375,11 @@ def test_dig_down_and_go_to_surface(layer, make_bot):
     # under a roof: the surface is on top of it. Steps lead up there, and the dirt dug is cleared: with it the
     # pathfinder may choose to dig through the roof and pillar up instead, which takes it some 30 s.
     ok(layer, ctx, f"!goToCoordinates({x + 6}, {y}, {z}, 0)")
-    bot.chat(f"/clear {bot.name} dirt")
+    bot.command(f"/clear {bot.name} dirt")
     wait_until(lambda: "dirt" not in bot.inventory(), message="the dirt cleared")
-    bot.chat(f"/fill {x + 5} {y + 2} {z - 1} {x + 7} {y + 2} {z + 1} stone")
-    bot.chat(f"/fill {x + 8} {y} {z} {x + 8} {y + 1} {z} stone")
-    bot.chat(f"/setblock {x + 9} {y} {z} stone")
+    bot.command(f"/fill {x + 5} {y + 2} {z - 1} {x + 7} {y + 2} {z + 1} stone")
+    bot.command(f"/fill {x + 8} {y} {z} {x + 8} {y + 1} {z} stone")
+    bot.command(f"/setblock {x + 9} {y} {z} stone")
     wait_until(lambda: block(bot, x + 9, y, z) == "stone" and block(bot, x + 7, y + 2, z + 1) == "stone",
                message="the roof and its steps")
     out = ok(layer, ctx, "!goToSurface")
@@ -407,8 +407,8 @@ def test_search_for_entity_and_attack(layer, make_bot):
         wait_until(lambda: bot.inventory().get("chicken"), message="the raw chicken picked up")
         assert not run(layer, ctx, '!attack("zombie")').ok
     finally:
-        bot.chat("/kill @e[type=cow,distance=..40]")
-        bot.chat("/kill @e[type=chicken,distance=..40]")
+        bot.command("/kill @e[type=cow,distance=..40]")
+        bot.command("/kill @e[type=chicken,distance=..40]")
 
 
 def test_use_on_blocks_and_creatures(layer, make_bot):
@@ -427,7 +427,7 @@ def test_use_on_blocks_and_creatures(layer, make_bot):
         out = ok(layer, ctx, 'I will milk it. !useOn("bucket", "cow")')
         wait_until(lambda: bot.inventory().get("milk_bucket") == 1, message="a milk bucket")
     finally:
-        bot.chat("/kill @e[type=cow,distance=..40]")
+        bot.command("/kill @e[type=cow,distance=..40]")
 
     setblock(bot, x - 2, y, z + 2, "oak_door[half=lower,facing=east]")
     setblock(bot, x - 2, y + 1, z + 2, "oak_door[half=upper,facing=east]")
@@ -460,14 +460,14 @@ def test_go_to_bed_sleeps_through_the_night(layer, make_bot):
     x, y, z = isolate(bot)
     setblock(bot, x + 3, y, z + 2, "red_bed[facing=south,part=foot]")
     setblock(bot, x + 3, y, z + 3, "red_bed[facing=south,part=head]")
-    bot.chat("/time set 13000")
+    bot.command("/time set 13000")
     wait_until(lambda: bot.js.time.timeOfDay >= 13000, message="night")
     try:
         out = ok(layer, AgentContext.for_bot(bot), "Time to sleep. !goToBed")
         assert "You are in bed" in out and "You woke up" in out
         wait_until(lambda: bot.js.time.timeOfDay < 2000, timeout=20, message="morning")  # slower under load
     finally:
-        bot.chat("/time set day")
+        bot.command("/time set day")
 
 
 def test_villager_commands_name_the_missing_villager(layer, make_bot):

@@ -31,7 +31,7 @@ def block(bot, x, y, z) -> str | None:
 
 
 def setblock(bot, x, y, z, name):
-    bot.chat(f"/setblock {x} {y} {z} {name}")
+    bot.command(f"/setblock {x} {y} {z} {name}")
     wait_until(lambda: block(bot, x, y, z) == name, message=f"{name} at {x} {y} {z}")
 
 

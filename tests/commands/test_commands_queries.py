@@ -16,7 +16,7 @@ from mindpy.world import queries
 
 
 def setblock(bot, x, y, z, block):
-    bot.chat(f"/setblock {x} {y} {z} {block}")
+    bot.command(f"/setblock {x} {y} {z} {block}")
     name = block.split("[", 1)[0]
     wait_until(lambda: (queries.block_at(bot, x, y, z) or {}).get("name") == name, message=f"{block} at {x} {y} {z}")
 

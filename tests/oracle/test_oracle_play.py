@@ -41,7 +41,7 @@ def team(make_bot, tmp_path):
 
 def give(operator, bot, items: dict) -> None:
     for name, count in items.items():
-        operator.chat(f"/give {bot.name} {name} {count}")
+        operator.command(f"/give {bot.name} {name} {count}")
     wait_until(lambda: all(bot.inventory().get(n, 0) >= c for n, c in items.items()), message=f"{items} given")
 
 
@@ -89,9 +89,9 @@ def test_two_oracles_bake_a_potato(team, make_bot):
     x, y, z = team.area
     teleport(operator, x - 3, y, z)
     # a ripe potato crop and a fuelled furnace next to the agents
-    operator.chat(f"/setblock {x + 1} {y - 1} {z + 3} farmland")
-    operator.chat(f"/setblock {x + 1} {y} {z + 3} potatoes[age=7]")
-    operator.chat(f"/setblock {x - 1} {y} {z + 3} furnace")
+    operator.command(f"/setblock {x + 1} {y - 1} {z + 3} farmland")
+    operator.command(f"/setblock {x + 1} {y} {z + 3} potatoes[age=7]")
+    operator.command(f"/setblock {x - 1} {y} {z + 3} furnace")
     furnace = wait_until(lambda: (b := operator.js.blockAt(operator.js.entity.position.offset(2, 0, 3)))
                          and b.name == "furnace" and b, message="the furnace")
     give(operator, operator, {"coal": 2})

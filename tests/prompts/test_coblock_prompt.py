@@ -225,18 +225,18 @@ def test_structure_lists_the_built_blocks_of_the_site(coblock, make_bot):
     def state() -> str:
         return prompter.build("conversing", me, extra={"INVENTORY": "", "MEMORY": ""}).messages[-1]["content"]
 
-    bot.chat(f"/fill {sx0} {sy0} {sz0} {sx1} {sy1} {sz1} air")
+    bot.command(f"/fill {sx0} {sy0} {sz0} {sx1} {sy1} {sz1} air")
     wait_until(lambda: "Structure built so far:\nnothing built yet\n" in state(), timeout=10, message="an empty site")
     placed = {(x0, y0, z0 + 2): "yellow_wool", (x0, y0 + 1, z0 + 2): "blue_wool", (x1, y0, z1): "red_wool",
               (sx1 + 1, y0, z1): "stone"}  # the last is outside the site
     for (bx, by, bz), name in placed.items():
-        bot.chat(f"/setblock {bx} {by} {bz} {name}")
+        bot.command(f"/setblock {bx} {by} {bz} {name}")
     wait_until(lambda: bulk.block_map(bot, placed) == placed, timeout=10, message="the blocks set")
     assert (f"Structure built so far:\nyellow_wool at ({x0}, {y0}, {z0 + 2})\nred_wool at ({x1}, {y0}, {z1})\n"
             f"blue_wool at ({x0}, {y0 + 1}, {z0 + 2})\n") in state()  # bottom up
     assert "stone" not in state()
     # a full layer: the list stops at its bound and counts the rest
-    bot.chat(f"/fill {x0} {y0 + 2} {z0} {x1} {y0 + 2} {z1} orange_wool")
+    bot.command(f"/fill {x0} {y0 + 2} {z0} {x1} {y0 + 2} {z1} orange_wool")
     cells = (x1 - x0 + 1) * (z1 - z0 + 1)
     wait_until(lambda: bulk.block_names(bot, [(x1, y0 + 2, z1)]) == ["orange_wool"], timeout=10, message="the layer")
     text = state()

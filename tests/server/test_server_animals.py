@@ -17,7 +17,7 @@ def seen(bot, name, radius=32):
 
 
 def summon(bot, name, x, y, z):
-    bot.chat(f"/summon {name} {x} {y} {z}")
+    bot.command(f"/summon {name} {x} {y} {z}")
     return wait_until(lambda: seen(bot, name), message=f"a {name} in sight")[0]
 
 
@@ -26,7 +26,7 @@ def attack(bot, entity_id, max_hits=20):
 
 
 def give(bot, item, count=1):
-    bot.chat(f"/give {bot.name} {item} {count}")
+    bot.command(f"/give {bot.name} {item} {count}")
     wait_until(lambda: bot.inventory().get(item) == count, message=f"{count} {item}")
 
 
@@ -69,7 +69,7 @@ def test_fists_do_one_damage_and_hits_land_only_after_the_invulnerability(make_b
         fast = json.loads(world_js().attackUntilDead(bot.js, rabbit["id"], 3, 50, timeout=10))  # three hits in 0.15 s
         if fast["times"][-1] < 400:
             break
-        bot.chat("/kill @e[type=rabbit]")
+        bot.command("/kill @e[type=rabbit]")
         wait_until(lambda: not seen(bot, "rabbit"), message="the rabbit gone")
     assert fast["times"][-1] < 400, f"the machine is too loaded to send three hits within 0.4 s: {fast}"
     assert not fast["dead"] and fast["hurt"] == 1, fast  # only the first one counts within 0.5 s
@@ -97,12 +97,12 @@ def test_animals_wander_on_the_ground_and_walls_stop_them(make_bot):
     bot = make_bot("shepherd")
     x, y, z = isolate(bot)
     # a fenced pen, 3x3 inside (animals step up one block, but not onto a fence)
-    bot.chat(f"/fill {x + 4} {y} {z - 2} {x + 8} {y} {z + 2} oak_fence")
-    bot.chat(f"/fill {x + 5} {y} {z - 1} {x + 7} {y} {z + 1} air")
+    bot.command(f"/fill {x + 4} {y} {z - 2} {x + 8} {y} {z + 2} oak_fence")
+    bot.command(f"/fill {x + 5} {y} {z - 1} {x + 7} {y} {z + 1} air")
     wait_until(lambda: json.loads(world_js().blockJson(bot.js, x + 6, y, z))["name"] == "air", message="the pen")
-    bot.chat(f"/summon sheep {x + 6} {y} {z}")
-    bot.chat(f"/summon cow {x - 4} {y} {z}")
-    bot.chat(f"/summon pig {x} {y} {z - 5} {{NoAI:1b}}")  # stays where it is
+    bot.command(f"/summon sheep {x + 6} {y} {z}")
+    bot.command(f"/summon cow {x - 4} {y} {z}")
+    bot.command(f"/summon pig {x} {y} {z - 5} {{NoAI:1b}}")  # stays where it is
     wait_until(lambda: seen(bot, "sheep") and seen(bot, "cow") and seen(bot, "pig"), message="the animals")
     start, pig = seen(bot, "cow")[0], seen(bot, "pig")[0]
     heights, in_pen, moved = set(), [], 0.0
@@ -176,5 +176,5 @@ def test_kill_works_right_after_a_hit(make_bot):
     cow = summon(bot, "cow", x + 2, y, z)
     hit = json.loads(world_js().attackUntilDead(bot.js, cow["id"], 1, 50, timeout=5))
     assert hit["hurt"] == 1 and not hit["dead"]
-    bot.chat("/kill @e[type=cow]")  # within the cow's half second of invulnerability
+    bot.command("/kill @e[type=cow]")  # within the cow's half second of invulnerability
     wait_until(lambda: not seen(bot, "cow"), message="the cow killed")

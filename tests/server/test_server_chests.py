@@ -103,12 +103,12 @@ def test_data_merge_block_fills_a_chest_and_data_get_shows_it(make_bot, server):
     bot = make_bot("setup")
     x, y, z = isolate(bot)
     block = place(bot, "chest")
-    bot.chat(f'/data merge block {x + 2} {y} {z} {{Items:[{{Slot:0b,id:"minecraft:bread",count:5}},'
+    bot.command(f'/data merge block {x + 2} {y} {z} {{Items:[{{Slot:0b,id:"minecraft:bread",count:5}},'
              f'{{Slot:4b,id:"minecraft:egg",Count:2b}}]}}')
     replies = []
     bot.on("messagestr", lambda text, *rest: replies.append(text))
     time.sleep(0.3)
-    bot.chat(f"/data get block {x + 2} {y} {z}")
+    bot.command(f"/data get block {x + 2} {y} {z}")
     wait_until(lambda: any("has the following block data" in r for r in replies), message="the /data get reply")
     reply = next(r for r in replies if "has the following block data" in r)
     assert 'id:"minecraft:bread",count:5' in reply and 'Slot:4b,id:"minecraft:egg",count:2' in reply
@@ -118,7 +118,7 @@ def test_data_merge_block_fills_a_chest_and_data_get_shows_it(make_bot, server):
     chest.close()
     wait_until(lambda: bot.inventory() == {"egg": 2}, message="the eggs")
     # merging an Items list replaces the contents, as in vanilla
-    bot.chat(f'/data merge block {x + 2} {y} {z} {{Items:[{{Slot:26b,id:"minecraft:apple",count:1}}]}}')
+    bot.command(f'/data merge block {x + 2} {y} {z} {{Items:[{{Slot:26b,id:"minecraft:apple",count:1}}]}}')
     time.sleep(0.3)
     chest = bot.js.openContainer(block, timeout=10)
     assert contents(chest) == {"apple": 1}
@@ -162,9 +162,9 @@ def test_breaking_a_chest_spills_its_items_and_a_new_one_is_empty(make_bot):
     bot.js.equip(item_id(bot, "diamond_axe"), "hand", timeout=10)
     bot.js.dig(bot.js.blockAt(block.position), True, timeout=15)
     assert bot.js.blockAt(block.position).name == "air"
-    bot.chat(f"/tp {bot.name} {x + 1.5} {y} {z + 0.5}")  # stand where the chest was, among its items
+    bot.command(f"/tp {bot.name} {x + 1.5} {y} {z + 0.5}")  # stand where the chest was, among its items
     wait_until(lambda: bot.inventory().get("emerald") == 9, timeout=8, message="the emeralds picked up from the ground")
-    bot.chat(f"/tp {bot.name} {x + 0.5} {y} {z + 0.5}")
+    bot.command(f"/tp {bot.name} {x + 0.5} {y} {z + 0.5}")
     wait_until(lambda: abs(bot.position[0] - x - 0.5) < 0.2, message="the bot back beside the spot")
     block = place(bot, "chest", dx=1)
     chest = bot.js.openContainer(block, timeout=10)
@@ -178,7 +178,7 @@ def test_walking_away_closes_the_chest(make_bot):
     block = place(bot, "chest")
     chest = bot.js.openContainer(block, timeout=10)
     assert bot.js.currentWindow is not None
-    bot.chat(f"/tp {bot.name} {x + 20} {y} {z}")
+    bot.command(f"/tp {bot.name} {x + 20} {y} {z}")
     wait_until(lambda: bot.js.currentWindow is None, timeout=5, message="the server to close the window")
     del chest
 
@@ -188,8 +188,8 @@ def test_set_up_commands_sent_back_to_back_run_in_order(make_bot):
     bot = make_bot("scripter")
     x, y, z = isolate(bot)
     for k in range(6):
-        bot.chat(f"/setblock {x + 2} {y} {z + k - 3} barrel")
-        bot.chat(f'/data merge block {x + 2} {y} {z + k - 3} {{Items:[{{Slot:{k}b,id:"minecraft:apple",count:{k + 1}}}]}}')
+        bot.command(f"/setblock {x + 2} {y} {z + k - 3} barrel")
+        bot.command(f'/data merge block {x + 2} {y} {z + k - 3} {{Items:[{{Slot:{k}b,id:"minecraft:apple",count:{k + 1}}}]}}')
     for k in range(6):
         block = wait_until(lambda: (b := bot.js.blockAt(bot.js.entity.position.offset(2, 0, k - 3))) and
                            b.name == "barrel" and b, message="a barrel")

@@ -87,8 +87,8 @@ def test_clear_takes_items_by_name_count_and_all(make_bot):
     bot = make_bot("cleaner")
     other = make_bot("victim")
     for who in (bot, other):
-        bot.chat(f"/give {who.name} dirt 10")
-        bot.chat(f"/give {who.name} apple 3")
+        bot.command(f"/give {who.name} dirt 10")
+        bot.command(f"/give {who.name} apple 3")
     wait_until(lambda: bot.inventory() == {"dirt": 10, "apple": 3} and other.inventory() == {"dirt": 10, "apple": 3},
                message="both inventories filled")
     assert reply(bot, f"/clear {bot.name} dirt 4", "Removed") == f"Removed 4 item(s) from player {bot.name}"
@@ -170,19 +170,19 @@ def test_a_burst_of_set_up_commands_like_a_cooking_task(make_bot):
     bot = make_bot("setter")
     x, y, z = isolate(bot)
     started = time.monotonic()
-    bot.chat("/fill ~ ~-1 ~ ~20 ~-3 ~20 grass_block")
-    bot.chat("/fill ~ ~ ~ ~20 ~10 ~20 air")
+    bot.command("/fill ~ ~-1 ~ ~20 ~-3 ~20 grass_block")
+    bot.command("/fill ~ ~ ~ ~20 ~10 ~20 air")
     for i in range(6):
         for j in range(6):
-            bot.chat(f"/setblock {x + 2 + i} {y - 1} {z + 2 + j} farmland")
-            bot.chat(f"/setblock {x + 2 + i} {y} {z + 2 + j} wheat[age=7]")
+            bot.command(f"/setblock {x + 2 + i} {y - 1} {z + 2 + j} farmland")
+            bot.command(f"/setblock {x + 2 + i} {y} {z + 2 + j} wheat[age=7]")
     for i in range(11):  # a wall of a house, block by block
         for h in range(5):
-            bot.chat(f"/setblock {x + 10 + i} {y + h} {z + 12} stone_bricks")
-    bot.chat(f"/setblock {x + 12} {y} {z + 14} stone_brick_stairs[facing=west]")
+            bot.command(f"/setblock {x + 10 + i} {y + h} {z + 12} stone_bricks")
+    bot.command(f"/setblock {x + 12} {y} {z + 14} stone_brick_stairs[facing=west]")
     for animal in ("chicken", "cow", "llama", "mooshroom", "pig", "rabbit", "sheep"):
-        bot.chat(f"/summon {animal} {x + 5} {y} {z + 15}")
-    bot.chat("/kill @e[type=llama,distance=..200]")
+        bot.command(f"/summon {animal} {x + 5} {y} {z + 15}")
+    bot.command("/kill @e[type=llama,distance=..200]")
     last = lambda: block(bot, x + 12, y, z + 14)
     wait_until(lambda: last()[0] == "stone_brick_stairs", timeout=20, message="the last block of the set-up")
     assert time.monotonic() - started < 10

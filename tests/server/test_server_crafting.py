@@ -48,7 +48,7 @@ def crafter(server):
     """One bot beside a crafting table for the recipe tests (its inventory is cleared before each)."""
     bot = create_bot(unique_name("crafter"), server.host, server.port)
     x, y, z = isolate(bot)
-    bot.chat(f"/setblock {x + 2} {y} {z} crafting_table")
+    bot.command(f"/setblock {x + 2} {y} {z} crafting_table")
     table = wait_until(lambda: (b := bot.js.blockAt(bot.js.entity.position.offset(2, 0, 0))) and
                        b.name == "crafting_table" and b, message="the crafting table")
     yield bot, table
@@ -56,10 +56,10 @@ def crafter(server):
 
 
 def clear_and_give(bot, items: dict) -> None:
-    bot.chat(f"/clear {bot.name}")
+    bot.command(f"/clear {bot.name}")
     wait_until(lambda: bot.inventory() == {}, message="an empty inventory")
     for name, count in items.items():
-        bot.chat(f"/give {bot.name} {name} {count}")
+        bot.command(f"/give {bot.name} {name} {count}")
     wait_until(lambda: bot.inventory() == items, message=f"{items} given")
 
 
@@ -88,7 +88,7 @@ def test_bot_craft_makes(crafter, target):
 
 def test_craft_in_the_2x2_grid_without_a_table(make_bot):
     bot = make_bot("handcraft")
-    bot.chat(f"/give {bot.name} oak_log 5")
+    bot.command(f"/give {bot.name} oak_log 5")
     wait_until(lambda: bot.inventory() == {"oak_log": 5}, message="logs")
     recipe = bot.js.recipesFor(item_id(bot, "oak_planks"), None, 1, None)[0]
     bot.js.craft(recipe, 5, None, timeout=30)
@@ -101,7 +101,7 @@ def test_craft_in_the_2x2_grid_without_a_table(make_bot):
 
 def test_a_table_recipe_needs_the_table(make_bot):
     bot = make_bot("notable")
-    bot.chat(f"/give {bot.name} cobblestone 8")
+    bot.command(f"/give {bot.name} cobblestone 8")
     wait_until(lambda: bot.inventory() == {"cobblestone": 8}, message="cobblestone")
     # 8 cobblestone in a ring does not fit the 2x2 grid: mineflayer offers no recipe without a table
     assert bot.js.recipesFor(item_id(bot, "furnace"), None, 1, None).length == 0
@@ -118,7 +118,7 @@ def test_a_table_recipe_needs_the_table(make_bot):
 
 def test_shift_click_on_the_result_crafts_as_many_as_fit(make_bot):
     bot = make_bot("shifter")
-    bot.chat(f"/give {bot.name} oak_log 3")
+    bot.command(f"/give {bot.name} oak_log 3")
     wait_until(lambda: bot.inventory() == {"oak_log": 3}, message="logs")
     log_slot = next(item.slot for item in bot.js.inventory.items() if item.name == "oak_log")
     bot.js.clickWindow(log_slot, 0, 0)   # pick up the logs
@@ -182,15 +182,15 @@ def test_table_result_follows_the_grid_with_mirrored_and_shapeless_recipes(craft
 def test_breaking_the_table_closes_it_and_gives_the_grid_back(make_bot):
     bot = make_bot("tablebreak")
     x, y, z = isolate(bot)
-    bot.chat(f"/setblock {x + 2} {y} {z} crafting_table")
+    bot.command(f"/setblock {x + 2} {y} {z} crafting_table")
     table = wait_until(lambda: (b := bot.js.blockAt(bot.js.entity.position.offset(2, 0, 0))) and
                        b.name == "crafting_table" and b, message="the crafting table")
-    bot.chat(f"/give {bot.name} oak_planks 5")
+    bot.command(f"/give {bot.name} oak_planks 5")
     wait_until(lambda: bot.inventory() == {"oak_planks": 5}, message="planks")
     window = bot.js.openBlock(table, timeout=10)
     put(bot, "oak_planks", [1, 5, 9])
     wait_until(lambda: all(window.slots[i] is not None for i in (1, 5, 9)), message="3 planks in the grid")
-    bot.chat(f"/setblock {x + 2} {y} {z} air")
+    bot.command(f"/setblock {x + 2} {y} {z} air")
     wait_until(lambda: bot.js.currentWindow is None, timeout=5, message="the server to close the window")
     assert wait_until(lambda: bot.inventory() == {"oak_planks": 5}, message="the planks back from the grid")
     assert_in_sync(bot)

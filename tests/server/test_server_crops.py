@@ -15,7 +15,7 @@ def block_name(bot, x, y, z):
 
 
 def setblock(bot, x, y, z, block):
-    bot.chat(f"/setblock {x} {y} {z} {block}")
+    bot.command(f"/setblock {x} {y} {z} {block}")
     name = block.split("[")[0]
     wait_until(lambda: block_name(bot, x, y, z) == name, message=f"{block} at {x} {y} {z}")
 
@@ -30,7 +30,7 @@ def dig_and_collect(bot, x, y, z):
 
 
 def clear(bot):
-    bot.chat(f"/clear {bot.name}")
+    bot.command(f"/clear {bot.name}")
     wait_until(lambda: bot.inventory() == {}, message="an empty inventory")
 
 
@@ -47,7 +47,7 @@ CROPS = [
 def test_crops_drop_by_their_age(make_bot, crop, ripe, grown, young):
     bot = make_bot("farmer")
     x, y, z = isolate(bot)
-    bot.chat(f"/setblock {x + 1} {y - 1} {z} farmland")
+    bot.command(f"/setblock {x + 1} {y - 1} {z} farmland")
     setblock(bot, x + 1, y, z, f"{crop}[age={ripe}]")
     inventory = dig_and_collect(bot, x + 1, y, z)
     inventory.pop("poisonous_potato", None)  # a 2% extra of ripe potatoes
@@ -64,7 +64,7 @@ def test_crops_drop_by_their_age(make_bot, crop, ripe, grown, young):
 def test_plants_can_be_placed_and_collected(make_bot, plant):
     bot = make_bot("gardener")
     x, y, z = isolate(bot)
-    bot.chat(f"/give {bot.name} {plant} 1")
+    bot.command(f"/give {bot.name} {plant} 1")
     wait_until(lambda: bot.inventory() == {plant: 1}, message=f"a {plant}")
     if plant == "sugar_cane":  # sugar cane grows next to water
         setblock(bot, x + 3, y - 1, z + 1, "water")
@@ -99,7 +99,7 @@ def test_pickaxe_blocks_drop_nothing_by_hand(make_bot):
     world_js().digAt(bot.js, x + 2, y, z, timeout=20)
     assert block_name(bot, x + 2, y, z) == "air"
     assert world_js().collectDrops(bot.js, 8, 1500, timeout=5) == 0 and bot.inventory() == {}
-    bot.chat(f"/give {bot.name} wooden_pickaxe 1")
+    bot.command(f"/give {bot.name} wooden_pickaxe 1")
     wait_until(lambda: bot.inventory() == {"wooden_pickaxe": 1}, message="a pickaxe")
     world_js().hold(bot.js, "wooden_pickaxe", timeout=5)
     setblock(bot, x + 2, y, z, "stone")
@@ -115,7 +115,7 @@ def test_tilling_planting_and_bone_meal(make_bot):
     bot = make_bot("planter")
     x, y, z = isolate(bot)
     for item, count in {"wooden_hoe": 1, "wheat_seeds": 2, "bone_meal": 3}.items():
-        bot.chat(f"/give {bot.name} {item} {count}")
+        bot.command(f"/give {bot.name} {item} {count}")
     wait_until(lambda: len(bot.inventory()) == 3, message="the tools")
     world_js().useOnBlock(bot.js, "wheat_seeds", x + 3, y - 1, z, timeout=5)  # seeds do not grow on grass
     world_js().useOnBlock(bot.js, "wooden_hoe", x + 2, y - 1, z, timeout=5)

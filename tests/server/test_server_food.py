@@ -17,9 +17,9 @@ FOODS = minecraft_data().foods_by_name
 def hungry_bot(make_bot, prefix, hunger, items):
     bot = make_bot(prefix)
     for name, count in items.items():
-        bot.chat(f"/give {bot.name} {name} {count}")
+        bot.command(f"/give {bot.name} {name} {count}")
     wait_until(lambda: bot.inventory() == items, message=str(items))
-    bot.chat(f"/mindpy_hunger {bot.name} {hunger}")
+    bot.command(f"/mindpy_hunger {bot.name} {hunger}")
     wait_until(lambda: bot.js.food == hunger and bot.js.foodSaturation == 0, message=f"hunger {hunger}")
     return bot
 
@@ -40,7 +40,7 @@ def test_eating_restores_hunger_and_saturation(make_bot, food):
     assert sat == pytest.approx(min(saturation, hunger), abs=0.01)
     assert 1.5 <= took < 2.5, f"eating took {took:.2f} s (vanilla: 1.6 s)"
     wait_until(lambda: bot.inventory() == {food: 2}, message="one eaten")
-    bot.chat(f"/mindpy_hunger {bot.name} 18")
+    bot.command(f"/mindpy_hunger {bot.name} 18")
     wait_until(lambda: bot.js.food == 18, message="hunger 18")
     hunger, sat, _ = eat(bot, food)
     assert hunger == 20 and sat <= 20  # both stop at 20
@@ -84,12 +84,12 @@ def test_hunger_command_checks_its_arguments(make_bot):
 def test_a_hurt_player_heals_and_gets_hungry_doing_it(make_bot):
     attacker = make_bot("brawler")
     victim = make_bot("patient")
-    attacker.chat(f"/give {attacker.name} diamond_sword 1")
+    attacker.command(f"/give {attacker.name} diamond_sword 1")
     wait_until(lambda: attacker.inventory() == {"diamond_sword": 1}, message="a sword")
     world_js().hold(attacker.js, "diamond_sword", timeout=5)
     attacker.js.look(0, 0, True)
     victim.js.look(0, 0, True)
-    attacker.chat(f"/tp {victim.name} {attacker.name}")
+    attacker.command(f"/tp {victim.name} {attacker.name}")
     wait_until(lambda: abs(victim.position[0] - attacker.position[0]) < 0.01, message="the victim next to the attacker")
     result = json.loads(world_js().attackUntilDead(attacker.js, victim.js.entity.id, 1, 50, timeout=5))
     assert result["hits"] == 1

@@ -21,7 +21,7 @@ def pair(make_bot, items: dict, distance: float = 2.5):
     x, y, z = isolate(giver)
     teleport(taker, x + distance, y, z)
     for name, count in items.items():
-        giver.chat(f"/give {giver.name} {name} {count}")
+        giver.command(f"/give {giver.name} {name} {count}")
     wait_until(lambda: all(giver.inventory().get(n) == c for n, c in items.items()), message=f"{items} given")
     giver.js.lookAt(taker.js.entity.position.offset(0, 1.6, 0), True, timeout=5)
     time.sleep(0.2)  # the look reaches the server with the next movement packet
@@ -57,7 +57,7 @@ def test_toss_stack_gives_the_whole_stack(make_bot):
 def test_thrower_does_not_catch_its_own_toss_at_once(make_bot):
     bot = make_bot("juggler")
     isolate(bot)
-    bot.chat(f"/give {bot.name} apple 4")
+    bot.command(f"/give {bot.name} apple 4")
     wait_until(lambda: bot.inventory().get("apple") == 4, message="apples")
     bot.js.look(0, -1.5, True, timeout=5)  # look down: the apples land at its feet
     time.sleep(0.2)

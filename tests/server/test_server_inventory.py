@@ -41,7 +41,7 @@ def totals(view: dict) -> Counter:
 
 def give(bot, items: dict) -> None:
     for name, count in items.items():
-        bot.chat(f"/give {bot.name} {name} {count}")
+        bot.command(f"/give {bot.name} {name} {count}")
     wait_until(lambda: all(bot.inventory().get(n, 0) >= c for n, c in items.items()), message=f"{items} given")
 
 
@@ -51,11 +51,11 @@ def slot_of(bot, name: str) -> int:
 
 def test_give_adds_numbers_not_strings(make_bot):
     bot = make_bot("giver")
-    bot.chat(f"/give {bot.name} dirt 2")
+    bot.command(f"/give {bot.name} dirt 2")
     wait_until(lambda: bot.inventory().get("dirt") == 2, message="2 dirt")
-    bot.chat(f"/give {bot.name} dirt 5")
+    bot.command(f"/give {bot.name} dirt 5")
     wait_until(lambda: bot.inventory().get("dirt") == 7, message="7 dirt (5 onto 2)")
-    bot.chat(f"/give {bot.name} dirt 64")
+    bot.command(f"/give {bot.name} dirt 64")
     wait_until(lambda: bot.inventory().get("dirt") == 71, message="71 dirt over two stacks")
     server = assert_in_sync(bot)
     assert sorted(entry[1] for entry in server["slots"] if entry) == [7, 64]

@@ -81,7 +81,7 @@ def test_attacks_beyond_reach_do_nothing(make_bot):
     x, y, z = isolate(bot)
     give_items(bot, {"diamond_sword": 1})
     world_js().hold(bot.js, "diamond_sword", timeout=5)
-    bot.chat(f"/summon cow {x + 6} {y} {z} {{NoAI:1b}}")  # its hitbox ~5.5 blocks from the eyes: beyond 4
+    bot.command(f"/summon cow {x + 6} {y} {z} {{NoAI:1b}}")  # its hitbox ~5.5 blocks from the eyes: beyond 4
     cow = wait_until(lambda: next((e for e in json.loads(world_js().entitiesJson(bot.js, 16)) if e["name"] == "cow"),
                                   None), message="the cow")
     hurt = []

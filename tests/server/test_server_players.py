@@ -28,17 +28,17 @@ def test_respawn_after_death(make_bot):
     isolate(bot)
     died = []
     bot.on("death", lambda *args: died.append(True))
-    bot.chat(f"/kill {bot.name}")
+    bot.command(f"/kill {bot.name}")
     wait_until(lambda: died, timeout=5, message="death")
     wait_until(lambda: bot.js.health == 20, timeout=10, message="respawn with full health")
     assert bot.position[1] == -60
-    bot.chat(f"/give {bot.name} apple 2")  # the respawned player still plays
+    bot.command(f"/give {bot.name} apple 2")  # the respawned player still plays
     assert wait_until(lambda: bot.inventory().get("apple") == 2, message="an item after respawning")
 
 
 def test_teleport_right_after_login_is_not_undone(make_bot):
     bot = make_bot("jumper")
-    bot.chat(f"/tp {bot.name} 777 -60 777")  # no look first: the server must not send the bot back
+    bot.command(f"/tp {bot.name} 777 -60 777")  # no look first: the server must not send the bot back
     wait_until(lambda: abs(bot.position[0] - 777) < 1.5, timeout=5, message="the teleport")
     bot.js.look(1.0, 0.0, True)  # the first look packet after login used to teleport the player back
     time.sleep(1.5)
@@ -47,12 +47,12 @@ def test_teleport_right_after_login_is_not_undone(make_bot):
 
 def test_server_keeps_running_when_a_plugin_throws(make_bot, server):
     bot = make_bot("breaker")
-    bot.chat("/mindpy_fail")
+    bot.command("/mindpy_fail")
     wait_until(lambda: "deliberate plugin error" in server.log_path.read_text(), message="the error in the log")
     time.sleep(0.5)
     assert server.is_running()
     assert status(server.host, server.port)["version"]["name"] == "1.21.1"
-    bot.chat(f"/give {bot.name} apple 1")
+    bot.command(f"/give {bot.name} apple 1")
     assert wait_until(lambda: bot.inventory().get("apple") == 1, message="the server still answering")
 
 
@@ -60,17 +60,17 @@ def test_death_drops_the_inventory_where_the_player_died(make_bot):
     victim, finder = make_bot("victim"), make_bot("finder")
     x, y, z = isolate(victim)
     teleport(finder, x + 6, y, z)
-    victim.chat(f"/give {victim.name} cobblestone 20")
-    victim.chat(f"/give {victim.name} iron_helmet 1")
+    victim.command(f"/give {victim.name} cobblestone 20")
+    victim.command(f"/give {victim.name} iron_helmet 1")
     wait_until(lambda: victim.inventory() == {"cobblestone": 20, "iron_helmet": 1}, message="items to lose")
     victim.js.equip(victim.js.registry.itemsByName["iron_helmet"].id, "head", timeout=10)
     died = []
     victim.on("death", lambda *args: died.append(True))
-    victim.chat(f"/kill {victim.name}")
+    victim.command(f"/kill {victim.name}")
     wait_until(lambda: died, timeout=5, message="death")
     wait_until(lambda: victim.js.health == 20, timeout=10, message="the respawn")
     assert victim.inventory() == {} and victim.js.inventory.slots[5] is None
-    finder.chat(f"/tp {finder.name} {x + 0.5} {y} {z + 0.5}")
+    finder.command(f"/tp {finder.name} {x + 0.5} {y} {z + 0.5}")
     wait_until(lambda: finder.inventory() == {"cobblestone": 20, "iron_helmet": 1}, timeout=8,
                message="the finder to pick up what the victim dropped")
 
@@ -80,8 +80,8 @@ def test_a_player_who_comes_back_finds_its_inventory_and_place(make_bot, server)
 
     bot = make_bot("leaver")
     x, y, z = isolate(bot)
-    bot.chat(f"/give {bot.name} bread 7")
-    bot.chat(f"/give {bot.name} iron_boots 1")
+    bot.command(f"/give {bot.name} bread 7")
+    bot.command(f"/give {bot.name} iron_boots 1")
     wait_until(lambda: bot.inventory() == {"bread": 7, "iron_boots": 1}, message="items")
     bot.js.equip(bot.js.registry.itemsByName["iron_boots"].id, "feet", timeout=10)
     bot.js.clickWindow(next(i.slot for i in bot.js.inventory.items() if i.name == "bread"), 1, 0)
@@ -103,9 +103,9 @@ def test_others_see_what_a_player_holds_and_wears(make_bot):
     a, b = make_bot("watcher"), make_bot("wearer")
     x, y, z = isolate(a)
     teleport(b, x + 3, y, z)
-    b.chat(f"/give {b.name} stick 1")
-    b.chat(f"/give {b.name} iron_helmet 1")
-    b.chat(f"/give {b.name} bread 1")
+    b.command(f"/give {b.name} stick 1")
+    b.command(f"/give {b.name} iron_helmet 1")
+    b.command(f"/give {b.name} bread 1")
     wait_until(lambda: b.inventory() == {"stick": 1, "iron_helmet": 1, "bread": 1}, message="items")
     wait_until(lambda: a.js.players[b.name].entity is not None, message="a to see b")
     seen = lambda: a.js.players[b.name].entity

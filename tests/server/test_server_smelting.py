@@ -180,7 +180,7 @@ def test_data_merge_block_fuels_a_furnace_at_set_up(make_bot):
     bot = make_bot("setup")
     x, y, z = isolate(bot)
     block = place(bot, "smoker")
-    bot.chat(f'/data merge block {x + 2} {y} {z} {{Items:[{{Slot:1b,id:"minecraft:coal",count:4}}]}}')
+    bot.command(f'/data merge block {x + 2} {y} {z} {{Items:[{{Slot:1b,id:"minecraft:coal",count:4}}]}}')
     time.sleep(0.3)
     give(bot, {"cod": 2})
     smoker = bot.js.openFurnace(block, timeout=10)

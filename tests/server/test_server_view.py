@@ -86,7 +86,7 @@ def test_a_client_that_never_moves_still_gets_its_whole_view(tmp_path):
 def test_a_changed_column_reaches_a_bot_that_arrives_later(make_bot):
     builder = make_bot("builder")
     x, y, z = isolate(builder)
-    builder.chat(f"/setblock {x + 3} {y} {z} stone")
+    builder.command(f"/setblock {x + 3} {y} {z} stone")
     wait_until(lambda: builder.js.blockAt(builder.js.entity.position.offset(3, 0, 0)).name == "stone",
                message="the stone")
     visitor = make_bot("visitor")  # spawns far away; the builder keeps the column loaded on the server

@@ -37,9 +37,9 @@ def test_a_tree_set_up_by_commands_can_be_chopped_for_logs(make_bot):
     bot = make_bot("lumberjack")
     x, y, z = isolate(bot)
     tx, tz = x + 2, z
-    bot.chat(f"/fill {tx - 2} {y + 3} {tz - 2} {tx + 2} {y + 4} {tz + 2} oak_leaves")
-    bot.chat(f"/fill {tx - 1} {y + 5} {tz - 1} {tx + 1} {y + 5} {tz + 1} oak_leaves")
-    bot.chat(f"/fill {tx} {y} {tz} {tx} {y + 4} {tz} oak_log")
+    bot.command(f"/fill {tx - 2} {y + 3} {tz - 2} {tx + 2} {y + 4} {tz + 2} oak_leaves")
+    bot.command(f"/fill {tx - 1} {y + 5} {tz - 1} {tx + 1} {y + 5} {tz + 1} oak_leaves")
+    bot.command(f"/fill {tx} {y} {tz} {tx} {y + 4} {tz} oak_log")
     wait_until(lambda: block_name(bot, tx, y + 4, tz) == "oak_log", message="the trunk")
     assert block_name(bot, tx + 2, y + 3, tz + 2) == "oak_leaves"
     assert json.loads(world_js().blockJson(bot.js, tx, y, tz))["properties"]["axis"] == "y"  # the default, upright
@@ -60,7 +60,7 @@ def block_state(bot, x, y, z):
 def test_doors_place_both_halves_open_and_break_as_one(make_bot):
     bot = make_bot("carpenter")
     x, y, z = isolate(bot)
-    bot.chat(f"/give {bot.name} oak_door 1")
+    bot.command(f"/give {bot.name} oak_door 1")
     wait_until(lambda: bot.inventory() == {"oak_door": 1}, message="a door")
     world_js().placeOnTop(bot.js, "oak_door", x + 2, y - 1, z, timeout=10)
     wait_until(lambda: block_state(bot, x + 2, y + 1, z)[0] == "oak_door", message="the upper half")
@@ -84,7 +84,7 @@ def test_doors_place_both_halves_open_and_break_as_one(make_bot):
 def test_beds_place_foot_and_head(make_bot):
     bot = make_bot("bedmaker")
     x, y, z = isolate(bot)
-    bot.chat(f"/give {bot.name} red_bed 1")
+    bot.command(f"/give {bot.name} red_bed 1")
     wait_until(lambda: bot.inventory() == {"red_bed": 1}, message="a bed")
     world_js().placeOnTop(bot.js, "red_bed", x, y - 1, z + 2, timeout=10)
     wait_until(lambda: block_state(bot, x, y, z + 3)[0] == "red_bed", message="the head")
@@ -97,17 +97,17 @@ def test_beds_place_foot_and_head(make_bot):
 def test_sleeping_in_a_bed_skips_the_night(make_bot):
     bot = make_bot("sleeper")
     x, y, z = isolate(bot)
-    bot.chat(f"/setblock {x} {y} {z + 2} red_bed[facing=south,part=foot]")
-    bot.chat(f"/setblock {x} {y} {z + 3} red_bed[facing=south,part=head]")
+    bot.command(f"/setblock {x} {y} {z + 2} red_bed[facing=south,part=foot]")
+    bot.command(f"/setblock {x} {y} {z + 3} red_bed[facing=south,part=head]")
     wait_until(lambda: block_state(bot, x, y, z + 3)[0] == "red_bed", message="the bed")
     bed = bot.js.blockAt(bot.js.entity.position.offset(0, 0, 2))
     said = []
     bot.on("messagestr", lambda text, *rest: said.append(text))
-    bot.chat("/time set 1000")
+    bot.command("/time set 1000")
     bot.js.activateBlock(bed, timeout=5)  # by day: the server says no (mineflayer's bot.sleep would refuse itself)
     wait_until(lambda: "You can sleep only at night or during thunderstorms" in said, message="the refusal")
 
-    bot.chat("/time set 13000")
+    bot.command("/time set 13000")
     wait_until(lambda: bot.js.time.timeOfDay >= 13000, message="night")
     bot.js.sleep(bed, timeout=10)
     assert bot.js.isSleeping
@@ -129,7 +129,7 @@ def test_a_time_set_is_never_undone_by_the_day_cycle_and_the_world_age_counts_ti
     bot = make_bot("clock")
     for i in range(40):
         target = 1000 if i % 2 else 13000
-        bot.chat(f"/time set {target}")
+        bot.command(f"/time set {target}")
         wait_until(lambda: target <= bot.js.time.timeOfDay <= target + 100, message=f"time {target}")
         wait_ticks(3, "past the tick of the set")
         assert target <= bot.js.time.timeOfDay <= target + 100, (i, target, bot.js.time.timeOfDay)

@@ -18,7 +18,7 @@ def test_collect_blocks_digs_and_picks_up(make_bot):
     bot = make_bot("lumber")
     x, y, z = isolate(bot)
     for i in range(3):
-        bot.chat(f"/setblock {x + 3 + 2 * i} {y} {z + 1} oak_log")
+        bot.command(f"/setblock {x + 3 + 2 * i} {y} {z + 1} oak_log")
     time.sleep(0.5)
     skills = Skills(bot)
     assert skills.collect_blocks("oak_log", 3), skills.take_log()
@@ -37,7 +37,7 @@ def test_collect_blocks_says_when_nothing_is_there(make_bot):
 def test_collect_refuses_without_the_right_tool(make_bot):
     bot = make_bot("miner")
     x, y, z = isolate(bot)
-    bot.chat(f"/setblock {x + 2} {y} {z} stone")
+    bot.command(f"/setblock {x + 2} {y} {z} stone")
     time.sleep(0.5)
     skills = Skills(bot)
     assert not skills.collect_blocks("stone", 1)
@@ -48,7 +48,7 @@ def test_collect_refuses_without_the_right_tool(make_bot):
 def test_break_block_at(make_bot):
     bot = make_bot("breaker")
     x, y, z = isolate(bot)
-    bot.chat(f"/setblock {x + 2} {y} {z + 2} dirt")
+    bot.command(f"/setblock {x + 2} {y} {z + 2} dirt")
     time.sleep(0.5)
     skills = Skills(bot)
     assert skills.break_block_at(x + 2, y, z + 2), skills.take_log()
@@ -87,7 +87,7 @@ def test_cheat_placement_restricted_to_the_inventory(make_bot):
 def test_dig_down_then_go_to_surface(make_bot):
     bot = make_bot("digger")
     x, y, z = isolate(bot)
-    bot.chat(f"/give {bot.name} wooden_shovel 1")
+    bot.command(f"/give {bot.name} wooden_shovel 1")
     wait_until(lambda: bot.inventory().get("wooden_shovel") == 1, message="shovel")
     skills = Skills(bot)
     assert skills.dig_down(2), skills.take_log()

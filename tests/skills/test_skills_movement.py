@@ -36,7 +36,7 @@ def test_move_away_goes_at_least_that_far(make_bot):
 def test_go_to_nearest_block_finds_a_placed_block(make_bot):
     bot = make_bot("seeker")
     x, y, z = isolate(bot)
-    bot.chat(f"/setblock {x + 9} {y} {z - 6} crafting_table")
+    bot.command(f"/setblock {x + 9} {y} {z - 6} crafting_table")
     time.sleep(0.5)
     skills = Skills(bot)
     assert skills.go_to_nearest_block("crafting_table", 2, 32), skills.take_log()

@@ -142,14 +142,14 @@ def test_the_site_read_from_the_world_is_reviewed(tasks, make_bot):
     task = moved(tasks["coblock_independent_0"], x - 105, z + 95)  # the site's middle under the bot
     (x0, y0, z0), (x1, y1, z1) = task.blueprint.bounds()
     sx0, sy0, sz0, sx1, sy1, sz1 = site_box(task)  # the whole site is read: empty it all, margin included
-    bot.chat(f"/fill {sx0} {sy0} {sz0} {sx1} {sy1} {sz1} air")
+    bot.command(f"/fill {sx0} {sy0} {sz0} {sx1} {sy1} {sz1} air")
     goal0 = task.private_goals["0"]
     yellow, orange = goal0[0], goal0[1]
     wrong = goal0[3]  # blue_wool in the goal, on the orange_wool of the ground layer
     placed = {(yellow[0], yellow[1], yellow[2]): "yellow_wool", (orange[0], orange[1], orange[2]): "orange_wool",
               (wrong[0], wrong[1], wrong[2]): "red_wool", (x1, y0, z1): "stone"}  # the last in a corner, not in G
     for (bx, by, bz), name in placed.items():
-        bot.chat(f"/setblock {bx} {by} {bz} {name}")
+        bot.command(f"/setblock {bx} {by} {bz} {name}")
     wait_until(lambda: bulk.block_map(bot, placed) == placed, timeout=10, message="the blocks set in the site")
     built = built_blocks(bot, task)
     assert built == placed  # every block of the box is read, and only the non-air ones come back

@@ -21,19 +21,19 @@ from mindpy.tasks.results import EpisodeRecorder, load_result
 
 def give(bot, item: str, count: int = 1) -> None:
     before = bot.inventory().get(item, 0)
-    bot.chat(f"/give {bot.name} {item} {count}")
+    bot.command(f"/give {bot.name} {item} {count}")
     wait_until(lambda: bot.inventory().get(item, 0) == before + count, message=f"{count} {item} given")
 
 
 def take(bot, item: str, count: int = 1) -> None:
     before = bot.inventory().get(item, 0)
-    bot.chat(f"/clear {bot.name} {item} {count}")
+    bot.command(f"/clear {bot.name} {item} {count}")
     wait_until(lambda: bot.inventory().get(item, 0) == before - count, message=f"{count} {item} taken")
 
 
 def emptied(*bots) -> None:
     for bot in bots:
-        bot.chat(f"/clear {bot.name}")
+        bot.command(f"/clear {bot.name}")
     wait_until(lambda: all(not bot.inventory() for bot in bots), message="empty inventories")
 
 
@@ -127,18 +127,18 @@ def test_construction_scores_the_fraction_of_right_blocks(make_bot):
     assert isinstance(checker, ConstructionChecker)
     assert checker.check([bot]).score == 0  # 13 cells to fill, none filled
 
-    bot.chat(f"/fill {x + 2} {y} {z} {x + 4} {y} {z + 1} stone")  # 6 of the 9 floor cells
+    bot.command(f"/fill {x + 2} {y} {z} {x + 4} {y} {z + 1} stone")  # 6 of the 9 floor cells
     assert score_becomes(checker, [bot], 6 / 13) == pytest.approx(6 / 13)
 
-    bot.chat(f"/setblock {x + 2} {y + 1} {z} dirt")  # a block where the blueprint wants air: one more mismatch
-    bot.chat(f"/setblock {x + 2} {y} {z + 2} dirt")  # the wrong block in a stone cell: still a mismatch
+    bot.command(f"/setblock {x + 2} {y + 1} {z} dirt")  # a block where the blueprint wants air: one more mismatch
+    bot.command(f"/setblock {x + 2} {y} {z + 2} dirt")  # the wrong block in a stone cell: still a mismatch
     score_becomes(checker, [bot], 6 / 14)
     assert "8 wrong" in checker.check([bot]).detail
 
-    bot.chat(f"/fill {x + 2} {y} {z + 2} {x + 4} {y} {z + 2} stone")
-    bot.chat(f"/setblock {x + 2} {y + 1} {z} air")
+    bot.command(f"/fill {x + 2} {y} {z + 2} {x + 4} {y} {z + 2} stone")
+    bot.command(f"/setblock {x + 2} {y + 1} {z} air")
     for dx, dz in ((1, 0), (0, 1), (2, 1), (1, 2)):
-        bot.chat(f"/setblock {x + 2 + dx} {y + 1} {z + dz} stone")
+        bot.command(f"/setblock {x + 2 + dx} {y + 1} {z + dz} stone")
     score_becomes(checker, [bot], 1)
     assert checker.check([bot]).done
 
@@ -147,7 +147,7 @@ def test_a_timed_out_construction_keeps_its_score_in_the_history_and_the_result_
     bot = make_bot("timeout")
     x, y, z = isolate(bot)
     task = blueprint_task(x, y, z, timeout=1.5)
-    bot.chat(f"/fill {x + 2} {y} {z} {x + 4} {y} {z + 2} stone")  # the whole floor: 9 of 13
+    bot.command(f"/fill {x + 2} {y} {z} {x + 4} {y} {z + 2} stone")  # the whole floor: 9 of 13
     score_becomes(checker_for(task), [bot], 9 / 13)
 
     recorder = EpisodeRecorder(task, [bot.name], results_dir=tmp_path)

@@ -52,7 +52,7 @@ def test_a_crafting_task_gets_its_inventories_places_and_forest(server, make_bot
     task = first_task("crafting_test.json")
     bots = [make_bot("craft"), make_bot("craft")]
     origin = isolate(bots[0])
-    bots[1].chat(f"/give {bots[1].name} dirt 5")  # left over from an earlier episode: must be cleared
+    bots[1].command(f"/give {bots[1].name} dirt 5")  # left over from an earlier episode: must be cleared
     wait_until(lambda: bots[1].inventory().get("dirt"), message="the leftover dirt")
 
     setup = set_up_task(task, bots, issue_via_server(server), origin=origin, seed=3)
@@ -87,7 +87,7 @@ def test_a_cooking_task_gets_a_farm_a_kitchen_with_fuelled_stations_and_animals(
         for station in ("furnace", "smoker"):
             sx, sy, sz = setup.stations[station]
             assert block_name(bots[0], (sx, sy, sz)) == station
-            bots[0].chat(f"/data get block {sx} {sy} {sz}")
+            bots[0].command(f"/data get block {sx} {sy} {sz}")
             wait_until(lambda: any(f"{sx}, {sy}, {sz} has" in r and 'id:"minecraft:coal",count:64' in r
                                    for r in replies), message=f"the {station} fuelled with coal")
 
@@ -107,7 +107,7 @@ def test_a_cooking_task_gets_a_farm_a_kitchen_with_fuelled_stations_and_animals(
         assert animals_near(bots[0], origin) == wanted
     finally:
         for kind in COOKING_ANIMALS:
-            bots[0].chat(f"/kill @e[type={kind}]")
+            bots[0].command(f"/kill @e[type={kind}]")
 
 
 def test_a_construction_site_is_emptied_and_the_builders_stand_at_level_0(server, make_bot):
@@ -115,8 +115,8 @@ def test_a_construction_site_is_emptied_and_the_builders_stand_at_level_0(server
     bots = [make_bot("build"), make_bot("build")]
     level0 = task.blueprint.levels[0]
     x0, y0, z0 = level0.coordinates
-    bots[0].chat(f"/tp {bots[0].name} {x0 - 2} {y0} {z0 - 2}")
-    bots[0].chat(f"/setblock {x0 + 1} {y0} {z0 + 1} stone")  # an earlier episode's block on the site
+    bots[0].command(f"/tp {bots[0].name} {x0 - 2} {y0} {z0 - 2}")
+    bots[0].command(f"/setblock {x0 + 1} {y0} {z0 + 1} stone")  # an earlier episode's block on the site
     wait_until(lambda: block_name(bots[0], (x0 + 1, y0, z0 + 1)) == "stone", timeout=15, message="the old stone")
 
     setup = set_up_task(task, bots, issue_via_bot(bots[0]), seed=2)  # an operator bot's chat, as on Paper
@@ -137,14 +137,14 @@ def test_a_coblock_site_is_emptied_and_each_agent_holds_its_own_colours(server, 
     assert y1 == max(y for _, y, _ in structure_cells(task)) + 2
     bots = [make_bot("coblock"), make_bot("coblock")]
     gx, gy, gz = next(iter(structure_cells(task)))
-    bots[0].chat(f"/tp {bots[0].name} {x0 + 3} {y0} {z1 + 2}")
+    bots[0].command(f"/tp {bots[0].name} {x0 + 3} {y0} {z1 + 2}")
     leftovers = {(gx, gy, gz): "stone", (x1, y1, z0): "red_wool", (x0, y0, z1): "blue_wool"}  # G cell, corners
     for (x, y, z), name in leftovers.items():
-        bots[0].chat(f"/setblock {x} {y} {z} {name}")
-    bots[0].chat(f"/setblock {x0 + 5} {y0 - 1} {z1 + 2} air")  # a hole where an agent will stand
+        bots[0].command(f"/setblock {x} {y} {z} {name}")
+    bots[0].command(f"/setblock {x0 + 5} {y0 - 1} {z1 + 2} air")  # a hole where an agent will stand
     wait_until(lambda: all(block_name(bots[0], pos) == name for pos, name in leftovers.items()), timeout=15,
                message="the leftovers of an earlier episode")
-    bots[1].chat(f"/give {bots[1].name} red_wool 3")  # a colour it must not keep
+    bots[1].command(f"/give {bots[1].name} red_wool 3")  # a colour it must not keep
     wait_until(lambda: bots[1].inventory().get("red_wool"), message="the leftover wool")
 
     setup = set_up_task(task, bots, issue_via_server(server), origin=(0, -60, 0), seed=4)  # origin is not used
@@ -238,7 +238,7 @@ def test_a_mindcraft_format_task_file_loads_and_sets_up(server, make_bot, tmp_pa
                                bots[1].name: "You need to make golden_carrot."}
     finally:
         for kind in COOKING_ANIMALS:
-            bots[0].chat(f"/kill @e[type={kind}]")
+            bots[0].command(f"/kill @e[type={kind}]")
 
 
 def test_fill_over_a_container_forgets_its_items(server, make_bot):
@@ -247,12 +247,12 @@ def test_fill_over_a_container_forgets_its_items(server, make_bot):
     x, y, z = isolate(bot)
     replies: list[str] = []
     bot.on("messagestr", lambda text, *rest: replies.append(text))
-    bot.chat(f"/setblock {x + 2} {y} {z} chest")
-    bot.chat(f'/data merge block {x + 2} {y} {z} {{Items:[{{Slot:0b,id:"minecraft:apple",count:5}}]}}')
-    bot.chat(f"/fill {x + 1} {y} {z - 1} {x + 3} {y + 1} {z + 1} air")
-    bot.chat(f"/setblock {x + 2} {y} {z} chest")
-    bot.chat(f"/data get block {x + 2} {y} {z}")
+    bot.command(f"/setblock {x + 2} {y} {z} chest")
+    bot.command(f'/data merge block {x + 2} {y} {z} {{Items:[{{Slot:0b,id:"minecraft:apple",count:5}}]}}')
+    bot.command(f"/fill {x + 1} {y} {z - 1} {x + 3} {y + 1} {z + 1} air")
+    bot.command(f"/setblock {x + 2} {y} {z} chest")
+    bot.command(f"/data get block {x + 2} {y} {z}")
     wait_until(lambda: any("has the following block data" in r for r in replies), message="the /data get reply")
     reply = next(r for r in replies if "has the following block data" in r)
     assert reply.endswith("{Items:[]}"), reply
-    bot.chat("/kill @e[type=item]")
+    bot.command("/kill @e[type=item]")

@@ -24,7 +24,7 @@ def set_block(bot, spot, name):
     """/setblock at an offset from the bot, and wait until the bot's world shows it."""
     x, y, z = (math.floor(v) for v in bot.position)
     dx, dy, dz = spot
-    bot.chat(f"/setblock {x + dx} {y + dy} {z + dz} {name}")
+    bot.command(f"/setblock {x + dx} {y + dy} {z + dz} {name}")
     wait_until(lambda: (bot.js.blockAt(bot.js.entity.position.offset(dx, dy, dz)) or {}).name == name,
                message=f"{name} at offset {spot}")
 
@@ -43,7 +43,7 @@ def within(spot, radius) -> bool:
 def watcher(make_bot):
     bot = make_bot("watcher")
     isolate(bot)
-    bot.chat("/time set day")
+    bot.command("/time set day")
     assert not observe(bot)["torchNearby"] and not observe(bot)["hotNearby"]
     return bot
 
@@ -74,7 +74,7 @@ def test_hot_blocks_within_two_blocks_are_seen_as_find_block_sees_them(watcher):
 def test_the_nearest_player_is_reported_with_its_distance(make_bot, watcher):
     other = make_bot("neighbour")
     x, y, z = (math.floor(v) for v in watcher.position)
-    other.chat(f"/tp {other.name} {x + 3.5} {y} {z + 0.5}")
+    other.command(f"/tp {other.name} {x + 3.5} {y} {z + 0.5}")
     seen = wait_until(lambda: (p := observe(watcher)["player"]) and p["username"] == other.name and p,
                       message="the neighbour in the observation")
     assert seen["distance"] == pytest.approx(3.0, abs=0.2)

@@ -6,6 +6,7 @@
 const mineflayer = require('mineflayer')
 const { addSpecialRecipes } = require('../../data/special_recipes')
 const { joinPaced, followViewDistance } = require('./joining')
+const { chatLimit, chatPlain, whisperPlain } = require('./plain_chat') // chat that never runs as a command
 
 // This Node process must not outlive the Python process that owns it: JSPyBridge talks over stdin,
 // which closes when Python exits, and the parent pid changes if Python is killed outright.
@@ -129,7 +130,9 @@ function forwardEvents (emitter, names, callback) {
   const listeners = names.map(name => {
     const listener = (...args) => {
       let payload
-      try { payload = JSON.stringify(args.map(a => plain(a))) } catch (e) { payload = '[]' }
+      // a kick's reason is a chat component (NBT from 1.20.3): its text, not the component's shape
+      const values = name === 'kicked' ? [textOf(args[0]), ...args.slice(1)] : args
+      try { payload = JSON.stringify(values.map(a => plain(a))) } catch (e) { payload = '[]' }
       Promise.resolve(callback(name, payload)).catch(() => {})
     }
     emitter.on(name, listener)
@@ -168,4 +171,7 @@ function quit (bot) {
   })
 }
 
-module.exports = { createBot, createBots, supportedVersionsJson, forwardEvents, inventoryCountsJson, plainJson, loadPlugin, quit }
+module.exports = {
+  createBot, createBots, supportedVersionsJson, forwardEvents, inventoryCountsJson, plainJson, loadPlugin, quit,
+  chatLimit, chatPlain, whisperPlain
+}
