@@ -46,6 +46,7 @@ from .bus import MessageBus
 from .conversation import BOT_TAG, ConversationManager
 from .modelling import ModellingNotes
 from .modes import ModeController
+from .rate_limit import FIRST_DROPPED, PASS, MessageRateLimit
 from .self_prompt import SelfPrompter
 from .turns import ACT_NOW, DEFAULT_RULES, MESSAGE_COMMANDS, WORDS_NOT_SENT, TurnReport, TurnRules
 
@@ -158,11 +159,15 @@ class AgentSettings:
     verification: bool = False   # check each chosen command against the state, choose again when not okay
     hears_players: bool = True   # False: players' chat and whispers are ignored (an orders cook obeys its dispatcher)
     belief_state: bool = False   # a written belief stands for the raw history in each prompt (mindpy.agent.belief)
+    player_messages_per_10s: int = 5  # a player's chat messages that reach the model in 10 s; 0: no limit
 
     def __post_init__(self) -> None:
         if self.player_commands not in PLAYER_COMMANDS:
             raise SettingsError(f"setting 'player_commands' must be one of {', '.join(PLAYER_COMMANDS)}, "
                                 f"got {self.player_commands[:40]!r}")
+        if self.player_messages_per_10s < 0:
+            raise SettingsError(f"setting 'player_messages_per_10s' must be 0 (no limit) or more, "
+                                f"got {self.player_messages_per_10s}")
 
 
 def _player_label(username: str) -> str:
@@ -232,6 +237,8 @@ class Agent:
         self._held: list[tuple[str, str]] = []  # round mode: (sender, message) heard since the last turn
         self._held_lock = threading.Lock()
         self._outage_told = False  # a player was told that the model's endpoint is down (once per outage)
+        # players' chat reaching the model, per player (the clock is an attribute: tests move it themselves)
+        self.message_limit = MessageRateLimit(self.settings.player_messages_per_10s)
 
     # ---- life cycle ----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -273,6 +280,8 @@ class Agent:
                 return
             if addressed.startswith("!"):
                 message = addressed  # "andy !stop" -> "!stop", run directly
+        if not self._within_message_rate(username, message):
+            return
         self._trace("heard", f"<{username}> {message}")
         self.handle_message(username, message)
 
@@ -294,8 +303,27 @@ class Agent:
         username = _player_label(username)
         if self.settings.only_chat_with and username not in self.settings.only_chat_with:
             return
+        if not self._within_message_rate(username, message):
+            return
         self._trace("heard", f"(whisper) <{username}> {message}")
         self.handle_message(username, message)
+
+    def _within_message_rate(self, sender: str, message: str) -> bool:
+        """Whether a player's chat message may reach the model (see mindpy.agent.rate_limit). One over the limit is
+        dropped, and the first of a burst tells the player in one line. Typed !commands never reach the model and
+        are not counted; other bots of the run talk through conversations and never come here."""
+        if message.strip().startswith("!"):
+            return True
+        verdict = self.message_limit.check(sender)
+        if verdict == PASS:
+            return True
+        self._trace("skipped", f"<{sender}> {message}")
+        if verdict == FIRST_DROPPED:
+            most = self.message_limit.per_window
+            self._trace("too fast", f"{sender} sent more than {most} messages in 10 s; the rest are skipped")
+            self.chat(f"{sender}, you are sending messages too fast: I skip them until you slow down "
+                      f"(at most {most} in 10 s).")
+        return False
 
     def hear(self, sender: str, message: str, via: str) -> None:
         """A player's message that reached the agent another way than the game's chat (`via`: a dashboard):
