@@ -247,7 +247,7 @@ def create_app(state: DashboardState, site: SiteRules, token: str | None = None)
         loop = asyncio.get_running_loop()
         try:
             with feed.watching():
-                while True:
+                while not feed.closed:  # closing: end here (the server waits for every socket to end)
                     if feed.version != sent_version:
                         sent_version = feed.version
                         full = sent_run < 0

@@ -81,7 +81,8 @@ def ui_session(args) -> Iterator[None]:
     def add_evaluation(evaluation) -> None:
         state.evals.append(EvalFeed.live(evaluation))
 
-    dashboard = Dashboard(state, host=args.ui_host, port=args.ui_port, allowed_hosts=args.ui_allowed_host).start()
+    dashboard = Dashboard(state, host=args.ui_host, port=args.ui_port,
+                          allowed_hosts=getattr(args, "ui_allowed_host", None) or ()).start()
     RUNNER_WATCHERS.append(state.feed.add_runner)
     REMOTE_WATCHERS.append(state.feed.add_remote)  # the worker processes' agents of `mindpy run --processes N`
     EVALUATION_WATCHERS.append(add_evaluation)

@@ -161,6 +161,11 @@ class AgentFeed:
             self._thread = threading.Thread(target=self._loop, name="dashboard-feed", daemon=True)
             self._thread.start()
 
+    @property
+    def closed(self) -> bool:
+        """Whether the dashboard is closing: its pages' websockets end."""
+        return self._stop.is_set()
+
     def close(self) -> None:
         self._stop.set()
         self._wake.set()

@@ -24,9 +24,10 @@ from ..errors import ConfigError
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 WILDCARD_ADDRESSES = ("0.0.0.0", "::", "")
 DEFAULT_PORTS = {"http": 80, "https": 443}
-# a DNS name or an IP address as a Host header carries it: letters, digits, dots, dashes (IPv6: in brackets)
-NAME = re.compile(r"[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?")
-HOST = re.compile(r"(?P<name>\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:(?P<port>[0-9]{1,5}))?")
+# a DNS name or an IP address as a Host header carries it: letters, digits, dots, dashes, underscores (some
+# machines' names have them; IPv6: in brackets)
+NAME = re.compile(r"[a-z0-9_]([a-z0-9_.-]{0,251}[a-z0-9_])?")
+HOST = re.compile(r"(?P<name>\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(:(?P<port>[0-9]{1,5}))?")
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ class SiteRules:
     def _allows(self, name: str, port: int, local_address: str | None) -> bool:
         if name in self.allowed:
             return self.allowed[name] in (None, port)
-        own = name in self.names or (local_address is not None and name == canonical(local_address))
+        own = name in self.names or (local_address is not None and name == reached_address(local_address))
         return own and port == self.port
 
 
@@ -120,6 +121,16 @@ def canonical(name: str) -> str:
         return str(ipaddress.ip_address(bare))
     except ValueError:
         return name
+
+
+def reached_address(local_address: str) -> str:
+    """The address a client reached, as its Host names it: an IPv4 client of a socket bound to "::" reaches
+    ::ffff:a.b.c.d, which it calls a.b.c.d."""
+    try:
+        address = ipaddress.ip_address(local_address)
+    except ValueError:
+        return canonical(local_address)
+    return str(getattr(address, "ipv4_mapped", None) or address)
 
 
 def valid_name(name: str) -> bool:

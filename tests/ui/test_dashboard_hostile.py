@@ -12,110 +12,24 @@ from __future__ import annotations
 import json
 import socket
 import threading
-from dataclasses import dataclass, field
 
 import pytest
 
+from dashboard_helpers import OWN, Answer, exchange, send_raw, upgrade
 from mindpy.agent.remote import WorkerAgents
 from mindpy.ui.app import TOKEN_COOKIE, DashboardState
 from mindpy.ui.evalfeed import EvalFeed
+from mindpy.ui.guard import SiteRules
 from mindpy.ui.server import Dashboard
 
 SECRET_GOAL = "dig to the hidden vault"
 TOKEN = "s3cret-dashboard-token"
-OWN = "own"  # in a table: the dashboard's own Host (127.0.0.1:PORT) or Origin (http://127.0.0.1:PORT)
-ANSWER_TIMEOUT_S = 10
-
-
-# ---- raw HTTP and websocket ------------------------------------------------------------------------------------
-@dataclass
-class Answer:
-    status: int
-    headers: dict[str, str] = field(default_factory=dict)
-    body: bytes = b""
-    frame: dict | None = None  # the websocket's first message, after a 101
-
-    def json(self) -> dict:
-        return json.loads(self.body)
-
-
-def exchange(port: int, method: str, path: str, host: str | None = OWN, headers: tuple = (), body: bytes | None = None,
-             version: str = "HTTP/1.1") -> Answer:
-    """Send one request exactly as given (host None: no Host header; OWN: 127.0.0.1:PORT) and read the answer."""
-    lines = [f"{method} {path} {version}"]
-    if host is not None:
-        lines.append(f"Host: {f'127.0.0.1:{port}' if host == OWN else host}")
-    lines += [f"{k}: {v}" for k, v in headers]
-    if body is not None:
-        lines.append(f"Content-Length: {len(body)}")
-    lines.append("Connection: close")
-    raw = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "surrogateescape") + (body or b"")
-    with socket.create_connection(("127.0.0.1", port), timeout=ANSWER_TIMEOUT_S) as sock:
-        sock.sendall(raw)
-        return read_answer(sock)
-
-
-def read_answer(sock: socket.socket) -> Answer:
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    head, _, rest = data.partition(b"\r\n\r\n")
-    status_line, *header_lines = head.decode("latin-1").split("\r\n")
-    headers = {}
-    for line in header_lines:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = headers.get(name.strip().lower(), "") + value.strip()
-    answer = Answer(int(status_line.split()[1]), headers)
-    if answer.status == 101:
-        answer.frame = json.loads(read_frame(sock, rest))
-        return answer
-    while True:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        rest += chunk
-    answer.body = rest
-    return answer
-
-
-def read_frame(sock: socket.socket, data: bytes) -> bytes:
-    """The payload of the first websocket frame (a server's frames are not masked)."""
-    def need(n: int) -> None:
-        nonlocal data
-        while len(data) < n:
-            chunk = sock.recv(65536)
-            assert chunk, "the socket closed before a whole frame came"
-            data += chunk
-
-    need(2)
-    length, start = data[1] & 0x7F, 2
-    if length == 126:
-        need(4)
-        length, start = int.from_bytes(data[2:4], "big"), 4
-    elif length == 127:
-        need(10)
-        length, start = int.from_bytes(data[2:10], "big"), 10
-    need(start + length)
-    return data[start:start + length]
 
 
 def websocket(port: int, host: str | None = OWN, origin: str | None = OWN, query: str = "",
               headers: tuple = ()) -> Answer:
-    """Open /ws as a browser would (origin None: as a non-browser client, with no Origin)."""
-    extra = [("Upgrade", "websocket"), ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
-             ("Sec-WebSocket-Version", "13")]
-    if origin is not None:
-        extra.append(("Origin", f"http://127.0.0.1:{port}" if origin == OWN else origin))
-    lines = [f"GET /ws{query} HTTP/1.1"]
-    if host is not None:
-        lines.append(f"Host: {f'127.0.0.1:{port}' if host == OWN else host}")
-    lines += [f"{k}: {v}" for k, v in [*extra, *headers]] + ["Connection: Upgrade"]
-    with socket.create_connection(("127.0.0.1", port), timeout=ANSWER_TIMEOUT_S) as sock:
-        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
-        return read_answer(sock)
+    """Open the dashboard's /ws as a browser would (origin None: as a non-browser client, with no Origin)."""
+    return upgrade(port, f"/ws{query}", host=host, origin=origin, headers=headers)
 
 
 def post(port: int, path: str, payload, origin: str | None = OWN, host: str | None = OWN,
@@ -221,7 +135,7 @@ def test_only_the_dashboards_own_host_is_answered(dash, host, allowed):
     answer = exchange(port, "GET", "/api/info", host=value, version="HTTP/1.0" if host is None else "HTTP/1.1")
     if allowed:
         assert answer.status == 200, answer
-        assert websocket(port, host=value, origin=None).frame["type"] == "agents"
+        assert websocket(port, host=value, origin=None).message()["type"] == "agents"
     else:
         assert answer.status in (400, 403), answer  # 400: the HTTP parser's own refusal of a malformed Host
         assert websocket(port, host=value, origin=None).status in (400, 403)
@@ -241,7 +155,7 @@ def test_a_websocket_from_a_foreign_page_gets_no_cards_and_the_pages_own_origin_
     for origin in (f"http://127.0.0.1:{port}", f"http://localhost:{port}", None):
         own = websocket(port, origin=origin)
         assert own.status == 101, own
-        assert own.frame["type"] == "agents" and own.frame["agents"][0]["goal"] == SECRET_GOAL
+        assert own.message()["type"] == "agents" and own.message()["agents"][0]["goal"] == SECRET_GOAL
 
 
 ORIGINS = [  # (Origin header, allowed)
@@ -356,12 +270,6 @@ def test_a_bad_body_is_refused_in_one_line_and_reaches_no_agent(dash, path, body
     assert len(dash.steered) == steered
 
 
-def send_raw(port: int, raw: bytes) -> Answer:
-    with socket.create_connection(("127.0.0.1", port), timeout=ANSWER_TIMEOUT_S) as sock:
-        sock.sendall(raw)
-        return read_answer(sock)
-
-
 def test_a_body_too_large_is_refused_before_it_is_read(dash):
     head = (f"POST /api/agents/wa/say HTTP/1.1\r\nHost: 127.0.0.1:{dash.port}\r\nContent-Type: application/json\r\n"
             f"Connection: close\r\n")
@@ -463,3 +371,25 @@ def test_the_command_line_takes_allowed_hosts():
     assert dashboard.allowed_host == ["a.example"]
     with pytest.raises(Exception, match="allowed host"):
         Dashboard(DashboardState(), port=0, allowed_hosts=["evil example/"])
+
+
+def test_the_dashboard_stops_while_a_page_is_connected(tmp_path):
+    state, _ = shown_state(tmp_path)
+    dashboard = Dashboard(state, port=0).start()
+    handshake = (f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{dashboard.port}\r\nUpgrade: websocket\r\n"
+                 f"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                 f"Sec-WebSocket-Version: 13\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", dashboard.port), timeout=10) as page:
+        page.sendall(handshake)
+        assert page.recv(12) == b"HTTP/1.1 101"
+        dashboard.stop()  # the page is still connected
+    assert not dashboard._thread.is_alive()  # its socket ended with the feed: the server could stop
+
+
+def test_on_every_address_the_address_a_client_reached_is_its_own():
+    rules = SiteRules.for_address("::", 8765)
+    assert rules.host_allowed("192.0.2.7:8765", "::ffff:192.0.2.7")  # an IPv4 client of a socket bound to "::"
+    assert rules.host_allowed("[2001:db8::7]:8765", "2001:db8::7")
+    assert not rules.host_allowed("192.0.2.8:8765", "::ffff:192.0.2.7")
+    assert not rules.host_allowed("192.0.2.7:8766", "::ffff:192.0.2.7")
+    assert not rules.host_allowed("[::ffff:7f00:1]:8765", "127.0.0.1")

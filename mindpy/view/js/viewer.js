@@ -17,6 +17,7 @@ const PAGE = require('./page')
 // the version table alone: the package's index loads the Node renderer, which needs the native canvas package
 const SUPPORTED = require('prismarine-viewer/viewer/lib/version').supportedVersions
 
+const NOT_OWN_SITE = "this request is not for this 3D view's own page (its Host or Origin)\n"
 const viewers = new Map()
 let nextId = 1
 
@@ -47,6 +48,8 @@ class BotViewer {
     this.listeners = {}
 
     const app = express()
+    // its own page only, as the dashboard: a page of another site, or its name pointed at 127.0.0.1, gets nothing
+    app.use((req, res, next) => this.ownSite(req) ? next() : res.status(403).type('text').send(NOT_OWN_SITE))
     // no compression: on 127.0.0.1 gzipping the 63 MB worker script for each of the page's workers costs more
     // than sending it
     app.get('/', (req, res) => res.type('html').send(PAGE))
@@ -56,7 +59,9 @@ class BotViewer {
     // (minecraft-data for every version) once instead of four times
     app.use('/', express.static(PUBLIC, { index: false, maxAge: '1h', immutable: true }))
     this.server = http.createServer(app)
-    this.io = new Server(this.server, { path: '/socket.io', serveClient: false })
+    this.io = new Server(this.server, {
+      path: '/socket.io', serveClient: false, allowRequest: (req, done) => done(null, this.ownSite(req))
+    })
     this.io.on('connection', socket => this.welcome(socket))
   }
 
@@ -70,6 +75,14 @@ class BotViewer {
         resolve(this.port)
       })
     })
+  }
+
+  // Whether a request is addressed to this page's own address (Host) and comes from its page or from no page.
+  ownSite (req) {
+    const own = [`127.0.0.1:${this.port}`, `localhost:${this.port}`, `[::1]:${this.port}`]
+    const origin = req.headers.origin
+    return own.includes(String(req.headers.host || '').toLowerCase()) &&
+      (origin === undefined || own.some(address => String(origin).toLowerCase() === `http://${address}`))
   }
 
   lifted (p) {
