@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from ..userfiles import one_line, visible_text
 from .base import ChatModel, Message, ModelError, ModelUnreachable, Usage, estimated_usage
 from .presets import base_url, key_variable, require_key, scrub
 from .retry import RetryPolicy, Transient, call_or_fail
@@ -74,7 +75,7 @@ class AnthropicModel(ChatModel):
             "content-type": "application/json", "x-api-key": self._key, "anthropic-version": API_VERSION})
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                return json.loads(response.read() or b"{}")
+                payload = json.loads(response.read() or b"{}")
         except urllib.error.HTTPError as exc:
             detail = self._scrub(f"HTTP {exc.code}: {_error_message(exc)}")
             if exc.code in RETRIED_STATUSES:
@@ -91,6 +92,10 @@ class AnthropicModel(ChatModel):
             raise Transient(self._scrub(f"cannot connect: {exc.reason}")) from None
         except (json.JSONDecodeError, ConnectionError) as exc:
             raise Transient(self._scrub(f"bad answer: {exc}")) from None
+        if not isinstance(payload, dict):  # JSON, but not the API's (a wrong URL): no retry changes that
+            raise ModelUnreachable(self.url, self._scrub(f"it answers with {type(payload).__name__} "
+                                                         f"{str(payload)[:60]!r}, not a message"), self.describe())
+        return payload
 
     def _complete(self, messages: list[Message], system: str) -> tuple[str, Usage]:
         return self._call(self.request_body(messages, system), messages, system)
@@ -149,14 +154,14 @@ def to_turns(messages: list[Message]) -> list[dict[str, str]]:
 
 
 def _error_message(exc: urllib.error.HTTPError) -> str:
+    """The server's own words for an error, on one line, with what a terminal would act on shown as escapes."""
     try:
         body = json.loads(exc.read() or b"{}")
     except (json.JSONDecodeError, OSError):
-        return str(exc.reason)[:300]
+        body = str(exc.reason)
     err = body.get("error", body) if isinstance(body, dict) else body
-    if isinstance(err, dict) and err.get("message"):
-        return str(err["message"])[:300]
-    return str(err)[:300]
+    text = str(err["message"]) if isinstance(err, dict) and err.get("message") else str(err)
+    return one_line(visible_text(text[:300]), 300)
 
 
 def _retry_after(exc: urllib.error.HTTPError) -> float | None:

@@ -9,7 +9,7 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 
 from ..errors import MindpyError
-from ..userfiles import one_line
+from ..userfiles import one_line, visible_text
 from .tokens import count_messages, count_tokens
 
 THINK_END = "</think>"
@@ -29,7 +29,7 @@ class ModelUnreachable(ModelError):
 
     def __init__(self, url: str, cause: str, model: str = "", attempts: int = 1):
         self.url = url
-        self.cause = one_line(cause, 300)
+        self.cause = one_line(visible_text(cause), 300)  # a server's words: never escapes for a terminal
         self.model = model
         self.attempts = attempts
         who = f"{model} at {url}" if model else url

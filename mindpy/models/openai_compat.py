@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ..userfiles import one_line, visible_text
 from .base import ChatModel, ModelError, ModelUnreachable, Usage, estimated_usage, png_data_url, with_system
 from .presets import LOCAL_KEY, PRESETS, base_url, key_variable, require_key, scrub
 from .retry import RetryPolicy, Transient, call_or_fail
@@ -77,7 +78,7 @@ class OpenAICompatModel(ChatModel):
     def _once(self, args: dict[str, Any]):
         oa = self._openai
         try:
-            return self._client.chat.completions.create(**args)
+            response = self._client.chat.completions.create(**args)
         except oa.RateLimitError as exc:
             raise Transient(self._scrub(f"HTTP 429 (rate limited): {_message(exc)}"), _retry_after(exc)) from None
         except oa.InternalServerError as exc:
@@ -92,6 +93,17 @@ class OpenAICompatModel(ChatModel):
                 raise ModelUnreachable(self.endpoint, f"{detail} ({UNREACHABLE_STATUSES[exc.status_code]})",
                                        self.describe()) from None
             raise ModelError(f"{self.describe()} at {self.endpoint} refused the request: {detail}") from None
+        except ValueError as exc:  # the body is not JSON: a web page, another service
+            raise self._not_the_api(f"a body that is not JSON ({exc})") from None
+        if not hasattr(response, "choices"):  # JSON, but not an object (a string, a list)
+            raise self._not_the_api(f"{type(response).__name__} {str(response)[:60]!r}")
+        return response
+
+    def _not_the_api(self, what: str) -> ModelUnreachable:
+        """The endpoint answers, but not as the API does (a wrong URL): no retry changes that."""
+        return ModelUnreachable(self.endpoint, self._scrub(f"it answers with {what}, not a chat completion (is this "
+                                                           f"the API's base URL, often ending in /v1?)"),
+                                self.describe())
 
     def _complete(self, messages: list[dict], system: str) -> tuple[str, Usage]:
         return self._call(self._request_args(messages, system), messages, system)
@@ -112,7 +124,10 @@ class OpenAICompatModel(ChatModel):
         response, attempts = call_or_fail(lambda: self._once(args), self.policy, self.describe(), self.endpoint)
         if not response.choices:
             raise ModelError(f"{self.describe()} returned no choices")
-        text = response.choices[0].message.content or ""
+        try:
+            text = response.choices[0].message.content or ""
+        except (AttributeError, TypeError):  # a choice without a message: a bad reply, not a dead endpoint
+            raise ModelError(f"{self.describe()} returned a choice without a message") from None
         usage = _usage(response, attempts)
         return text, usage or estimated_usage(messages, system, text, attempts)  # some servers report nothing
 
@@ -133,13 +148,14 @@ def _usage(response, attempts: int) -> Usage | None:
 
 
 def _message(exc) -> str:
+    """The server's own words for an error, on one line, with what a terminal would act on shown as escapes."""
     body = getattr(exc, "body", None)
     if isinstance(body, dict):
         err = body.get("error", body)
-        if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])[:300]
-        return str(err)[:300]
-    return str(getattr(exc, "message", exc))[:300]
+        text = str(err["message"]) if isinstance(err, dict) and err.get("message") else str(err)
+    else:
+        text = str(getattr(exc, "message", exc))
+    return one_line(visible_text(text[:300]), 300)
 
 
 def _root_cause(exc: BaseException) -> str:

@@ -102,3 +102,34 @@ def test_an_outage_watch_hears_of_the_first_unreachable_call_only():
     watch.listen(late.append)  # a listener added after the outage hears of it at once
     assert late == [watch.down]
     assert model.describe() == "openai/x" and model.usage_log  # everything else is the model's
+
+
+@pytest.mark.parametrize("body", ["<html><body>Welcome to nginx</body></html>", [1, 2]])
+def test_an_endpoint_that_does_not_speak_the_api_is_unreachable_at_once(body):
+    """A URL that reaches another service (a web page, some other JSON) answers 200 with something that is not a
+    chat completion: the URL is wrong, and no retry changes that."""
+    with RecordingServer([(200, body)]) as server:
+        model = create_model({"api": "openai", "model": "x", "url": server.url + "/v1", **QUICK})
+        with pytest.raises(ModelUnreachable, match="not a chat completion"):
+            model.send(MSGS)
+    assert len(server.requests) == 1
+
+
+def test_a_completion_without_choices_is_a_bad_reply_not_an_outage():
+    with RecordingServer([(200, {"id": "x", "choices": []})]) as server:
+        model = create_model({"api": "openai", "model": "x", "url": server.url + "/v1", **QUICK})
+        with pytest.raises(ModelError, match="no choices") as err:
+            model.send(MSGS)
+    assert not isinstance(err.value, ModelUnreachable)
+
+
+def test_a_servers_error_text_cannot_act_on_a_terminal():
+    """Error texts are printed and logged: escape sequences and line breaks in them are shown, never sent as is."""
+    hostile = "\x1b]0;pwned\x07\x1b[2Jgone\nFAKE LOG LINE\u202e"
+    with RecordingServer([(500, error_body(hostile))]) as server:
+        model = create_model({"api": "openai", "model": "x", "url": server.url + "/v1", **QUICK})
+        with pytest.raises(ModelUnreachable) as err:
+            model.send(MSGS)
+    text = str(err.value)
+    assert "\x1b" not in text and "\x07" not in text and "\n" not in text and "\u202e" not in text, text
+    assert "\\x1b[2Jgone" in text
