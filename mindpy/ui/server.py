@@ -107,6 +107,8 @@ class Dashboard:
 def _bind(host: str, port: int) -> socket.socket:
     """A listening socket on (host, port); DashboardError (one line) when the port is taken or the address is not
     this machine's."""
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise DashboardError(f"port: a whole number from 0 to 65535 (0: any free port), not {port!r}")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

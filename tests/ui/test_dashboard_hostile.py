@@ -20,7 +20,7 @@ from mindpy.agent.remote import WorkerAgents
 from mindpy.ui.app import TOKEN_COOKIE, DashboardState
 from mindpy.ui.evalfeed import EvalFeed
 from mindpy.ui.guard import SiteRules
-from mindpy.ui.server import Dashboard
+from mindpy.ui.server import Dashboard, DashboardError
 
 SECRET_GOAL = "dig to the hidden vault"
 TOKEN = "s3cret-dashboard-token"
@@ -393,3 +393,9 @@ def test_on_every_address_the_address_a_client_reached_is_its_own():
     assert not rules.host_allowed("192.0.2.8:8765", "::ffff:192.0.2.7")
     assert not rules.host_allowed("192.0.2.7:8766", "::ffff:192.0.2.7")
     assert not rules.host_allowed("[::ffff:7f00:1]:8765", "127.0.0.1")
+
+
+@pytest.mark.parametrize("port", [70000, -1, 10**30, True, "8765"])
+def test_a_bad_port_is_a_one_line_error(port):
+    with pytest.raises(DashboardError, match="port: a whole number from 0 to 65535"):
+        Dashboard(DashboardState(), port=port)
