@@ -14,6 +14,7 @@ than it prints.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import stat
@@ -137,8 +138,16 @@ def _decode(path: Path, what: str, data: bytes | bytearray) -> str:
 
 # ----- JSON -----
 def _parse_json(path: Path, text: str) -> Any:
+    repeated: list[tuple[dict[str, Any], str]] = []  # objects with a key given twice, and the key
+
+    def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) < len(pairs):  # json.loads would keep the last silently: a task or a field lost unseen
+            repeated.append((obj, _first_repeated(pairs)))
+        return obj
+
     try:
-        data = json.loads(text, parse_constant=_refuse_constant)
+        data = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise UserFileError(f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
     except RecursionError:
@@ -147,7 +156,42 @@ def _parse_json(path: Path, text: str) -> Any:
         raise UserFileError(f"{path}: not valid JSON: {one_line(str(exc))}") from None
     if nesting_depth(data) > MAX_DEPTH:
         raise UserFileError(f"{path}: not valid JSON: nested deeper than {MAX_DEPTH} levels")
+    if repeated:
+        obj, key = repeated[0]
+        more = f" (and {len(repeated) - 1} more objects with a key given twice)" if len(repeated) > 1 else ""
+        raise UserFileError(f"{path}: key '{shown_name(key)}' is given twice in {_json_place(data, obj)}{more}; "
+                            f"give each key once")
     return data
+
+
+def _first_repeated(pairs: list[tuple[str, Any]]) -> str:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return key
+        seen.add(key)
+    return ""
+
+
+def _json_place(data: Any, target: dict[str, Any]) -> str:
+    """Where in the parsed document the object `target` is: 'the top-level object' or its path ('t.goal.0')."""
+    if data is target:
+        return "the top-level object"
+    todo: list[tuple[Any, str]] = [(data, "")]
+    while todo:
+        value, where = todo.pop()
+        items = value.items() if type(value) is dict else enumerate(value) if type(value) is list else ()
+        for key, child in items:
+            place = f"{where}[{key}]" if type(value) is list else f"{where}.{key}" if where else str(key)
+            if child is target:
+                return f"'{shown_name(place, 120)}'"
+            todo.append((child, place))
+    return "an object"
+
+
+def shown_name(text: str, limit: int = 80) -> str:
+    """A name from a user's file (a key, a task id) fit for a one-line message: escapes visible, cut short."""
+    return one_line(visible_text(text[:limit + 1]), limit)
 
 
 def _refuse_constant(name: str) -> Any:
@@ -204,6 +248,8 @@ class BoundedYamlLoader(yaml.SafeLoader):
             self._depth -= 1
         self._composed += 1
         self._extents[id(node)] = self._extent_of(node)
+        if isinstance(node, yaml.MappingNode):
+            _refuse_repeated_keys(node)
         return node
 
     def _extent_of(self, node: Any) -> tuple[int, int]:
@@ -226,6 +272,19 @@ class BoundedYamlLoader(yaml.SafeLoader):
             raise _Refused(None, None, f"its aliases expand it to more than {ALIAS_ALLOWANCE:,} values beyond the "
                                        f"{self._composed:,} it writes out", node.start_mark)
         return node
+
+
+def _refuse_repeated_keys(node: yaml.MappingNode) -> None:
+    """A mapping may not give a key twice (PyYAML would keep the last silently); a key that `<<` merges in may be
+    given again, which is what merging is for."""
+    first: dict[tuple[str, str], Any] = {}
+    for key, _ in node.value:
+        if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+            continue
+        earlier = first.setdefault((key.tag, key.value), key)
+        if earlier is not key:
+            raise _Refused(None, None, f"key '{shown_name(key.value)}' is given twice (first at line "
+                                       f"{earlier.start_mark.line + 1}); give each key once", key.start_mark)
 
 
 def _parse_yaml(path: Path, text: str) -> Any:
@@ -316,3 +375,28 @@ def _escape_invisible(match: re.Match[str]) -> str:
     if code < 0x100:
         return f"\\x{code:02x}"
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+class VisibleLogFormatter(logging.Formatter):
+    """Log lines whose text came from outside (a player's chat at INFO, a model's error at WARNING) written as text:
+    the message's control and format characters shown as escapes (see visible_text), a traceback line by line."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return visible_text(super().formatMessage(record))
+
+    def formatException(self, ei: Any) -> str:
+        return _visible_lines(super().formatException(ei))
+
+    def formatStack(self, stack_info: str) -> str:
+        return _visible_lines(super().formatStack(stack_info))
+
+
+def _visible_lines(text: str) -> str:
+    return "\n".join(visible_text(line) for line in text.split("\n"))
+
+
+def visible_log_handler(fmt: str) -> logging.Handler:
+    """A handler to stderr writing `fmt` lines with VisibleLogFormatter (for logging.basicConfig(handlers=...))."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(VisibleLogFormatter(fmt))
+    return handler

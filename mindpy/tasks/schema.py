@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MindpyError
-from ..userfiles import one_line
+from ..userfiles import one_line, shown_name
 from ..userfiles import quote as _show
 from .blueprint import MAX_ITEM_COUNT, Blueprint, block_base_name
 from .generators.coblock import TASK_TYPES as COBLOCK_TYPES
@@ -53,6 +53,13 @@ COBLOCK_FIELDS = ("coblock_type", "private_goals", "complexity")
 # Fields of orders tasks (mindpy.tasks.orders): checked here, kept in `Task.extra` as they are.
 ORDERS_FIELDS = ("level", "alpha", "episode_steps", "dishes", "tau_int", "tau_lft", "seed")
 MAX_EPISODE_STEPS = 100_000
+# Fields of defuse tasks (mindpy.tasks.defuse.generator.TASK_FIELDS; that module imports this one)
+DEFUSE_FIELDS = ("seed", "layout", "bombs", "cutters", "round_limit")
+# Fields that only one family's tasks have.
+FAMILY_FIELDS = {"coblock": COBLOCK_FIELDS, "orders": ORDERS_FIELDS, "defuse": DEFUSE_FIELDS}
+# Fields MINDcraft's task files carry that are kept without a warning ('task_type' tells a task's type when 'type'
+# is missing; 'difficulty' is a label of its own; an episode reads 'restrict_to_inventory' from `Task.extra`).
+MINDCRAFT_FIELDS = ("task_type", "difficulty", "restrict_to_inventory")
 GoalBlock = tuple[int, int, int, str]  # a private goal's block: x, y, z (absolute) and block name
 
 # Item and block names that are not names any more, and today's name for each. A task that uses one is read with
@@ -462,6 +469,7 @@ class TaskFileReport:
     problems: dict[str, list[str]] = field(default_factory=dict)
     warnings: dict[str, list[str]] = field(default_factory=dict)
     file_problems: list[str] = field(default_factory=list)
+    file_warnings: list[str] = field(default_factory=list)  # about many tasks at once (a field nobody reads)
 
     @property
     def ok(self) -> bool:
@@ -470,11 +478,11 @@ class TaskFileReport:
 
     @property
     def warning_count(self) -> int:
-        return sum(len(w) for w in self.warnings.values())
+        return len(self.file_warnings) + sum(len(w) for w in self.warnings.values())
 
     def messages(self) -> list[str]:
         """Every problem and warning, the file's first, then task by task in the file's order."""
-        lines = list(self.file_problems)
+        lines = self.file_problems + self.file_warnings
         for task_id in self.task_ids:
             lines += self.problems.get(task_id, []) + self.warnings.get(task_id, [])
         return lines
@@ -530,6 +538,7 @@ def check_tasks(mapping: Any, *, source: str = "<memory>", names: NameChecker | 
     spellings: dict[str, list[Any]] = {}
     for task_id in mapping:
         spellings.setdefault(str(task_id), []).append(task_id)
+    unknown: dict[str, list[str]] = {}  # field -> the ids of the tasks that have it
     for task_id, data in mapping.items():
         if only is not None and str(task_id) not in only:
             continue
@@ -539,13 +548,27 @@ def check_tasks(mapping: Any, *, source: str = "<memory>", names: NameChecker | 
                 f"({' and '.join(repr(k) for k in spellings[str(task_id)])}); give each task its own id"]
             continue
         check = check_task(str(task_id), data, source=source, names=names)
+        for key in _unknown_fields(data):
+            unknown.setdefault(key, []).append(check.task_id)
         if check.task is not None:
             report.tasks[check.task_id] = check.task
         else:
             report.problems[check.task_id] = check.problems
         if check.warnings:
             report.warnings[check.task_id] = check.warnings
+    report.file_warnings = [f"{source}: warning: unknown field '{shown_name(key)}' in {counted(len(ids), 'task')} "
+                            f"(the first: '{shown_name(ids[0])}'); it is kept but not used"
+                            for key, ids in unknown.items()]
     return report
+
+
+def _unknown_fields(data: Any) -> list[str]:
+    """The fields of a task's mapping that no part of mindpy reads for the task's type (a typo such as 'timout')."""
+    if not isinstance(data, Mapping):
+        return []
+    kind = data.get("type")
+    family = FAMILY_FIELDS.get(kind, ()) if isinstance(kind, str) else ()
+    return [str(key) for key in data if key not in KNOWN_FIELDS and key not in family and key not in MINDCRAFT_FIELDS]
 
 
 def parse_tasks(mapping: Any, *, source: str = "<memory>", names: NameChecker | None = None) -> dict[str, Task]:

@@ -13,8 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import REPO_ROOT
 from mindpy import userfiles
 from mindpy.errors import UserFileError
+from mindpy.tasks import read_task_file
+from mindpy.tasks.defuse import generator as defuse_generator
+from mindpy.tasks.schema import DEFUSE_FIELDS
 from mindpy.userfiles import visible_text
 
 MINDPY = Path(sys.executable).with_name("mindpy")
@@ -77,3 +81,50 @@ def test_validate_and_show_print_the_first_problems_and_count_the_rest(tmp_path)
     assert f"... and {5000 - MAX_PROBLEMS_PRINTED} more problems and warnings" in lines, lines[-3:]
     code, output = _mindpy("tasks", "show", str(path), "--no-name-check", cwd=tmp_path)
     assert len(output.strip().splitlines()) <= MAX_PROBLEMS_PRINTED + 12 and "more problems" in output, output[-2000:]
+
+
+# ----- keys given twice, fields nobody reads -----
+GOOD_TASK = {"type": "techtree", "goal": "Craft sticks.", "agent_count": 1, "target": "stick", "timeout": 60}
+TASK_TEXT = json.dumps(GOOD_TASK)[1:-1]
+
+
+@pytest.mark.parametrize("name, content, words", [
+    ("task_twice.json", '{"t": {T}, "u": {T}, "t": {T}}'.replace("T", TASK_TEXT),
+     "key 't' is given twice in the top-level object"),
+    ("field_twice.json", '{"t": {T, "timeout": 5000}}'.replace("T", TASK_TEXT), "key 'timeout' is given twice in 't'"),
+    ("nested_twice.json", '{"t": {T, "initial_inventory": {"0": {"stick": 1, "stick": 2}}}}'.replace("T", TASK_TEXT),
+     "key 'stick' is given twice in 't.initial_inventory.0'"),
+    ("field_twice.yaml", "t:\n  type: techtree\n  goal: Craft sticks.\n  agent_count: 1\n  target: stick\n"
+                         "  agent_count: 2\n", "at line 6, column 3: key 'agent_count' is given twice (first at line 4)"),
+])
+def test_a_key_given_twice_is_refused_naming_it_and_where(tmp_path, name, content, words):
+    path = tmp_path / name
+    path.write_text(content)
+    report = read_task_file(path, check_names=False)
+    assert len(report.file_problems) == 1 and words in report.file_problems[0], report.file_problems
+    assert report.file_problems[0].startswith(str(path)) and "\n" not in report.file_problems[0]
+
+
+def test_yaml_merge_keys_may_still_be_overridden(tmp_path):
+    path = tmp_path / "tasks.yaml"
+    path.write_text("base: &b {type: techtree, goal: g, agent_count: 1, target: stick}\n"
+                    "t: {<<: *b, target: oak_planks}\n")
+    assert read_task_file(path).tasks["t"].target == "oak_planks"
+
+
+def test_unknown_task_fields_are_warned_about_once_per_field(tmp_path):
+    path = tmp_path / "tasks.json"
+    path.write_text(json.dumps({f"t{i}": {**GOOD_TASK, "timout": 60, "colour": "red"} for i in range(500)}))
+    report = read_task_file(path, check_names=False)
+    assert len(report.tasks) == 500 and report.tasks["t7"].extra == {"timout": 60, "colour": "red"}
+    lines = report.messages()
+    assert lines == [f"{path}: warning: unknown field 'timout' in 500 tasks (the first: 't0'); it is kept but "
+                     f"not used", f"{path}: warning: unknown field 'colour' in 500 tasks (the first: 't0'); it is "
+                     f"kept but not used"], lines[:4]
+    assert report.warning_count == 2
+
+
+def test_the_fields_of_each_task_family_are_not_unknown():
+    assert DEFUSE_FIELDS == defuse_generator.TASK_FIELDS
+    for path in sorted((REPO_ROOT / "tasks").glob("*.json")):
+        assert read_task_file(path, check_names=False).messages() == [], path
