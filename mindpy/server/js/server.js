@@ -44,6 +44,8 @@ const PLUGINS = [
   '05_chunk_streaming',
   '06_column_packets',
   '07_crowd_view',
+  '08_chat_limits',
+  '09_unique_names',
   '10_inventory',
   '11_players',
   '12_block_containers',

@@ -33,6 +33,7 @@ module.exports.server = function (serv, settings) {
   // before the joining player's login packet and first columns (it is not in serv.players yet)
   serv.on('newPlayer', (player) => {
     apply(serv.players.length + 1)
-    player.once('disconnected', () => setImmediate(() => apply(serv.players.length)))
+    // the connection's end, not 'disconnected': a player refused at login (09_unique_names) leaves no other trace
+    player._client.once('end', () => setImmediate(() => apply(serv.players.length)))
   })
 }

@@ -44,6 +44,7 @@ module.exports.server = function (serv, settings) {
   // the versions whose player_info has the bitfield (1.19.3+) announce a leave with player_remove
   if (serv.supportFeature('playerInfoActionIsBitfield')) {
     keepOwn(serv, '_sendPlayerEventLeave', (leaving) => {
+      if (!leaving.uuid) return // left before its login was announced: nobody has it in their list
       leaving._writeOthers('player_remove', { players: [leaving.uuid] })
     })
   }
