@@ -10,6 +10,7 @@ import time
 
 from . import DEFAULT_MINECRAFT_VERSION, __version__
 from .errors import MindpyError
+from .userfiles import visible_log_handler
 
 
 def _cmd_server(args) -> int:
@@ -101,8 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     # Ctrl-C stops every command, even when we were started in the background of a script (`cmd &`), which
     # leaves SIGINT ignored, a setting that Python and our child processes would otherwise inherit
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    # log lines quote players and models (heard messages, model errors): shown as text, never as escapes
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+                        handlers=[visible_log_handler("%(asctime)s %(levelname)s %(name)s: %(message)s")])
     try:
         from .ui.cli import ui_session
 

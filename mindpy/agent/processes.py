@@ -35,6 +35,7 @@ from typing import Any
 
 from ..errors import MindpyError
 from ..models.budget import BudgetLimits
+from ..userfiles import visible_log_handler
 from .hub import Hub
 from .remote import WorkerAgents
 from .runner import AgentRunner
@@ -369,8 +370,8 @@ def run_worker(host: str, port: int, number: int, key: bytes, *, setup: Callable
     config = configs.get()
     if config is None:
         return 0
-    logging.basicConfig(level=config["log_level"],
-                        format=f"%(asctime)s %(levelname)s worker {number} %(name)s: %(message)s")
+    logging.basicConfig(level=config["log_level"], handlers=[
+        visible_log_handler(f"%(asctime)s %(levelname)s worker {number} %(name)s: %(message)s")])
 
     def relay(name: str, kind: str, text: str) -> None:
         if kind in CONSOLE_EVENTS:

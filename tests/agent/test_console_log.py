@@ -60,3 +60,28 @@ def test_many_events_give_as_many_lines():
         console("andy", "heard", text)
     console("andy", "tick", "not shown")
     assert len(out.getvalue().splitlines()) == len(out.getvalue().split("\n")) - 1 == len(HOSTILE)
+
+
+def test_log_lines_of_a_run_show_what_players_said_as_text():
+    """`mindpy run -v` logs every heard message (and warnings quote model errors): through the CLI's handler
+    they are text on one line each, and a traceback keeps its lines."""
+    import subprocess
+    import sys
+
+    script = (
+        "import logging\n"
+        "from mindpy import cli\n"
+        "cli.main(['-v', 'commands'])\n"
+        "log = logging.getLogger('mindpy.agent.agent')\n"
+        "log.info('andy heard: <mallory> hi\\x1b]0;pwned\\x07\\r12:00:00 forged\\u202e')\n"
+        "try:\n"
+        "    raise ValueError('bad \\x1b[2J value')\n"
+        "except ValueError:\n"
+        "    log.exception('command failed')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          errors="backslashreplace")
+    lines = [line for line in done.stderr.splitlines() if "mindpy.agent.agent" in line or "ValueError" in line]
+    assert any("hi\\x1b]0;pwned\\x07\\x0d12:00:00 forged\\u202e" in line for line in lines), done.stderr[-2000:]
+    assert "ValueError: bad \\x1b[2J value" in done.stderr and "Traceback (most recent call last):\n" in done.stderr
+    assert not [c for c in done.stderr if unicodedata.category(c) in ("Cc", "Cf") and c != "\n"]
