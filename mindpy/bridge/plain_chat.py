@@ -21,7 +21,6 @@ SMALLEST_LIMIT = 4  # room for an escaped "./" and one character of two units
 UNSAYABLE = "\ufffd"  # what a character servers refuse, or half a surrogate pair, is said as
 # Line breaks and control characters: mineflayer would cut at "\n", servers kick for the rest
 _BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-PLAYER_NAME = re.compile(r"[A-Za-z0-9_]{1,16}")
 
 
 def utf16_units(text: str) -> int:
@@ -90,7 +89,15 @@ def whisper_header(player: str) -> str:
     return f"/tell {player} "
 
 
+def tell_commands(player: str, text: str, limit: int = CHAT_LIMIT) -> list[str]:
+    """`text` whispered to `player` as server command lines ("/tell NAME piece"), each one message long, for
+    whoever issues commands itself (an operator bot's Bot.command, the server console)."""
+    check_player_name(player)
+    header = whisper_header(player)
+    return [header + piece for piece in plain_chat_pieces(text, limit - utf16_units(header))]
+
+
 def check_player_name(player: str) -> None:
     """Raises ValueError for a name no player can have (it would go into a /tell command)."""
-    if not isinstance(player, str) or not PLAYER_NAME.fullmatch(player):
+    if not (isinstance(player, str) and 1 <= len(player) <= 16 and all(c.isalnum() or c == "_" for c in player)):
         raise ValueError(f"cannot whisper to {str(player)[:40]!r}: a player's name is 1-16 letters, digits or _")

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, cast
 
+from ..bridge.plain_chat import tell_commands
 from ..dispatch import Decision, Dispatcher, DispatcherOptions, OpenOrder
 from ..dispatch.cooks import CookCommands, feedback_lines, killed_animals
 from ..dispatch.human import WAIT_S as PLAYER_WAIT_S
@@ -308,7 +309,11 @@ def seat_the_player(dispatcher: HumanDispatcher, bots: list, issue: Callable[[st
         time.sleep(0.5)
     x, y, z = chest
     issue(f"/tp {player} {x + 2} {y} {z}")
-    dispatcher.replies.tell = lambda line: issue(f"/tell {player} {line}")
+
+    def tell(line: str) -> None:  # whispered in pieces that fit one message and carry no second command
+        for command in tell_commands(player, line):
+            issue(command)
+    dispatcher.replies.tell = tell
     say(f"{player} gives the orders in chat")
 
 

@@ -66,3 +66,24 @@ def test_a_models_emoji_padded_reply_is_said_as_chat_only(agent_and_mallory):
     agent, mallory, heard = agent_and_mallory(lambda name: [give_after_emoji("", name)])
     mallory.chat(f"{agent.name}, say something")
     assert_only_said(agent, mallory, heard, f"give {mallory.name} diamond 7")
+
+
+def test_bot_chat_and_whisper_themselves_never_send_a_command(make_bot):
+    """The lowest layer: whatever text Bot.chat and Bot.whisper get, the server runs no command from it."""
+    sayer, mallory = make_bot("sayer"), make_bot("mallory")
+    heard, whispered = listen(mallory), []
+    mallory.on("whisper", lambda username, message, *rest: whispered.append(message))
+    give = f"/give {mallory.name} diamond 7"
+    sayer.chat(give)
+    sayer.chat(f" \u00a0\u200b{give}")
+    sayer.chat(give_after_emoji("", mallory.name))
+    sayer.chat(f"hi\n{give}\u00a7c\x00 and the end")
+    sayer.whisper(mallory.name, f"psst\n{give} {EMOJI * 200} and the end")
+    wait_until(lambda: any("and the end" in m for m in whispered), timeout=20,
+               message=lambda: f"the whisper's last piece; whispered {whispered}")
+    wait_ticks(20, "a command, had one been sent, to run")
+    said = [m for u, m in heard if u == sayer.name]
+    assert "diamond" not in mallory.inventory(), f"the server ran chat as a command: {said}"
+    assert said[-1].endswith("and the end"), said
+    assert sum(m.startswith(f"./give {mallory.name} diamond 7") for m in said) == 3, said
+    assert sayer.connected

@@ -23,6 +23,7 @@ from mindpy.bridge.plain_chat import (
     OLD_CHAT_LIMIT,
     check_player_name,
     plain_chat_pieces,
+    tell_commands,
     utf16_units,
     whisper_header,
 )
@@ -124,6 +125,14 @@ def test_no_whispered_piece_carries_a_second_command():
             assert mineflayer_sends(piece, CHAT_LIMIT, header) == [header + piece], (what, piece)
 
 
+def test_whispers_issued_as_commands_are_one_message_each_and_one_command_each():
+    """What the server console or an operator bot sends for a whisper (tell_commands): each line is one /tell."""
+    for what, text in texts(range(0, 601, 11)):
+        for line in tell_commands(PLAYER, text):
+            assert line.startswith(whisper_header(PLAYER)) and length(line) <= CHAT_LIMIT, (what, line)
+            assert len(line.splitlines()) == 1 and not refused_by_servers(line), (what, line)
+
+
 @pytest.mark.parametrize("limit", [CHAT_LIMIT, OLD_CHAT_LIMIT])
 def test_an_agents_long_chat_is_a_few_plain_pieces_with_the_note(limit):
     for what, text in texts(range(0, 601, 37)):  # the pieces themselves are checked at every offset above
@@ -145,10 +154,13 @@ def test_the_cut_note_counts_emoji_as_one_character_each(extra):
     assert utf16_units(said) > CHAT_LIMIT * MOST_CHAT_PIECES - 2 * MOST_CHAT_PIECES - 40, "the pieces are not full"
 
 
-@pytest.mark.parametrize("name", ["", "a" * 17, "x y", "a\n/give", "@a", "mallory give", None])
+@pytest.mark.parametrize("name", ["", "a" * 17, "x y", "a\n/give", "@a", "@e[type=player]", "mallory give", "a\u00a7b",
+                                  None])
 def test_a_whisper_to_a_name_no_player_has_is_refused(name):
     with pytest.raises(ValueError, match="player's name"):
         check_player_name(name)
+    with pytest.raises(ValueError, match="player's name"):
+        tell_commands(name, "hello")
 
 
 def run_mineflayer(version: str, calls: list[dict]) -> dict:

@@ -9,7 +9,7 @@ const CHAT_LIMIT = 256
 const OLD_CHAT_LIMIT = 100
 const REFUSED_CHARACTERS = /[\u0000-\u001f\u007f\u00a7]/ // eslint-disable-line no-control-regex
 const COMMAND_START = /^[\s\u0000-\u0020\u007f-\u00a0]*\// // eslint-disable-line no-control-regex
-const PLAYER_NAME = /^[A-Za-z0-9_]{1,16}$/
+const PLAYER_NAME = /^[\p{L}\p{N}_]{1,16}$/u // as mindpy.bridge.plain_chat.check_player_name
 
 // UTF-16 code units of one chat message, as mineflayer's chat plugin counts them (mindpy sets no chatLengthLimit).
 function chatLimit (bot) {
