@@ -6,6 +6,8 @@ import hashlib
 import sys
 from pathlib import Path
 
+from ..userfiles import shown_name, visible_text
+
 
 def _cmd_show(args) -> int:
     from .describe import describe_file, describe_task
@@ -14,16 +16,16 @@ def _cmd_show(args) -> int:
     if args.id:
         report = read_task_file(args.file, check_names=not args.no_name_check, only=[args.id])
         _print_lines(report.warnings.get(args.id, []))
-        print(describe_task(report.task(args.id)))
+        _print_text(describe_task(report.task(args.id)))
         return 0
     report = read_task_file(args.file, check_names=not args.no_name_check)
     if report.file_problems:
         report.raise_for_problems()
     _print_lines(_first_lines(report.messages()))
     if args.all:
-        print("\n\n".join(describe_task(t) for t in report.tasks.values()))
+        _print_text("\n\n".join(describe_task(t) for t in report.tasks.values()))
     else:
-        print(describe_file(report.tasks, str(args.file), invalid=list(report.problems)))
+        _print_text(describe_file(report.tasks, str(args.file), invalid=list(report.problems)))
     return 0
 
 
@@ -46,7 +48,7 @@ def _cmd_validate(args) -> int:
             _print_lines(_first_lines(report.messages()))
             unsolvable = _unsolvable_lines(path, report.tasks.values())
             _print_lines(_first_lines(unsolvable, "unsolvable tasks"))
-            print(report.summary() + (f", {len(unsolvable)} unsolvable" if unsolvable else ""), flush=True)
+            _print_text(report.summary() + (f", {len(unsolvable)} unsolvable" if unsolvable else ""))
             totals.update(files=1, unread=int(bool(report.file_problems)), tasks=len(report.task_ids),
                           valid=len(report.tasks), invalid=len(report.problems), warnings=report.warning_count,
                           unsolvable=len(unsolvable))
@@ -66,7 +68,7 @@ def _unsolvable_lines(path, tasks) -> list[str]:
     for task in tasks:
         reason = unsolvable_reason(task)
         if reason:
-            lines.append(f"{path}: task '{task.id}': unsolvable: {reason}")
+            lines.append(f"{path}: task '{shown_name(task.id)}': unsolvable: {reason}")
     return lines
 
 
@@ -77,9 +79,15 @@ def _first_lines(lines: list[str], noun: str = "problems and warnings") -> list[
 
 
 def _print_lines(lines: list[str]) -> None:
-    """Problems and warnings go to standard error, one a line."""
+    """Problems and warnings go to standard error, one a line (what a file holds shown visibly: see _print_text)."""
     for line in lines:
-        print(line, file=sys.stderr, flush=True)
+        print(visible_text(line), file=sys.stderr, flush=True)
+
+
+def _print_text(text: str) -> None:
+    """Text with ids, goals and names from a task file: its control and format characters are shown as escapes,
+    so a file cannot clear the terminal, retitle it or turn a line around."""
+    print("\n".join(visible_text(line) for line in text.split("\n")), flush=True)
 
 
 def _cmd_generate(args) -> int:

@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 
 from .schema import Task, counted
 
+SHOWN_IDS = 20  # ids of invalid tasks listed by name
+
 
 def _items(inventory: Mapping[str, int]) -> str:
     return ", ".join(f"{name} x{count}" for name, count in inventory.items()) or "nothing"
@@ -120,6 +122,7 @@ def describe_file(tasks: Mapping[str, Task], source: str = "", invalid: Sequence
             what = "targets " + _items(task.targets())
         lines.append(f"  {task.id:<{width}}  {task.type:<12} {task.agent_count} agents  {what}")
     if invalid:
-        lines.append(f"  {counted(len(invalid), 'invalid task')} left out (`mindpy tasks validate` says why): "
-                     + ", ".join(invalid))
+        more = len(invalid) - SHOWN_IDS
+        shown = ", ".join(invalid[:SHOWN_IDS]) + (f" and {more} more" if more > 0 else "")
+        lines.append(f"  {counted(len(invalid), 'invalid task')} left out (`mindpy tasks validate` says why): {shown}")
     return "\n".join(lines)

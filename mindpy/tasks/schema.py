@@ -238,18 +238,18 @@ class _Notes:
     """Collects the problems (the task cannot be used) and warnings (it was read with a change) of one task."""
 
     def __init__(self, source: str, task_id: str):
-        self.prefix = f"{source}: task '{one_line(str(task_id), 80)}'"
+        self.prefix = f"{source}: task '{shown_name(str(task_id))}'"
         self.problems: list[str] = []
         self.warnings: list[str] = []
 
     def add(self, fld: str, message: str) -> None:
-        self.problems.append(f"{self.prefix}: field '{one_line(fld, 80)}' {one_line(message)}")
+        self.problems.append(f"{self.prefix}: field '{shown_name(fld)}' {one_line(message)}")
 
     def whole(self, message: str) -> None:
         self.problems.append(f"{self.prefix}: {one_line(message)}")
 
     def warn(self, fld: str, message: str) -> None:
-        self.warnings.append(f"{self.prefix}: warning: field '{one_line(fld, 80)}' {one_line(message)}")
+        self.warnings.append(f"{self.prefix}: warning: field '{shown_name(fld)}' {one_line(message)}")
 
 
 def unplayable_reason(task: Task) -> str | None:
@@ -511,8 +511,8 @@ class TaskFileReport:
         if task_id in self.problems:
             raise TaskFileError(self.problems[task_id])
         close = difflib.get_close_matches(task_id, self.task_ids, n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
-        raise TaskFileError([f"{self.source}: no task '{one_line(task_id, 80)}'{hint}; the file has "
+        hint = f" (did you mean '{shown_name(close[0])}'?)" if close else ""
+        raise TaskFileError([f"{self.source}: no task '{shown_name(task_id)}'{hint}; the file has "
                              f"{counted(len(self.task_ids), 'task')}"])
 
 
@@ -544,7 +544,7 @@ def check_tasks(mapping: Any, *, source: str = "<memory>", names: NameChecker | 
             continue
         if len(spellings[str(task_id)]) > 1:  # YAML keys 1 and "1": one id, neither may silently replace the other
             report.problems[str(task_id)] = [
-                f"task '{task_id}': the id is given {len(spellings[str(task_id)])} times "
+                f"task '{shown_name(str(task_id))}': the id is given {len(spellings[str(task_id)])} times "
                 f"({' and '.join(repr(k) for k in spellings[str(task_id)])}); give each task its own id"]
             continue
         check = check_task(str(task_id), data, source=source, names=names)

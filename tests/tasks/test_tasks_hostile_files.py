@@ -128,3 +128,19 @@ def test_the_fields_of_each_task_family_are_not_unknown():
     assert DEFUSE_FIELDS == defuse_generator.TASK_FIELDS
     for path in sorted((REPO_ROOT / "tasks").glob("*.json")):
         assert read_task_file(path, check_names=False).messages() == [], path
+
+
+# ----- what a file holds never reaches the terminal as control sequences -----
+EVIL_ID = "evil\x1b]0;owned\x07\x1b[2J\u202eexe.txt\x9b31m"
+
+
+@pytest.mark.parametrize("command", [("validate",), ("show",), ("show", "--all"), ("show", EVIL_ID),
+                                     ("show", EVIL_ID[:-1])])
+def test_tasks_show_and_validate_print_control_characters_visibly(tmp_path, command):
+    path = tmp_path / "tasks.json"
+    path.write_text(json.dumps({EVIL_ID: {**GOOD_TASK, "goal": "line\x1b[31m red\u202e"},
+                                f"bad {EVIL_ID}": {**GOOD_TASK, "agent_count": 0, f"x{EVIL_ID}": 1}}))
+    code, output = _mindpy("tasks", command[0], str(path), *command[1:], "--no-name-check", cwd=tmp_path)
+    assert "Traceback" not in output and code in (0, 1, 2), output
+    assert not any(c in output for c in "\x1b\x07\x9b\u202e"), repr(output)
+    assert "evil\\x1b]0;owned\\x07" in output, output
