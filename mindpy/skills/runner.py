@@ -71,6 +71,10 @@ class SkillRunner:
         """Stop the running skill (it notices within about 100 ms)."""
         call_js(lambda: self.js.interrupt(self.bot.js), "interrupting a skill", timeout=10)
 
+    def running(self) -> str | None:
+        """The name of the skill running now (None when none is)."""
+        return call_js(lambda: self.js.runningSkill(self.bot.js), "reading the running skill", timeout=10) or None
+
     def set_cheat(self, on: bool) -> None:
         call_js(lambda: self.js.setCheat(self.bot.js, bool(on)), "setting cheat mode")
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import isolate
+from conftest import isolate, wait_until
 from mindpy.skills import Skills
 
 
@@ -63,8 +63,10 @@ def test_remembered_places_round_trip(make_bot):
     assert "No place called 'nowhere'" in skills.take_log()
 
 
-@pytest.mark.parametrize("skill, args", [("stay", (-1,)), ("go_to_position", ("far",))])
-def test_interrupt_stops_a_long_skill_within_one_second(make_bot, skill, args):
+@pytest.mark.parametrize("skill, js_name, args", [("stay", "stay", (-1,)),
+                                                   ("go_to_position", "goToCoordinates", ("far",))])
+def test_interrupt_stops_a_long_skill(make_bot, skill, js_name, args):
+    # how fast it stops is a figure of benchmarks/bench_interrupt.py; here: that it stops, and says so
     bot = make_bot("stopper")
     x, y, z = isolate(bot)
     skills = Skills(bot)
@@ -74,18 +76,16 @@ def test_interrupt_stops_a_long_skill_within_one_second(make_bot, skill, args):
 
     def run():
         outcome["ok"] = getattr(skills, skill)(*args)
-        outcome["ended"] = time.monotonic()
 
-    worker = threading.Thread(target=run)
+    worker = threading.Thread(target=run, daemon=True)  # a skill that never stops must not hold up pytest
     worker.start()
-    time.sleep(1.5)
+    wait_until(lambda: skills.runner.running() == js_name, timeout=20, message=f"{js_name} to start")
     assert worker.is_alive(), f"{skill} ended before it was interrupted: {skills.take_log()}"
-    interrupted_at = time.monotonic()
     skills.interrupt()
-    worker.join(5)
-    assert not worker.is_alive()
-    assert outcome["ended"] - interrupted_at < 1.0
+    worker.join(30)  # a bound that only catches a skill that never stops
+    assert not worker.is_alive(), f"{skill} did not stop when interrupted"
     assert outcome["ok"] is False and skills.last_result.interrupted
+    assert skills.runner.running() is None
 
 
 def test_skill_timeout_stops_the_skill(make_bot):

@@ -56,6 +56,11 @@ function interrupt (bot) {
   return true
 }
 
+// The name of the skill running now, or '' (lets a caller wait for a skill to have started).
+function runningSkill (bot) {
+  return c.state(bot).running || ''
+}
+
 function setCheat (bot, on) {
   c.state(bot).cheat = !!on
   return true
@@ -74,4 +79,4 @@ function setProtectedBlocks (bot, namesJson) {
   return true
 }
 
-module.exports = { inject, run, interrupt, setCheat, setRestrictToInventory, setProtectedBlocks }
+module.exports = { inject, run, interrupt, runningSkill, setCheat, setRestrictToInventory, setProtectedBlocks }

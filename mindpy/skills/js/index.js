@@ -23,6 +23,7 @@ module.exports = {
   inject,
   run: core.run,
   interrupt: core.interrupt,
+  runningSkill: core.runningSkill,
   setCheat: core.setCheat,
   setRestrictToInventory: core.setRestrictToInventory,
   setProtectedBlocks: core.setProtectedBlocks,
