@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from agent_helpers import RuleModel, start_agent, start_agent_with_model
+from agent_helpers import RuleModel, make_settings, start_agent, start_agent_with_model
 from conftest import isolate, teleport, unique_name, wait_until
 from mindpy.agent.bus import InProcessBus
 
@@ -128,3 +128,24 @@ def test_delivery_to_a_busy_bot_depends_on_respond_or_ignore_and_loses_nothing(c
         wait_until(seen, timeout=5, message="the message after the action ended")
         assert ended - started > 1
     assert sum("Where are you going?" in t for t in contents(b)) == 1  # exactly once: nothing lost or doubled
+
+
+def test_bots_talking_fast_are_not_held_by_the_players_message_limit(crew, tmp_path):
+    """The limit on players' chat (player_messages_per_10s) leaves the run's bots alone, also with their
+    messages echoed in public chat: a quick exchange goes on past the players' bucket."""
+    settings = make_settings(tmp_path, player_messages_per_10s=1, chat_bot_messages=True)
+    a_name, b_name = unique_name("ann"), unique_name("ben")
+    a, _ = crew.add(model=RuleModel([f'!startConversation("{b_name}", "Let us plan the house.")'],
+                                    rule=answer_responder, default="Still planning."), name=a_name,
+                    settings=settings)
+    b, _ = crew.add(model=RuleModel([], rule=answer_responder, default="Sounds good."), name=b_name,
+                    settings=settings)
+    a.handle_message("system", "Talk with your teammate.")
+
+    def heard_from(agent, other):
+        return sum(c.startswith(f"{other}: (FROM OTHER BOT)") for c in contents(agent))
+
+    wait_until(lambda: heard_from(b, a_name) >= 4 and heard_from(a, b_name) >= 4, timeout=60,
+               message=lambda: f"a quick exchange: {contents(a)[-4:]} / {contents(b)[-4:]}")
+    for agent in (a, b):
+        assert not [e for e in agent.events if e[1] in ("skipped", "too fast")]
