@@ -17,6 +17,11 @@ class BridgeTimeout(BridgeError):
     """A JavaScript call or event did not complete in time."""
 
 
+class NodeStopped(BridgeTimeout):
+    """The bots' Node process has exited: no JavaScript call can be answered any more. A kind of BridgeTimeout (the
+    answer never comes), so that what outlives a stalled Node outlives this too; the bots' owner reports the loss."""
+
+
 class ServerError(MindpyError):
     """The Minecraft server could not be started or reached."""
 

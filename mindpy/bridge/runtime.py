@@ -8,16 +8,23 @@ node_modules_setup/; JSPyBridge's own auto-install is never reached because we c
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import re
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..errors import BridgeError, BridgeTimeout, SetupError
+from ..errors import BridgeError, BridgeTimeout, NodeStopped, SetupError
 from ..nodejs import check_node_side, node_environment
-from .transport import Transport
+from .transport import NodeExited, Transport
+
+log = logging.getLogger(__name__)
+
+NODE_WATCH_INTERVAL_S = 0.2  # how soon the death of Node is noticed
 
 HOST_SCRIPT = Path(__file__).resolve().parent / "js" / "host.js"
 
@@ -42,7 +49,8 @@ _point_javascript_at_our_node()
 
 
 class NodeRuntime:
-    """Owns the JSPyBridge connection and our host.js module inside it."""
+    """Owns the JSPyBridge connection and our host.js module inside it. A thread watches Node: if it stops (killed,
+    crashed), calls waiting for it fail at once and `on_exit` listeners hear why."""
 
     def __init__(self):
         binary = check_node_side()
@@ -65,7 +73,56 @@ class NodeRuntime:
         self.transport = Transport(config, connection)
         self.transport.install()
         self.closed = False
+        self.exit_reason: str | None = None  # why Node stopped, once it has (not set by close())
+        self._exit_listeners: list[Callable[[str], None]] = []
+        self._exit_lock = threading.Lock()
+        threading.Thread(target=self._watch_node, name="mindpy-node-watch", daemon=True).start()
         self.host = self.require(HOST_SCRIPT)
+
+    # ---- Node's death ---------------------------------------------------------------------------------------
+    def on_exit(self, listener: Callable[[str], None]) -> Callable[[str], None]:
+        """Call `listener(reason)` once if Node stops without close() (killed, crashed); at once if it already
+        has. It runs on a thread of its own; returns the listener (for off_exit)."""
+        with self._exit_lock:
+            reason = self.exit_reason
+            if reason is None:
+                self._exit_listeners.append(listener)
+        if reason is not None:
+            self._tell(listener, reason)
+        return listener
+
+    def off_exit(self, listener: Callable[[str], None]) -> None:
+        with self._exit_lock:
+            if listener in self._exit_listeners:
+                self._exit_listeners.remove(listener)
+
+    def _watch_node(self) -> None:
+        while not self.closed:
+            time.sleep(NODE_WATCH_INTERVAL_S)
+            proc = self._connection.proc
+            if proc is not None and proc.poll() is not None and not self.closed:
+                self._node_exited(f"the bots' Node process stopped (exit code {proc.returncode})")
+                return
+
+    def _node_exited(self, reason: str) -> None:
+        with self._exit_lock:
+            if self.closed or self.exit_reason is not None:
+                return
+            self.exit_reason = reason
+            listeners, self._exit_listeners = self._exit_listeners, []
+        self.transport.node_stopped(reason)  # the callers waiting for Node hear it now, not at their time limits
+        for listener in listeners:
+            self._tell(listener, reason)
+
+    @staticmethod
+    def _tell(listener: Callable[[str], None], reason: str) -> None:
+        def run() -> None:
+            try:
+                listener(reason)
+            except Exception:
+                log.exception("a listener to the end of Node failed")
+
+        threading.Thread(target=run, name="mindpy-node-exit", daemon=True).start()
 
     def require(self, path: str | Path):
         """Load a JS file of ours with Node's own require (never JSPyBridge's installer)."""
@@ -173,6 +230,8 @@ def call_js(fn, what: str, timeout: float | None = None):
         return fn()
     except BridgeError:
         raise
+    except NodeExited as exc:
+        raise NodeStopped(f"{what}: {exc}") from None
     except Exception as exc:  # JSPyBridge raises bare Exception for timeouts
         text = str(exc)
         if "timed out" in text.lower():

@@ -12,6 +12,9 @@ its pipe reader, and replace the three parts that route messages, because they f
 - Request ids were taken with `self.i += 1` from several threads (two calls could get one id), and the inbound and
   outbound lists were swapped in a way that could lose a message. Here ids come from a lock, and the inbound
   queue is thread-safe.
+- When Node died, every caller waited out its time limit (10 s for a property read, up to the call's limit for a
+  call) for a reply that could not come. Here the runtime tells the transport (`node_stopped`), and every waiting
+  and later request fails at once with NodeExited.
 
 The wire format is JSPyBridge's own (see its bridge.js): a call is `{r, action, ffid, key, args, p}`, where `p`
 counts the references in `args`; Node answers on `r`, and first on `r + 1` with the ids of the proxies it made
@@ -76,6 +79,7 @@ class Transport:
         self._next_id = 1
         self.dropped = 0  # late or unmatched replies, for tests and diagnostics
         self.thread: threading.Thread | None = None
+        self.stopped: str | None = None  # why Node can answer no more (set by node_stopped)
 
     # ---- installing ------------------------------------------------------------------------------------------
     def install(self) -> None:
@@ -131,6 +135,19 @@ class Transport:
         waiter.reply = inbound
         waiter.done.set()
 
+    def node_stopped(self, why: str) -> None:
+        """Node has exited: every caller still waiting gets NodeExited at once (no reply can come any more; they
+        would wait out their time limits), and so does every later request."""
+        self.stopped = why
+        with self._lock:
+            waiters, self._waiters = list(self._waiters.values()), {}
+        for waiter in waiters:
+            waiter.done.set()
+
+    def _check_running(self) -> None:
+        if self.stopped is not None:
+            raise NodeExited(self.stopped)
+
     # ---- requests --------------------------------------------------------------------------------------------
     def _take_ids(self, count: int) -> int:
         with self._lock:
@@ -159,6 +176,7 @@ class Transport:
         """A small request (read a property, list keys, inspect...); JSPyBridge's Executor.ipc."""
         if action not in ("get", "init", "inspect", "serialize", "blob", "set", "keys"):
             raise ValueError(f"unknown bridge action {action!r}")
+        self._check_running()
         r = self._take_ids(1)
         packet: dict[str, Any] = {"r": r, "action": action, "ffid": ffid}
         if action in ("get", "init", "inspect", "set"):
@@ -169,12 +187,15 @@ class Transport:
         self.loop.queue_payload(json.dumps(packet))
         if not waiter.done.wait(SMALL_REQUEST_S):
             self._withdraw(r)
+            self._check_running()
             raise TimeoutError(f"Timed out accessing '{attr}'")
+        self._check_running_for(waiter)
         return _checked(waiter.reply, attr)
 
     def pcall(self, ffid: Any, action: str, attr: Any, args: Any, *, timeout: float | None = 1000,
               forceRefs: bool = False) -> tuple[Any, Any]:  # noqa: N803 (JSPyBridge's keyword)
         """Call or set on a JS object with arguments that may hold Python objects; JSPyBridge's Executor.pcall."""
+        self._check_running()
         r = self._take_ids(2)  # Node answers the call on r, and the proxies it made on r + 1
         new_objects: dict[int, Any] = {}
         refs = 0
@@ -203,10 +224,17 @@ class Transport:
         self.loop.queue_payload(payload)
         if not waiter.done.wait(self._wait_limit(timeout)):
             self._withdraw(r, r + 1)
+            self._check_running()
             raise TimeoutError(f"Call to '{attr}' timed out. Increase the timeout with the `timeout` keyword.")
         self._withdraw(r + 1)  # Node answers r + 1 before r; nothing more will come for it
+        self._check_running_for(waiter)
         reply = _checked(waiter.reply, attr)
         return reply["key"], reply["val"]
+
+    def _check_running_for(self, waiter: _Waiter) -> None:
+        """A waiter woken without a reply was woken because Node stopped."""
+        if waiter.reply is None:
+            raise NodeExited(self.stopped or "the Node process stopped")
 
     def _register(self, reply: dict, new_objects: dict[int, Any]) -> None:
         """Record the ids Node gave to the proxies of our Python objects, so that it can call them."""
@@ -221,6 +249,10 @@ class Transport:
                     obj.iffid = js_id  # JSPyBridge's event emitters look for it
                 except Exception:
                     pass
+
+
+class NodeExited(Exception):
+    """A request to Node that can get no answer: the Node process has exited."""
 
 
 def _checked(reply: dict | None, attr: Any) -> dict:

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
+from ..errors import MindpyError
 from .blocking import available, blocked_commands
 from .context import AgentContext
 from .docs import Situation, command_docs, help_text
@@ -67,6 +68,9 @@ class AgentCommands:
             return _text(self.registry.run(context, name, args))  # the action manager reports errors
         try:
             return _text(self.registry.run(context, name, args))
+        except MindpyError as exc:  # the bot or the world did not answer (a lost bot): one line, no traceback
+            log.warning("command !%s failed: %s", name, exc)
+            return f"Command !{name} failed: {type(exc).__name__}: {exc}"
         except Exception as exc:  # a failing query is output for the model, not a crash of the agent loop
             log.exception("command !%s failed", name)
             return f"Command !{name} failed: {type(exc).__name__}: {exc}"

@@ -45,7 +45,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import BridgeTimeout, ConfigError, MindpyError
+from ..errors import BridgeTimeout, ConfigError, MindpyError, NodeStopped
 from ..models.base import ModelUnreachable
 from ..models.budget import Budget, BudgetLimits, release_budget, shared_budget
 from ..models.outage import OutageWatch
@@ -528,6 +528,8 @@ def _lost_bots(bots) -> list[str]:
         try:
             if not bot.connected:
                 lost.append(bot.name)
+        except NodeStopped:  # the bots' Node process died while we asked
+            lost.append(bot.name)
         except BridgeTimeout as exc:
             log.warning("could not read the connection of %s: %s", bot.name, exc)
     return lost

@@ -32,7 +32,7 @@ def _cmd_run(args) -> int:
         print(f"mindpy run: --processes must be at least 1, got {args.processes}", file=sys.stderr)
         return 2
     from ..agent.processes import ProcessRunner, share_limits
-    from ..agent.runner import AgentRunner, ConsoleLog
+    from ..agent.runner import REJOIN_WAITS_S, AgentRunner, ConsoleLog
     from ..models.budget import release_budget, shared_budget
     from ..profiles import load_profile
     from ..server.address import parse_server
@@ -69,7 +69,7 @@ def _cmd_run(args) -> int:
             runner.on_budget_exceeded.append(runner.stop)
         else:
             runner = stack.enter_context(AgentRunner(settings, profiles, host, port, console=ConsoleLog(),
-                                                     wrap_model=budgeted))
+                                                     wrap_model=budgeted, rejoin_waits=REJOIN_WAITS_S))
         budget.on_exceeded.append(lambda exc: runner.stop())  # no bot can think any more: the run is over
         signal.signal(signal.SIGTERM, lambda *_: runner.stop())
         runner.start()

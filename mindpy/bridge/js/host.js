@@ -90,7 +90,7 @@ function textOf (reason) {
   }
   if (reason && typeof reason === 'object') {
     if (reason.value && typeof reason.value === 'object') return textOf(reason.value)
-    if (typeof reason.text === 'string' || reason.text?.value) {
+    if (typeof reason.text === 'string' || typeof reason.text?.value === 'string') {
       const extra = (reason.extra?.value?.value || reason.extra || []).map(textOf).join('')
       return (reason.text?.value ?? reason.text) + extra
     }
