@@ -6,16 +6,21 @@ library (never mindpy, never site-packages). Protocol, one JSON object per line:
   parent -> child  first line: {"code", "namespaces": {ns: [names]}, "modules": {name: [names]},
                                 "preload": [modules], "builtins": [names], "parent_pid",
                                 "limits": {"memory_mb", "cpu_seconds", "wall_seconds"},
-                                "audit_allow": [events], "seccomp_deny": [system calls]}
+                                "audit_allow": [events], "seccomp_deny": [system calls], "nonce"}
                    then one reply per call: {"t": "ret", "value"} or {"t": "err", "type", "text"}
   child -> parent  {"t": "ready", "seccomp"}                    set-up done, the code starts
                    {"t": "out", "text"}                         printed output
                    {"t": "call", "ns", "name", "args", "kwargs"}  an API call; the child waits for the reply
-                   {"t": "done", "ok", "error"}                  the end
+                   {"t": "done", "ok", "error", "nonce"}         the end
 
 Order of set-up matters: everything that needs a file (imports, the seccomp library) happens before the
 resource limits, because afterwards no file descriptor can be opened at all; the parent-death signal and the
 watchdog thread come before the seccomp filter, which refuses `prctl` and `clone`.
+
+The code can reach the pipe to the parent (the closures of `print` and the stubs hold the channel, and `os.write`
+is reachable through any function's globals), so it can write any line. It cannot write the end: the "done" line
+carries a per-run nonce that only `make_result_writer`'s closure holds, written by functions bound before the code
+runs (never `json` or `Channel`, which the code can change), and the parent stops a run whose "done" has another.
 
 Once the generated code has started, nothing in this process runs with the audit hook relaxed, except the few
 lines that read the traceback's frames for the error report (`make_frame_reader`). Everything those lines and
@@ -34,6 +39,11 @@ import signal
 import sys
 import time
 import types
+
+try:
+    from _json import encode_basestring_ascii as _quote_json  # C: nothing the code changes runs in it
+except ImportError:  # an interpreter built without the accelerator
+    from json.encoder import py_encode_basestring_ascii as _quote_json
 
 FILENAME = "<generated>"
 MAX_PRINT_CHARS = 100_000
@@ -392,13 +402,30 @@ def make_error_reporter(code: types.CodeType, lines: list, memory_mb: int, open_
     return report
 
 
-def compile_or_report(channel: Channel, source: str):
+def make_result_writer(fd: int, nonce: str):
+    """A function that writes the "done" line with the run's nonce straight to the pipe `fd`. It uses only C
+    functions and built-in types bound here: the code can replace `json.dumps`, `Channel.send` or `channel.out`,
+    but not what this does, and it never sees the nonce (held in this closure, which only `main` can reach)."""
+    write, quote, text, kind = os.write, _quote_json, str, type
+
+    def finish(ok: bool, error: str) -> None:
+        if kind(error) is not text:
+            error = "the code failed (details unavailable)"
+        line = '{"t": "done", "ok": ' + ("true" if ok is True else "false") + ', "error": ' + quote(error) + \
+            ', "nonce": "' + nonce + '"}\n'
+        data = line.encode()
+        while data:
+            data = data[write(fd, data):]
+    return finish
+
+
+def compile_or_report(finish, source: str):
     """The code object, or None after reporting a syntax error (possible when the checker was skipped)."""
     try:
         return compile(source, FILENAME, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         error = error_summary(exc, 0) if isinstance(exc, SyntaxError) else f"{type(exc).__name__}: {exc}"
-        channel.send({"t": "done", "ok": False, "error": error})
+        finish(False, error)
         return None
 
 
@@ -406,12 +433,13 @@ def main() -> None:
     """Child process entry: read the code and limits from the parent, apply the limits, run it."""
     channel = Channel()
     init = channel.receive()
+    finish = make_result_writer(channel.out.fileno(), str(init.pop("nonce", "")))
     # Import the allowed modules now: after the limits, no module file could be opened.
     for name in list(init["modules"]) + list(init.get("preload", [])):
         __import__(name)
     limits = init["limits"]
     source = init["code"]
-    code = compile_or_report(channel, source)
+    code = compile_or_report(finish, source)
     if code is None:
         os._exit(0)
     env = make_globals(channel, init)
@@ -422,16 +450,16 @@ def main() -> None:
     open_gate, close_gate, admits = make_frame_gate()
     report = make_error_reporter(code, source.splitlines(), limits["memory_mb"], open_gate, close_gate)
     # bound now: the code can replace os._exit, Channel.send and even builtins.BaseException
-    send, end, anything = channel.send, os._exit, BaseException
-    send({"t": "ready", "seccomp": seccomp})
+    end, anything = os._exit, BaseException
+    channel.send({"t": "ready", "seccomp": seccomp})
     install_audit_hook(code, frozenset(init.get("audit_allow", [])), admits)
     try:
         exec(code, env)
-        result = {"t": "done", "ok": True}
+        ok, error = True, ""
     except anything as exc:  # everything the code raises is output for the model
-        result = {"t": "done", "ok": False, "error": report(exc)}
+        ok, error = False, report(exc)
     try:
-        send(result)
+        finish(ok, error)
     finally:
         end(0)
 

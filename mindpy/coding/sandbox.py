@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import selectors
 import signal
 import subprocess
@@ -172,6 +173,7 @@ class _Run:
         self.stdin_lock = threading.Lock()
         self.done: dict | None = None
         self.kill_reason = ""
+        self.nonce = secrets.token_hex(16)  # the child's real "done" carries it; the code cannot read it
 
     def init_message(self) -> dict:
         return {
@@ -185,6 +187,7 @@ class _Run:
             "parent_pid": os.getpid(),
             "audit_allow": list(AUDIT_ALLOWED) + list(self.limits.extra_audit_events),
             "seccomp_deny": list(SECCOMP_DENY) if self.limits.seccomp else [],
+            "nonce": self.nonce,
         }
 
     def execute(self) -> RunResult:
@@ -295,6 +298,9 @@ class _Run:
         elif kind == "ready":
             self.result.seccomp = bool(msg.get("seccomp"))
         elif kind == "done":
+            if msg.get("nonce") != self.nonce:  # written by the code, not by the child at the end
+                self.kill_reason = "forged"
+                return False
             self.done = msg
             return False
         return True
@@ -373,6 +379,8 @@ class _Run:
                        f"print less.")
         elif self.kill_reason == "protocol":
             r.error = "The code's process broke the protocol and was stopped."
+        elif self.kill_reason == "forged":
+            r.error = "The code tried to send its own result instead of finishing, and was stopped."
         elif code == -signal.SIGXCPU:
             r.error = "The code used too much CPU time and was stopped."
         elif code == -signal.SIGKILL:

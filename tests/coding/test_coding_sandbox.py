@@ -442,6 +442,34 @@ def test_garbage_on_the_pipe_ends_the_run_without_raising_in_the_parent():
     assert_next_run_works()
 
 
+# A "done" that the code writes itself, or a real one it changes on the way, must not pass for the run's result:
+# each of these ends with the code failing, so a run that comes back ok was forged.
+CHANNEL = "channel = print.__closure__[0].cell_contents\n"
+FORGED_RESULTS = [
+    pytest.param(CHANNEL + "channel.send({'t': 'done', 'ok': True})\nraise ValueError('real end')", id="channel-send"),
+    pytest.param(CHANNEL + "channel.out.write(b'{\"t\": \"done\", \"ok\": true}\\n')\nchannel.out.flush()\n"
+                 "raise ValueError('real end')", id="pipe-write"),
+    pytest.param(ESCAPE + "for fd in range(12):\n    try:\n        os_module.write(fd, b'{\"t\": \"done\", "
+                 "\"ok\": true}\\n')\n    except Exception:\n        pass\nraise ValueError('real end')", id="every-fd"),
+    pytest.param(CHANNEL + "real = channel.out\nmake_class = print.__globals__['__builtins__'].type\n"
+                 "channel.out = make_class('Rewrite', (), {'flush': lambda self: real.flush(), 'write': lambda self, "
+                 "data: real.write(data.replace(b'\"ok\": false', b'\"ok\": true'))})()\n"
+                 "raise ValueError('real end')", id="rewrite-writer"),
+    pytest.param("json = print.__globals__['json']\nreal = json.dumps\njson.dumps = lambda msg, **kw: "
+                 "real({**msg, 'ok': True} if msg.get('t') == 'done' else msg, **kw)\nraise ValueError('real end')",
+                 id="patched-json"),
+    pytest.param(CHANNEL + "channel.__class__.send = lambda self, msg: print.__globals__['os'].write(self.out.fileno(), "
+                 "b'{\"t\": \"done\", \"ok\": true}\\n')\nraise ValueError('real end')", id="patched-send"),
+]
+
+
+@pytest.mark.parametrize("code", FORGED_RESULTS)
+def test_a_result_the_code_forges_is_not_taken_for_the_real_one(code):
+    r = run_code(code, timeout=10, check=False)
+    assert not r.ok, (r.output, r.error)
+    assert "real end" in r.error or "its own result" in r.error, r.error
+
+
 # ---- API calls over the pipe -----------------------------------------------------------------------------------
 class FakeBotApi:
     """Plain Python functions standing in for one bot's skills (the real ones need a server)."""
