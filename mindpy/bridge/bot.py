@@ -11,7 +11,7 @@ from typing import Any
 from .. import DEFAULT_MINECRAFT_VERSION
 from ..errors import BridgeTimeout, UnsupportedVersion
 from .events import EventDispatcher
-from .plain_chat import check_player_name, plain_chat_pieces, utf16_units, whisper_header
+from .plain_chat import check_player_name, plain_chat_pieces, sayable, utf16_units, whisper_header
 from .runtime import call_js, js_module, runtime
 
 
@@ -105,10 +105,16 @@ class Bot:
         """Run one server command as this bot, e.g. `bot.command("give alice stick 1")` (the "/" is optional).
 
         The server runs it with the bot's permissions: set-up commands need an operator bot. No reply comes
-        back; check the command's effect. Raises ValueError for an empty line or one holding a line break."""
+        back; check the command's effect. Raises ValueError for an empty line, one holding a line break, one
+        longer than a chat message, or one holding a character servers kick for."""
         line = line.strip().lstrip("/")
         if not line or len(line.splitlines()) > 1:
             raise ValueError(f"a server command is one non-empty line, got {line[:80]!r}")
+        if utf16_units("/" + line) > self.chat_limit:  # servers disconnect the sender of a longer one
+            raise ValueError(f"a server command is at most {self.chat_limit - 1} UTF-16 code units, got "
+                             f"{utf16_units(line)}: {line[:80]!r}...")
+        if sayable(line) != line:
+            raise ValueError(f"a server command cannot hold control characters, '§' or lone surrogates: {line[:80]!r}")
         call_js(lambda: self.js.chat("/" + line), f"bot {self.name} command /{line.split()[0]}")
 
     def whisper(self, player: str, text: str) -> None:

@@ -86,4 +86,7 @@ def test_bot_chat_and_whisper_themselves_never_send_a_command(make_bot):
     assert "diamond" not in mallory.inventory(), f"the server ran chat as a command: {said}"
     assert said[-1].endswith("and the end"), said
     assert sum(m.startswith(f"./give {mallory.name} diamond 7") for m in said) == 3, said
+    for line in (f"give {mallory.name} diamond 1 " + "x" * 300, f"give {mallory.name} diamond 1\u00a7", "say a\tb"):
+        with pytest.raises(ValueError, match="server command"):  # a server would disconnect the bot for it
+            sayer.command(line)
     assert sayer.connected
