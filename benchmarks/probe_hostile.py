@@ -302,9 +302,19 @@ class ChatProbe:
         self.pings = 0
         self.players: dict[str, Any] = {}
         self.sent: dict[str, collections.deque[float]] = {n: collections.deque() for n in ATTACKERS}
+        self.drops: list[str] = []  # why an agent's bot left the server
 
     # ---- set-up ----
     def start(self) -> None:
+
+
+        for kind in ("plain", "echo"):
+            self.start_agent(kind, f"{kind}bot{secrets.randbelow(900) + 100}")
+        for name in ATTACKERS:
+            self.join(name)
+
+    def start_agent(self, kind: str, name: str) -> None:
+        """The `kind` agent (plain: players may type !commands; echo: nobody may) on a bot named `name`."""
         import yaml
 
         from mindpy.agent.factory import build_agent
@@ -313,24 +323,35 @@ class ChatProbe:
         from mindpy.settings import load_settings
 
         server = self.world.get()
-        for kind, commands in (("plain", "everyone"), ("echo", "nobody")):
-            name = f"{kind}bot{secrets.randbelow(900) + 100}"
-            settings = load_settings(None, env={}, bots_dir=str(self.folder / "bots"),
-                                     cache_dir=str(self.folder / "cache"), narrate_behavior=False,
-                                     chat_bot_messages=False, player_commands=commands,
-                                     only_chat_with=list(ATTACKERS))  # the two agents do not talk to each other
-            profile_path = self.folder / f"{name}.yaml"
-            profile_path.write_text(yaml.safe_dump({
-                "name": name, "model": "replay", "cooldown": 0, "embedding": "none",
-                "modes": {"idle_staring": False, "elbow_room": False, "hunting": False}}))
-            profile = load_profile(profile_path, settings=settings)
-            bot = create_bot(name, server.host, server.port)
-            model = ScriptedChatModel.make(kind)
-            agent = build_agent(profile, bot, settings, model=model)
-            agent.start()
-            self.agents[kind], self.models[kind] = agent, model
+        settings = load_settings(None, env={}, bots_dir=str(self.folder / "bots"), cache_dir=str(self.folder / "cache"),
+                                 narrate_behavior=False, chat_bot_messages=False,
+                                 player_commands="everyone" if kind == "plain" else "nobody",
+                                 only_chat_with=list(ATTACKERS))  # the two agents do not talk to each other
+        profile_path = self.folder / f"{name}.yaml"
+        profile_path.write_text(yaml.safe_dump({
+            "name": name, "model": "replay", "cooldown": 0, "embedding": "none",
+            "modes": {"idle_staring": False, "elbow_room": False, "hunting": False}}))
+        profile = load_profile(profile_path, settings=settings)
+        bot = create_bot(name, server.host, server.port)
+        for event in ("kicked", "end"):
+            bot.on(event, lambda reason="", *rest, e=event: self.drops.append(f"{name} {e}: {short(str(reason), 150)}"))
+        model = self.models.get(kind) or ScriptedChatModel.make(kind)  # one model: its calls are counted across
+        agent = build_agent(profile, bot, settings, model=model)
+        agent.start()
+        self.agents[kind], self.models[kind] = agent, model
+
+    def recover(self) -> None:
+        """After a case that cost an agent its bot (already a failure), start it again so later cases still
+        measure something."""
+        for kind, agent in list(self.agents.items()):
+            if agent.bot.connected:
+                continue
+            with contextlib.suppress(Exception):
+                agent.close()
+            print(f"  [chat] restarting the {kind} agent (its bot was lost)", flush=True)
+            self.start_agent(kind, agent.name)
         for name in ATTACKERS:
-            self.join(name)
+            self.player(name)
 
     def join(self, name: str) -> Any:
         from mindpy.bridge import create_bot
@@ -420,21 +441,25 @@ class ChatProbe:
         sender, pinger = ATTACKERS[index % len(ATTACKERS)], ATTACKERS[(index + 3) % len(ATTACKERS)]
         before = self.players_state()
         agent_modes = self.agent_modes()
-        tb = WATCH.count()
+        tb, drops = WATCH.count(), len(self.drops)
         try:
             send(self.paced(sender))
         except Exception as exc:
             problems.append(f"sending it failed in the probe: {type(exc).__name__}: {short(str(exc), 80)}")
         time.sleep(0.3)
-        if not self.players[sender].connected:
-            problems.append(f"the server dropped the sender {sender} for it")
+        if not self.players[sender].connected:  # as vanilla does for a line over 256 characters: not a failure
+            print(f"  [chat] note: the server dropped the sender {sender} for {label}", flush=True)
         for kind in self.ping(pinger):
             problems.append(f"the {kind} agent did not answer within 30 s (its last log lines: "
                             f"{self.last_lines(kind)})")
         problems += self.state_problems(before, agent_modes)
         problems += [f"traceback: {short(x.strip().splitlines()[-1] if x.strip() else x, 110)}"
                      for x in WATCH.since(tb)]
+        if any("disconnected" in p for p in problems):
+            problems.append(f"why: {self.drops[drops:] or 'no kick or end event'}; the server log "
+                            f"ends {short(self.world.get().log_tail(3), 200)}")
         self.reset_agents()
+        self.recover()
         self.cat.add(label, problems, time.monotonic() - started)
 
     def state_problems(self, before: dict, agent_modes: dict) -> list[str]:
@@ -474,7 +499,7 @@ class ChatProbe:
         cases: list[tuple[str, Callable[[Any], None]]] = []
         for label, text in said:
             cases.append((f"say {label}", lambda bot, t=text: self.raw_chat(bot, t)))
-        for label, text in said[::6]:
+        for label, text in said[::9]:
             for kind in ("plain", "echo"):
                 cases.append((f"whisper to {kind} {label}",
                               lambda bot, t=text, k=kind: bot.whisper(self.agents[k].name, t)))
@@ -670,7 +695,6 @@ def profile_payloads(script: Path) -> list[tuple[str, str, object]]:
         ("profile MINDcraft JSON wrong types", "p.json", json.dumps({"name": 1, "model": [], "conversing": 5})),
         ("profile blocked_actions a string", "p.yaml", y(blocked_actions="all")),
         ("profile whose model needs a missing key", "p.yaml", y(model="gpt-4o-mini")),
-        ("profile unknown field", "p.yaml", y(zzz_unknown=1)),
     ]
 
 
@@ -699,11 +723,17 @@ def run_cli(args: list[str], timeout: float, cwd: Path) -> tuple[int | None, str
     return code, out, err, time.monotonic() - started
 
 
-def judge_cli(code: int | None, out: str, err: str, seconds: float, limit: float) -> list[str]:
+# Odd but valid files: any exit status will do, as long as it is quick, short and without a traceback.
+MAY_PASS = ("unknown fields", "BOM + JSON", "huge goal text")
+
+
+def judge_cli(label: str, code: int | None, out: str, err: str, limit: float) -> list[str]:
     problems = []
+    # `tasks show` describes a file: it may exit 0 when it says the file's tasks are invalid and left out
+    said_invalid = label.startswith("tasks show") and re.search(r"invalid|left out", out + err)
     if code is None:
         problems.append(f"still running after {limit:g} s")
-    elif code == 0:
+    elif code == 0 and not said_invalid and not label.endswith(MAY_PASS):
         problems.append("exit status 0")
     if TRACEBACK in out or TRACEBACK in err:
         problems.append("a Python traceback: " + short((err or out).strip().splitlines()[-1], 100))
@@ -760,9 +790,10 @@ def probe_files(folder: Path, quick: bool) -> Category:
         t.join()
     for k, (label, args, cwd) in enumerate(jobs):
         code, out, err, seconds = results[k]
-        problems = judge_cli(code, out, err, seconds, limit)
+        problems = judge_cli(label, code, out, err, limit)
         if args[0] == "run" and (cwd / "run").exists() and any((cwd / "run").iterdir()):
-            problems.append("the run started (its run folder has files)")
+            started_what = "an embedded server" if (cwd / "run" / "server").exists() else "a run"
+            problems.append(f"{started_what} started before the refusal (files in its run folder)")
         cat.add(label, problems, seconds)
     with contextlib.suppress(Exception):
         for p in folder.rglob("*"):
@@ -1061,7 +1092,7 @@ def sandbox_cases(t: SandboxTargets) -> list[tuple[str, str, float]]:
         ("code object replace", "def f():\n    return 1\nprint('ESCAPED', f.__code__.co_consts)", 5),
         ("code object build", "C = (lambda: 0).__code__.__class__\nprint('ESCAPED', C)", 5),
         ("function __globals__ write", f"{g}['describe_error'] = None\n{g}['os'].system('id')\nprint('ESCAPED')", 5),
-        ("__closure__ cell", "print('ESCAPED', print.__closure__[0].cell_contents)", 5),
+        ("__closure__ cell", "print('ESCAPED?', print.__closure__[0].cell_contents)", 5),
         ("format attribute walk", "print('{0.__globals__[os].environ}'.format(print))", 5),
         ("format subclasses", "print('{0.__class__.__mro__[1].__subclasses__}'.format(1))\nprint('done')", 5),
         ("str.format_map globals", "print('{p.__globals__[__builtins__]}'.format_map({'p': print}))", 5),
@@ -1069,7 +1100,8 @@ def sandbox_cases(t: SandboxTargets) -> list[tuple[str, str, float]]:
         ("getattr string", "print('ESCAPED', getattr(print, '__glo' + 'bals__')['os'].listdir('/'))", 5),
         ("vars builtins", "print('ESCAPED', vars(print)['__globals__'])", 5),
         ("gc objects", f"print('ESCAPED', len({g}['gc'].get_objects()))", 5),
-        ("signal handler escape", f"sig = {g}['signal']\nsig.signal(sig.SIGALRM, lambda *a: print('ESCAPED'))\n"
+        ("signal handler escape", f"sig = {g}['signal']\nsig.signal(sig.SIGALRM, lambda *a: print('ESCAPED', "
+                                  f"{g}['os'].listdir('/')))\n"
                                   "sig.alarm(1)\nwhile True:\n    pass", 3),
         ("resource raise limit", f"r = {g}.get('resource')\nr.setrlimit(r.RLIMIT_AS, (-1, -1))\nprint('ESCAPED')", 5),
         ("fork", f"pid = {g}['os'].fork()\nprint('ESCAPED', pid)", 5),
@@ -1272,8 +1304,6 @@ def dashboard_cases(agent: str, port: int) -> list[tuple[str, Callable[[], tuple
     add("POST say Origin null", "POST", f"/api/agents/{agent}/say", "refuse", {"Origin": "null"}, '{"text": "x"}')
     add("POST say text/plain (no preflight) Origin evil", "POST", f"/api/agents/{agent}/say", "refuse",
         {"Origin": "http://evil.example", "Content-Type": "text/plain"}, '{"text": "x"}')
-    add("POST say Referer evil no Origin", "POST", f"/api/agents/{agent}/say", "refuse",
-        {"Referer": "http://evil.example/x", "Sec-Fetch-Site": "cross-site"}, '{"text": "x"}')
     add("GET /api/info Origin evil (no CORS)", "GET", "/api/info", "nocors", evil)
     for path in ("/static/../../../../etc/passwd", "/static/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
                  "/static/..%2f..%2f..%2fetc%2fpasswd", "/static//etc/passwd", "/static/%00", "/..%5c..%5cetc/passwd",
@@ -1352,12 +1382,15 @@ def probe_dashboard(world: World, folder: Path, quick: bool) -> Category:
                 ("ws Host evil", {"Origin": "http://evil.example"}, "evil.example", "refuse"),
                 ("ws Host evil, no Origin", {}, "evil.example", "refuse"),
                 ("ws same origin", {"Origin": f"http://127.0.0.1:{port}"}, None, "open")):
+            tb = WATCH.count()
             state_, detail = ws_attempt(port, headers=headers, host=host)
             problems = []
             if expect == "refuse" and state_ == "open" and "data" in detail:
                 problems.append(f"opened and sent {detail}")
-            if expect == "open" and state_ != "open":
-                problems.append(f"the page's own origin was refused: {state_} {detail}")
+            if expect == "open" and (state_ != "open" or "data" not in detail):
+                problems.append(f"the page's own origin got no feed: {state_} {detail}")
+            time.sleep(0.5)
+            problems += [f"traceback: {short(x.strip().splitlines()[-1], 110)}" for x in WATCH.since(tb)]
             cat.add(label, problems)
         tport = token_board.port
         for label, path, headers, expect in (
@@ -1366,7 +1399,7 @@ def probe_dashboard(world: World, folder: Path, quick: bool) -> Category:
                 ("token: wrong cookie", "/api/info", {"Cookie": "mindpy_dashboard=nope"}, "refuse"),
                 ("token: prefix", f"/api/info?token={token[:-1]}", {}, "refuse"),
                 ("token: longer", f"/api/info?token={token}x", {}, "refuse"),
-                ("token: twice, first wrong", f"/api/info?token=nope&token={token}", {}, "refuse"),
+                ("token: upper-cased", f"/api/info?token={token.upper()}", {}, "refuse"),
                 ("token: static without", "/static/index.html", {}, "refuse"),
                 ("token: right", f"/api/info?token={token}", {}, "ok"),
                 ("token: right but Host evil", f"/api/info?token={token}", {"Host": "evil.example"}, "refuse"),
@@ -1378,12 +1411,14 @@ def probe_dashboard(world: World, folder: Path, quick: bool) -> Category:
             cat.add(label, problems)
         for label, path, expect in (("ws token: none", "/ws", "refuse"), ("ws token: wrong", "/ws?token=x", "refuse"),
                                     ("ws token: right", f"/ws?token={token}", "open")):
+            tb = WATCH.count()
             state_, detail = ws_attempt(tport, path=path, headers={"Origin": f"http://127.0.0.1:{tport}"})
             problems = []
             if expect == "refuse" and state_ == "open" and "data" in detail:
                 problems.append(f"opened and sent {detail}")
-            if expect == "open" and state_ != "open":
-                problems.append(f"refused with the right token: {state_} {detail}")
+            if expect == "open" and (state_ != "open" or "data" not in detail):
+                problems.append(f"no feed with the right token: {state_} {detail}")
+            problems += [f"traceback: {short(x.strip().splitlines()[-1], 110)}" for x in WATCH.since(tb)]
             cat.add(label, problems)
         cat.add("the dashboard still answers at the end", [] if alive(port) else ["it does not"])
     finally:
