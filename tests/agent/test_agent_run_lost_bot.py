@@ -1,8 +1,10 @@
 """`mindpy run` when its bot is lost: kicked, the agent says why and comes back; when the bots' Node process is
-killed, one line per bot, no traceback, and the run ends by itself."""
+killed, one line per bot, no traceback, and the run ends by itself. An episode whose bots' Node is killed ends as an
+infrastructure error naming the lost bots."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -72,3 +74,36 @@ def test_mindpy_run_brings_a_kicked_bot_back_and_ends_when_node_dies(server, tmp
     assert "Traceback" not in output, output
     lost = [line for line in lines if f"[{name}] connection: lost its bot: the bots' Node process stopped" in line]
     assert len(lost) == 1 and lost[0].endswith("no bot can join again without it: the run stops"), output
+
+
+def test_an_episode_whose_bots_node_dies_ends_as_an_infrastructure_error(server, tmp_path):
+    """On the session's server (--server), with a model that only talks: the episode plays until the kill."""
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps({"planks": {"type": "techtree", "goal": "Craft oak_planks.", "agent_count": 2,
+                                            "initial_inventory": {"0": {"oak_log": 1}, "1": {}},
+                                            "target": "oak_planks", "number_of_target": 4, "timeout": 300}}))
+    replies = tmp_path / "replies.yaml"
+    replies.write_text(yaml.safe_dump({"replies": [], "default": "Thinking."}))
+    run_dir = tmp_path / "episode"
+    proc = subprocess.Popen([str(MINDPY), "run", "--task", str(tasks), "--task-id", "planks", "--model",
+                             f"replay:{replies}", "--server", f"{server.host}:{server.port}", "--run-dir",
+                             str(run_dir)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(line.rstrip("\n") for line in proc.stdout), daemon=True).start()
+    try:
+        wait_until(lambda: any("world set up; playing" in line for line in list(lines)) or proc.poll() is not None,
+                   timeout=120, interval=0.2, message="the episode to start")
+        bots_node(proc).kill()
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    output = "\n".join(lines)
+    assert code == 3, output
+    result = json.loads((run_dir / "result.json").read_text())
+    assert result["end_reason"] == "error" and result["error"] == "lost the connection of andy, jill", result
+    assert "Traceback" not in output, output
+    console = (run_dir / "console.log").read_text()
+    for name in ("andy", "jill"):
+        assert console.count(f"[{name}] connection: lost its bot: the bots' Node process stopped") == 1, console
