@@ -803,8 +803,8 @@ def probe_files(folder: Path, quick: bool) -> Category:
 
 
 # ==== 3. faults ====================================================================================================
-FAULT_TASK = {"long_planks": {"type": "techtree", "goal": "Craft 40 oak_planks.", "agent_count": 1,
-                              "initial_inventory": {"0": {"oak_log": 1}}, "target": "oak_planks",
+FAULT_TASK = {"long_planks": {"type": "techtree", "goal": "Craft 40 oak_planks.", "agent_count": 2,
+                              "initial_inventory": {"0": {"oak_log": 1}, "1": {}}, "target": "oak_planks",
                               "number_of_target": 40, "timeout": 300}}
 REPLIES = "default: 'Crafting. !craftRecipe(\"oak_planks\", 1)'\n"
 
@@ -914,15 +914,17 @@ def fault_kill(folder: Path, what: str) -> list[str]:
         problems.append("exit status 0")
     if TRACEBACK in run.output:
         problems.append(f"{run.output.count(TRACEBACK)} traceback(s) in the output")
-    if len(after.strip().splitlines()) > 15:
+    if len(after.strip().splitlines()) > 2 * FAULT_TASK["long_planks"]["agent_count"] + 3:  # a line or two a bot
         problems.append(f"{len(after.strip().splitlines())} lines after the kill: "
                         f"{short(after.strip().splitlines()[-1], 80)}")
     if not result.get("error"):
         problems.append(f"result.json has no error ({short(json.dumps(result)[:200], 120)})")
     if "score:" in run.output:
         problems.append("a score was printed")
-    print(f"  [faults] kill {what}: exit {code} after {time.monotonic() - t0:.1f} s; last lines: "
-          f"{short(' | '.join(after.strip().splitlines()[-3:]), 300)}", flush=True)
+    print(f"  [faults] kill {what}: exit {code} after {time.monotonic() - t0:.1f} s; "
+          f"{len(after.strip().splitlines())} lines after the kill:", flush=True)
+    for line in after.strip().splitlines()[:20]:
+        print(f"      {short(line, 200)}", flush=True)
     return problems
 
 
