@@ -1,5 +1,6 @@
-"""One player's packets cannot drop the others: oversized chat and commands are refused as vanilla refuses them,
-and a second player cannot join under the name of a player who is online."""
+"""One player's packets cannot drop the others: oversized chat and commands, and chat with characters vanilla does
+not allow, are refused as vanilla refuses them, and a second player cannot join under the name of a player who is
+online."""
 
 from __future__ import annotations
 
@@ -44,6 +45,17 @@ def test_an_oversized_chat_or_command_drops_only_its_sender(make_bot, packet):
     assert "too long" in kicked[0] and "at most 256" in kicked[0], kicked
     wait_until(lambda: not offender.connected, timeout=15, message="the offender's connection to end")
     assert not any("x" * 300 in message for _, message in heard), "the oversized text reached another player"
+
+
+def test_chat_with_characters_vanilla_refuses_disconnects_its_sender(make_bot):
+    listener, offender = make_bot("listener"), make_bot("offender")
+    heard = listen(listener)
+    kicked = kicks(offender)
+    offender.js._client.chat("hi \u00a7kall\x1b[2J")  # a formatting code and a terminal escape
+    wait_until(lambda: kicked, timeout=15, message="the offender to be disconnected")
+    assert kicked[0] == "Illegal characters in chat"
+    still_chatting(listener, listener, "nothing odd here")
+    assert not any(who == offender.name for who, _ in heard), heard
 
 
 def test_chat_at_the_limit_still_goes_through(make_bot):
