@@ -8,12 +8,30 @@ read, is appended to `log`. Every skill stops within about 100 ms of `interrupt(
 from __future__ import annotations
 
 from ..bridge import Bot
-from .runner import SkillResult, SkillRunner
+from ..userfiles import quote
+from .runner import LONGEST_SKILL_S, SkillResult, SkillRunner
 
 # The saved places are kept for the whole run and listed to the model: a loop or a chatty player must not grow
 # them without end.
 MAX_PLACES = 100
 MAX_PLACE_NAME_CHARS = 100
+# No skill needs a number beyond this (the world border is at 30 million): larger ones, NaN and infinity are
+# refused before they reach Node, where NaN makes every comparison false and 1e400 is Infinity.
+MAX_SKILL_NUMBER = 1e9
+
+
+def _number_refusal(skill: str, args: tuple) -> str | None:
+    """Why a skill's arguments hold a number no skill can use (NaN, infinity, beyond ±MAX_SKILL_NUMBER), or None."""
+    for value in args:
+        # NaN fails the comparison, and an int too large for a float is compared exactly, without converting it
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and not abs(value) <= MAX_SKILL_NUMBER:
+            return f"{skill} cannot use the number {quote(value)}: give a finite number within ±{MAX_SKILL_NUMBER:g}."
+    return None
+
+
+def _usable(number: float) -> float:
+    """`number` for working out a time limit, or 0 when `_do` will refuse it anyway (10**400 * 40 overflows)."""
+    return number if _number_refusal("", (number,)) is None else 0
 
 
 def _place_refusal(name: str, places: dict) -> str | None:
@@ -38,6 +56,10 @@ class Skills:
         self.places: dict[str, tuple[float, float, float]] = {}
 
     def _do(self, name: str, *args, timeout: float = 300.0) -> bool:
+        refusal = _number_refusal(name, args)
+        if refusal:
+            self.log.append(refusal)
+            return False
         result = self.runner.run(name, *args, timeout=timeout)
         self.last_result = result
         if result.output:
@@ -88,8 +110,14 @@ class Skills:
         return self._do("avoidEntity", entity_id, distance)
 
     def stay(self, seconds: float = -1) -> bool:
-        """Stand still for `seconds` seconds (-1: until interrupted)."""
-        return self._do("stay", seconds, timeout=24 * 3600 if seconds < 0 else seconds + 30)
+        """Stand still for `seconds` seconds, at most a day (86400; -1: until interrupted)."""
+        # written so that NaN fails it: a NaN, a negative or 1e308 from generated code stood still for good
+        if seconds != -1 and not (isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+                                  and 0 <= seconds <= LONGEST_SKILL_S):
+            self.log.append(f"stay takes a number of seconds from 0 to {LONGEST_SKILL_S:.0f}, or -1 to stay until "
+                            f"interrupted; got {quote(seconds)}.")
+            return False
+        return self._do("stay", seconds, timeout=LONGEST_SKILL_S if seconds == -1 else seconds + 30)
 
     def look_at_player(self, player: str, direction: str = "at") -> bool:
         """Look at `player` ('at') or the way the player is looking ('with')."""
@@ -124,7 +152,7 @@ class Skills:
     def collect_blocks(self, block: str, num: int = 1) -> bool:
         """Dig `num` blocks of type `block` (e.g. 'oak_log', 'stone', 'wheat'), choosing the right tool,
         and pick up what they drop. Crops are harvested only when fully grown."""
-        return self._do("collectBlocks", block, num, timeout=max(60.0, 40.0 * num))
+        return self._do("collectBlocks", block, num, timeout=max(60.0, 40.0 * _usable(num)))
 
     def break_block_at(self, x: int, y: int, z: int) -> bool:
         """Break the block at (x, y, z)."""
@@ -155,7 +183,7 @@ class Skills:
     def smelt_item(self, item: str, num: int = 1) -> bool:
         """Smelt or cook `num` of `item` (the raw item, e.g. 'beef' or 'raw_iron') in a nearby furnace,
         placing one from the inventory if needed and adding fuel; waits and takes the output."""
-        return self._do("smeltItem", item, num, timeout=60.0 + 15.0 * num)
+        return self._do("smeltItem", item, num, timeout=60.0 + 15.0 * _usable(num))
 
     def clear_furnace(self) -> bool:
         """Take everything out of the nearest furnace."""

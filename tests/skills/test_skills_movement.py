@@ -140,3 +140,32 @@ def test_walking_never_breaks_protected_blocks(make_bot):
     assert Skills(digger).go_to_position(x + 6, y, z, 1)  # the same walk, unprotected: it digs out
     assert "air" in bulk.block_names(digger, [(x + dx, y + dy, z + dz) for dx in (-1, 1) for dy in (0, 1)
                                               for dz in (-1, 0, 1)])
+
+
+@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), float("-inf"), 1e308, 10**400, -5, -1e308])
+def test_stay_refuses_durations_that_are_not_a_time(make_bot, seconds):
+    """Generated code can pass any number (NaN and infinity arrive over its JSON pipe): the skill answers at once
+    with a note instead of standing still for good. -1 (until interrupted) is the one negative that means a time."""
+    bot = make_bot("stayer")
+    isolate(bot)
+    skills = Skills(bot)
+    outcome: dict = {}
+    worker = threading.Thread(target=lambda: outcome.update(ok=skills.stay(seconds)), daemon=True)
+    worker.start()
+    worker.join(30)  # a hang only: the refusal is immediate
+    if worker.is_alive():
+        skills.interrupt()
+        worker.join(10)
+        pytest.fail(f"stay({seconds!r}) was still standing after 30 s")
+    assert outcome["ok"] is False
+    assert "stay takes a number of seconds from 0 to 86400, or -1" in skills.take_log()
+
+
+@pytest.mark.parametrize("call", [lambda s: s.go_to_position(0, float("nan"), 0), lambda s: s.move_away(1e308),
+                                  lambda s: s.collect_blocks("oak_log", 10**400),
+                                  lambda s: s.look_at_position(float("inf"), 0, 0)],
+                         ids=["nan-position", "huge-distance", "huge-count", "infinite-look"])
+def test_skills_refuse_numbers_that_nan_or_infinity_would_slip_past(make_bot, call):
+    skills = Skills(make_bot("numbers"))
+    assert call(skills) is False
+    assert "cannot use the number" in skills.take_log() and skills.last_result is None  # never reached Node
