@@ -169,3 +169,9 @@ def test_skills_refuse_numbers_that_nan_or_infinity_would_slip_past(make_bot, ca
     skills = Skills(make_bot("numbers"))
     assert call(skills) is False
     assert "cannot use the number" in skills.take_log() and skills.last_result is None  # never reached Node
+
+
+def test_the_js_stay_refuses_what_the_python_one_would_not_send(make_bot):
+    skills = Skills(make_bot("jsstay"))
+    assert skills._do("stay", -5, timeout=30) is False and skills._do("stay", 100_000, timeout=30) is False
+    assert skills.take_log().count("stay takes a number of seconds from 0 to 86400") == 2

@@ -179,6 +179,10 @@ async function goToSurface (bot) {
 }
 
 async function stay (bot, seconds = -1) {
+  // NaN fails every comparison: without this check it ended at once, and -5 or 1e308 stood still for good
+  if (typeof seconds !== 'number' || !(seconds === -1 || (seconds >= 0 && seconds <= 86400))) {
+    c.fail(`stay takes a number of seconds from 0 to 86400, or -1 to stay until interrupted; got ${seconds}.`)
+  }
   const ms = seconds < 0 ? Infinity : seconds * 1000
   const end = Date.now() + ms
   while (Date.now() < end) await c.wait(bot, Math.min(1000, end - Date.now()))
