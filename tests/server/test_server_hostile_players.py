@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from agent_helpers import listen
-from conftest import unique_name, wait_until
-from mindpy.bridge import create_bot
+from conftest import TESTS_DIR, unique_name, wait_until
+from mindpy.bridge import create_bot, js_module
 from mindpy.errors import BridgeError
 
 HUGE = 100_000
@@ -56,6 +56,16 @@ def test_chat_with_characters_vanilla_refuses_disconnects_its_sender(make_bot):
     assert kicked[0] == "Illegal characters in chat"
     still_chatting(listener, listener, "nothing odd here")
     assert not any(who == offender.name for who, _ in heard), heard
+
+
+@pytest.mark.parametrize("x", ["nan", "infinity", 1e308, -3.1e7])
+def test_a_move_to_no_real_place_disconnects_its_sender(make_bot, x):
+    watcher, offender = make_bot("watcher"), make_bot("mover")
+    kicked = kicks(offender)
+    js_module(TESTS_DIR / "server" / "js" / "hostile_moves.js").sendPosition(offender.js, x)
+    wait_until(lambda: kicked, timeout=15, message="the offender to be disconnected")
+    assert kicked[0] == "Invalid move player packet received"
+    still_chatting(watcher, watcher, f"no one at x={x}")
 
 
 def test_chat_at_the_limit_still_goes_through(make_bot):

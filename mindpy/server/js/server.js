@@ -55,6 +55,7 @@ const PLUGINS = [
   '16_entity_visibility',
   '17_sounds',
   '18_reach',
+  '19_movement_limits',
   '20_crafting',
   '21_smelting',
   '22_chests',
