@@ -12,6 +12,8 @@ its pipe reader, and replace the three parts that route messages, because they f
 - Request ids were taken with `self.i += 1` from several threads (two calls could get one id), and the inbound and
   outbound lists were swapped in a way that could lose a message. Here ids come from a lock, and the inbound
   queue is thread-safe.
+- A number that is NaN or infinite made a request Node could not read: it was lost, and its caller waited out its
+  time limit. Here it is refused at once (ValueError).
 - When Node died, every caller waited out its time limit (10 s for a property read, up to the call's limit for a
   call) for a reply that could not come. Here the runtime tells the transport (`node_stopped`), and every waiting
   and later request fails at once with NodeExited.
@@ -184,7 +186,7 @@ class Transport:
         if action in ("init", "set"):
             packet["args"] = args
         waiter = self._expect(r)
-        self.loop.queue_payload(json.dumps(packet))
+        self.loop.queue_payload(_json(packet, attr))
         if not waiter.done.wait(SMALL_REQUEST_S):
             self._withdraw(r)
             self._check_running()
@@ -212,9 +214,9 @@ class Transport:
             code, local_values = args
             encoded_locals = {k: v if v is None or type(v) in (bool, int, float) else reference(v)
                               for k, v in local_values.items()}
-            args_text = json.dumps([code, encoded_locals])
+            args_text = _json([code, encoded_locals], attr)
         else:
-            args_text = json.dumps(args, default=reference)
+            args_text = _json(args, attr, default=reference)
         head = json.dumps({"r": r, "action": action, "ffid": ffid, "key": attr})
         payload = f'{head[:-1]}, "args": {args_text}, "p": {refs}}}'
 
@@ -249,6 +251,17 @@ class Transport:
                     obj.iffid = js_id  # JSPyBridge's event emitters look for it
                 except Exception:
                     pass
+
+
+def _json(value: Any, attr: Any, default: Any = None) -> str:
+    """JSON text for Node. NaN and infinities are refused here: Node's JSON.parse cannot read Python's NaN, so the
+    request was lost and its caller waited out its time limit."""
+    try:
+        return json.dumps(value, default=default, allow_nan=False)
+    except ValueError as exc:
+        if "Out of range float" not in str(exc):
+            raise
+        raise ValueError(f"cannot send {attr!r} to Node: a number in it is NaN or infinite") from None
 
 
 class NodeExited(Exception):

@@ -11,7 +11,7 @@ import pytest
 from conftest import TESTS_DIR, wait_until
 from mindpy.bridge import js_module, runtime
 from mindpy.bridge.runtime import call_js
-from mindpy.errors import BridgeTimeout
+from mindpy.errors import BridgeError, BridgeTimeout
 
 
 def helpers():
@@ -65,3 +65,12 @@ def test_a_huge_time_limit_is_capped_not_an_overflow():
     js = helpers()
     assert js.answerAfter(10, "ok", timeout=1e12) == "ok"
     assert js.answerAfter(10, "ok", timeout=float("inf")) == "ok"
+
+
+def test_a_nan_argument_is_refused_at_once_and_the_bridge_lives_on():
+    """Node cannot read Python's NaN in JSON: the request was lost and its caller waited out the whole limit."""
+    js = helpers()
+    for value in (float("nan"), float("inf")):
+        with pytest.raises(BridgeError, match="NaN or infinite"):
+            call_js(lambda value=value: js.echo(value, timeout=30), "echoing a number", timeout=30)
+    assert js.echo("still here", timeout=5) == "still here"
