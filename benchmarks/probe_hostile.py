@@ -366,7 +366,7 @@ class ChatProbe:
             bot.on(event, lambda username, message, *rest: self.heard.append((username, message)))
         server.command(f"deop {name}")  # an ordinary player: its own /give must not work
         time.sleep(0.3)
-        bot.chat(f"/give {name} emerald 1")
+        bot.command(f"give {name} emerald 1")
         if poll(lambda: bot.inventory().get("emerald"), 3):
             raise RuntimeError(f"{name} is still an operator after /deop: the probe cannot tell anything")
         self.players[name] = bot
@@ -562,7 +562,7 @@ class ChatProbe:
         opped = []
         for name in ATTACKERS:
             bot = self.player(name)
-            bot.chat(f"/give {name} emerald 1")
+            bot.command(f"give {name} emerald 1")
             if poll(lambda b=bot: b.inventory().get("emerald"), 3):
                 opped.append(name)
         self.cat.add("no attacker is an operator at the end", [f"{opped} became operators"] if opped else [])
@@ -1366,6 +1366,8 @@ def probe_dashboard(world: World, folder: Path, quick: bool) -> Category:
     try:
         runner.start()
         port = open_board.port
+        feed_check(cat, port, "the page's feed before any attack")
+        game_chat_to_the_feed(cat, world, port)
         cases = dashboard_cases(name, port)
         if quick:
             cases = cases[::6]
@@ -1423,12 +1425,42 @@ def probe_dashboard(world: World, folder: Path, quick: bool) -> Category:
             problems += [f"traceback: {short(x.strip().splitlines()[-1], 110)}" for x in WATCH.since(tb)]
             cat.add(label, problems)
         cat.add("the dashboard still answers at the end", [] if alive(port) else ["it does not"])
+        feed_check(cat, port, "the page's feed after all of them")
     finally:
         RUNNER_WATCHERS.remove(state.feed.add_runner)
         runner.stop()
         open_board.stop()
         token_board.stop()
     return cat
+
+
+def feed_check(cat: Category, port: int, label: str) -> None:
+    """The page's own websocket gets its feed, and no traceback comes of it."""
+    tb = WATCH.count()
+    state, detail = ws_attempt(port, headers={"Origin": f"http://127.0.0.1:{port}"})
+    time.sleep(0.5)
+    problems = [] if state == "open" and "data" in detail else [f"no feed: {state} {detail}"]
+    problems += [f"traceback: {short(x.strip().splitlines()[-1], 110)}" for x in WATCH.since(tb)]
+    cat.add(label, problems)
+
+
+def game_chat_to_the_feed(cat: Category, world: World, port: int) -> None:
+    """A player in the game says lines the dashboard then shows (the agent heard them): lone surrogates, escape
+    sequences, a long line. The page's feed must go on."""
+    from mindpy.bridge import create_bot
+    from mindpy.bridge.runtime import call_js
+
+    server = world.get()
+    player = create_bot("mallory7", server.host, server.port)
+    try:
+        for label, text in (("an ANSI/OSC escape", "\x1b]0;pwned\x07\x1b[2Jhi"), ("a lone surrogate", "\ud83d hi"),
+                            ("HTML", "<img src=x onerror=alert(1)><script>alert(2)</script>")):
+            js = player.js
+            call_js(lambda t=text, j=js: j._client.chat(t), "mallory7 raw chat")
+            time.sleep(2.5)  # the agent hears it and the card changes
+            feed_check(cat, port, f"the page's feed after a player said {label} in the game")
+    finally:
+        player.close()
 
 
 def alive(port: int) -> bool:
