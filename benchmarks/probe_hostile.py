@@ -938,6 +938,12 @@ class H(http.server.BaseHTTPRequestHandler):
     def log_message(self, *a): pass
     def do_POST(self):
         n = int(self.headers.get('content-length') or 0); self.rfile.read(n)
+        if sys.argv[1] == 'garbage':
+            body = b'<html>\x00\xff not json' * 1000
+            self.send_response(200); self.send_header('content-type', 'application/json')
+            self.send_header('content-length', str(len(body))); self.end_headers(); self.wfile.write(body)
+            print('request', flush=True)
+            return
         body = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
             "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
             "content": "Crafting. !craftRecipe(\"oak_planks\", 1)"}}],
@@ -954,8 +960,8 @@ print(s.server_address[1], flush=True)
 s.serve_forever()
 """
 
-    def __init__(self):
-        self.proc = subprocess.Popen([sys.executable, "-c", self.CODE], stdout=subprocess.PIPE, text=True)
+    def __init__(self, mode: str = "answers"):
+        self.proc = subprocess.Popen([sys.executable, "-c", self.CODE, mode], stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         self.port = int(self.proc.stdout.readline())
         self.requests = 0
@@ -972,15 +978,16 @@ s.serve_forever()
             self.proc.wait()
 
 
-def fault_dead_endpoint(folder: Path, killed_midway: bool) -> list[str]:
-    endpoint = ModelEndpoint() if killed_midway else None
+def fault_dead_endpoint(folder: Path, killed_midway: bool, garbage: bool = False) -> list[str]:
+    """No endpoint at all, one killed after two requests, or (garbage) one answering bytes that are no JSON."""
+    endpoint = ModelEndpoint("garbage" if garbage else "answers") if killed_midway or garbage else None
     url = f"http://127.0.0.1:{endpoint.port}/v1" if endpoint else "http://127.0.0.1:9/v1"
     env = {"OPENAI_BASE_URL": url, "OPENAI_API_KEY": "sk-probe"}
     task = {"planks": {**FAULT_TASK["long_planks"], "timeout": 600}}
     run = EpisodeRun(folder, "openai/gpt-4o-mini", env=env, task=task)
     problems = []
     try:
-        if endpoint is not None:
+        if endpoint is not None and not garbage:
             if not poll(lambda: endpoint.requests >= 2 or run.proc.poll() is not None, 240, 0.2):
                 problems.append("the model endpoint was never called")
             endpoint.kill()
@@ -992,7 +999,7 @@ def fault_dead_endpoint(folder: Path, killed_midway: bool) -> list[str]:
     seconds = time.monotonic() - run.started
     result = run.result()
     if code is None:
-        problems.append(f"still running {bound:g} s after {'the kill' if endpoint else 'the start'} "
+        problems.append(f"still running {bound:g} s after {'the kill' if endpoint and not garbage else 'the start'} "
                         f"(task timeout 600 s)")
     elif code == 0:
         problems.append("exit status 0")
@@ -1000,7 +1007,8 @@ def fault_dead_endpoint(folder: Path, killed_midway: bool) -> list[str]:
         problems.append(f"result.json has no error ({short(json.dumps(result)[:200], 120)})")
     if TRACEBACK in run.output:
         problems.append(f"{run.output.count(TRACEBACK)} traceback(s) in the output")
-    print(f"  [faults] {'endpoint killed midway' if endpoint else 'dead endpoint'}: exit {code} after {seconds:.1f} s"
+    kind = "garbage endpoint" if garbage else "endpoint killed midway" if endpoint else "dead endpoint"
+    print(f"  [faults] {kind}: exit {code} after {seconds:.1f} s"
           f"; error {short(str(result.get('error')), 150)}; last: "
           f"{short(' | '.join(run.output.strip().splitlines()[-2:]), 200)}", flush=True)
     return problems
@@ -1013,7 +1021,9 @@ def probe_faults(folder: Path, quick: bool) -> Category:
                                                                                                     "bridge")),
                       ("the embedded server killed under an episode", lambda: fault_kill(folder / "server", "server")),
                       ("a dead model endpoint (127.0.0.1:9)", lambda: fault_dead_endpoint(folder / "dead", False)),
-                      ("the model endpoint killed mid-episode", lambda: fault_dead_endpoint(folder / "midway", True))):
+                      ("the model endpoint killed mid-episode", lambda: fault_dead_endpoint(folder / "midway", True)),
+                      ("a model endpoint answering bytes that are no JSON",
+                       lambda: fault_dead_endpoint(folder / "garbage", False, garbage=True))):
         started = time.monotonic()
         try:
             problems = fn()
