@@ -698,6 +698,24 @@ def profile_payloads(script: Path) -> list[tuple[str, str, object]]:
     ]
 
 
+def settings_payloads() -> list[tuple[str, str, object]]:
+    """Settings files for `mindpy run --settings F --profile GOOD`: each must be refused before anything starts."""
+    return [(f"settings {label}", "s.yaml", text) for label, text in (
+        ("processes 10**9", "processes: 1000000000\n"), ("processes -3", "processes: -3\n"),
+        ("processes 1e999", "processes: 1e999\n"), ("model_timeout_s NaN", "model_timeout_s: .nan\n"),
+        ("model_timeout_s -1", "model_timeout_s: -1\n"),
+        ("model_attempts 10**30", "model_attempts: " + "1" + "0" * 30 + "\n"),
+        ("max_messages -5", "max_messages: -5\n"), ("code_timeout_mins inf", "code_timeout_mins: .inf\n"),
+        ("budget max_usd NaN", "budget: {max_usd: .nan}\n"), ("budget a list", "budget: [1, 2]\n"),
+        ("budget max_requests_per_minute -1", "budget: {max_requests_per_minute: -1}\n"),
+        ("budget unknown key", "budget: {zzz: 1}\n"), ("player_commands 'all'", "player_commands: all\n"),
+        ("only_chat_with a number", "only_chat_with: 5\n"), ("port 99999", "port: 99999\n"),
+        ("auth 'root'", "auth: root\n"), ("minecraft_version 9.9", "minecraft_version: '9.9'\n"),
+        ("base_profile /dev/zero", "base_profile: /dev/zero\n"), ("base_profile a FIFO", None),
+        ("unknown setting", "zzz_unknown: 1\n"), ("a list", "- 1\n"), ("binary", bytes(range(256))),
+        ("deep nesting", "budget: " + deep(50_000) + "\n"))]
+
+
 def make_file(path: Path, content: object) -> None:
     if callable(content):
         content(path)
@@ -727,7 +745,12 @@ def run_cli(args: list[str], timeout: float, cwd: Path) -> tuple[int | None, str
 MAY_PASS = ("unknown fields", "BOM + JSON", "huge goal text")
 
 
-def judge_cli(label: str, code: int | None, out: str, err: str, limit: float) -> list[str]:
+def task_like_files(folder: Path) -> int:
+    return sum(1 for p in folder.rglob("*") if p.suffix in (".json", ".yaml", ".yml"))
+
+
+def judge_cli(label: str, code: int | None, out: str, err: str, limit: float, files: int = 1) -> list[str]:
+    """`files`: how many files the command read (a folder's): each may have its few lines."""
     problems = []
     # `tasks show` describes a file: it may exit 0 when it says the file's tasks are invalid and left out
     said_invalid = label.startswith("tasks show") and re.search(r"invalid|left out", out + err)
@@ -738,7 +761,8 @@ def judge_cli(label: str, code: int | None, out: str, err: str, limit: float) ->
     if TRACEBACK in out or TRACEBACK in err:
         problems.append("a Python traceback: " + short((err or out).strip().splitlines()[-1], 100))
     lines = err.strip().splitlines()
-    if len(lines) > 25 or len(err) > 6000:
+    most_lines, most_chars = (25, 6000) if files == 1 else (3 * files, 400 * files)  # a folder: a few lines a file
+    if len(lines) > most_lines or len(err) > most_chars:
         problems.append(f"{len(lines)} lines / {len(err)} chars on stderr")
     if len(out) > 20000:
         problems.append(f"{len(out)} chars on stdout")
@@ -763,6 +787,30 @@ def probe_files(folder: Path, quick: bool) -> Category:
         make_file(path, content)
         jobs.append((f"tasks validate: {label}", ["tasks", "validate", str(path)], case_dir))
         jobs.append((f"tasks show: {label}", ["tasks", "show", str(path)], case_dir))
+    good_profile = folder / "good.yaml"
+    good_profile.write_text(f"name: probe\nmodel: replay:{script}\ncooldown: 0\n")
+    settings = settings_payloads()
+    if quick:
+        settings = settings[::6]
+    for i, (label, name, content) in enumerate(settings):
+        case_dir = folder / f"settings{i}"
+        case_dir.mkdir()
+        path = case_dir / name
+        if content is None:  # a FIFO named as the base profile
+            os.mkfifo(case_dir / "fifo.yaml")
+            content = f"base_profile: {case_dir / 'fifo.yaml'}\n"
+        make_file(path, content)
+        jobs.append((f"run --settings: {label}", ["run", "--settings", str(path), "--profile", str(good_profile),
+                                                  "--run-dir", str(case_dir / "run")], case_dir))
+    for k in range(0, len(tasks), 1 if not quick else 3):
+        label, name, _ = tasks[k]
+        if label in MAY_PASS:  # a valid task: it would be played
+            continue
+        path = folder / f"task{k}" / name
+        jobs.append((f"run --task: {label}", ["run", "--task", str(path), "--task-id", "t1", "--model",
+                                              f"replay:{script}", "--run-dir", str(folder / f"task{k}" / "run")],
+                     folder / f"task{k}"))
+    jobs.append(("tasks validate: a folder of all the task files", ["tasks", "validate", str(folder)], folder))
     for i, (label, name, content) in enumerate(profiles):
         case_dir = folder / f"profile{i}"
         case_dir.mkdir()
@@ -790,10 +838,11 @@ def probe_files(folder: Path, quick: bool) -> Category:
         t.join()
     for k, (label, args, cwd) in enumerate(jobs):
         code, out, err, seconds = results[k]
-        problems = judge_cli(label, code, out, err, limit)
-        if args[0] == "run" and (cwd / "run").exists() and any((cwd / "run").iterdir()):
+        problems = judge_cli(label, code, out, err, limit, files=task_like_files(cwd) if cwd == folder else 1)
+        made = [p.name for p in (cwd / "run").rglob("*") if p.is_file()] if args[0] == "run" else []
+        if made:
             started_what = "an embedded server" if (cwd / "run" / "server").exists() else "a run"
-            problems.append(f"{started_what} started before the refusal (files in its run folder)")
+            problems.append(f"{started_what} started before the refusal (its run folder has {sorted(made)[:4]})")
         cat.add(label, problems, seconds)
     with contextlib.suppress(Exception):
         for p in folder.rglob("*"):
