@@ -318,6 +318,7 @@ class ChatProbe:
         self.players: dict[str, Any] = {}
         self.sent: dict[str, collections.deque[float]] = {n: collections.deque() for n in ATTACKERS}
         self.drops: list[str] = []  # why an agent's bot left the server
+        self.last_text: str | None = None  # what the case's sender said in a raw chat packet
 
     # ---- set-up ----
     def start(self) -> None:
@@ -457,13 +458,19 @@ class ChatProbe:
         before = self.players_state()
         agent_modes = self.agent_modes()
         tb, drops = WATCH.count(), len(self.drops)
+        self.last_text = None
         try:
             send(self.paced(sender))
         except Exception as exc:
             problems.append(f"sending it failed in the probe: {type(exc).__name__}: {short(str(exc), 80)}")
         time.sleep(0.3)
         if not self.players[sender].connected:  # as vanilla does for a line over 256 characters: not a failure
-            print(f"  [chat] note: the server dropped the sender {sender} for {label}", flush=True)
+            print(f"  [chat] note: the server dropped the sender {sender} for {label}; the line goes to the agents "
+                  f"the way the dashboard's say box sends it", flush=True)
+            if self.last_text is not None:  # the agents still get to read it, by the other way in
+                for agent in self.agents.values():
+                    agent.hear(sender, self.last_text, "dashboard")
+                time.sleep(0.5)
         for kind in self.ping(pinger):
             problems.append(f"the {kind} agent did not answer within 30 s (its last log lines: "
                             f"{self.last_lines(kind)})")
@@ -499,11 +506,11 @@ class ChatProbe:
         return problems
 
     # ---- the cases ----
-    @staticmethod
-    def raw_chat(bot: Any, text: str) -> None:
+    def raw_chat(self, bot: Any, text: str) -> None:
         """One chat_message packet, whatever its length (mineflayer's bot.chat would cut it at 256)."""
         from mindpy.bridge.runtime import call_js
 
+        self.last_text = text
         js = bot.js
         call_js(lambda: js._client.chat(text), f"{bot.name} raw chat")
 
