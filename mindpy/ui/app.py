@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 from pathlib import Path
 from typing import Any
 
@@ -85,10 +86,30 @@ async def json_body(request: Request) -> dict:
     return inputs.json_object(bytes(raw))
 
 
+
+class AsciiJSONResponse(JSONResponse):
+    """JSON with every non-ASCII character escaped: a lone surrogate (a model's or a player's broken text on a card)
+    cannot be encoded as UTF-8, and made the answer a 500."""
+
+    def render(self, content: Any) -> bytes:
+        return ascii_json(content).encode("ascii")
+
+
+def ascii_json(content: Any) -> str:
+    """`content` as compact JSON text in ASCII only."""
+    return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+
+
+async def send_json(socket: WebSocket, content: Any) -> None:
+    """Send `content` as ASCII JSON text (see AsciiJSONResponse: one card with a lone surrogate stopped the feed of
+    every page for good)."""
+    await socket.send_text(ascii_json(content))
+
 def create_app(state: DashboardState, site: SiteRules, token: str | None = None) -> FastAPI:
     """The app over `state`, answering only the site `site` allows; `token`: required on every request when
     given."""
-    app = FastAPI(title="mindpy dashboard", docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(title="mindpy dashboard", docs_url=None, redoc_url=None, openapi_url=None,
+                  default_response_class=AsciiJSONResponse)
 
     def allowed(query_token: str | None, cookie_token: str | None) -> bool:
         if token is None:
@@ -101,7 +122,7 @@ def create_app(state: DashboardState, site: SiteRules, token: str | None = None)
     async def check_token(request: Request, call_next):
         query_token = request.query_params.get("token")
         if not allowed(query_token, request.cookies.get(TOKEN_COOKIE)):
-            return JSONResponse({"error": "this dashboard needs its token: open the address it printed"},
+            return AsciiJSONResponse({"error": "this dashboard needs its token: open the address it printed"},
                                 status_code=403)
         response: Response = await call_next(request)
         if token is not None and query_token is not None:
@@ -112,13 +133,13 @@ def create_app(state: DashboardState, site: SiteRules, token: str | None = None)
 
     @app.exception_handler(inputs.BadInput)
     async def bad_input(request: Request, exc: inputs.BadInput) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=400)
+        return AsciiJSONResponse({"detail": str(exc)}, status_code=400)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(part) for part in first.get("loc", ()))
-        return JSONResponse({"detail": f"{where}: {first.get('msg', 'not understood')}"}, status_code=400)
+        return AsciiJSONResponse({"detail": f"{where}: {first.get('msg', 'not understood')}"}, status_code=400)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -137,7 +158,7 @@ def create_app(state: DashboardState, site: SiteRules, token: str | None = None)
         try:
             message = state.feed.steer(name, what, args)
         except LookupError:
-            raise HTTPException(404, f"no running agent named {name!r}") from None
+            raise HTTPException(404, f"no running agent named {inputs.shown(name)}") from None
         except MindpyError as exc:
             raise HTTPException(400, str(exc)) from None
         return {"ok": True, "message": message}
@@ -194,7 +215,7 @@ def create_app(state: DashboardState, site: SiteRules, token: str | None = None)
         target = state.feed.agents().get(name)
         remote = state.feed.remote_of(name) if target is None else None
         if target is None and remote is None:
-            raise HTTPException(404, f"no running agent named {name!r}")
+            raise HTTPException(404, f"no running agent named {inputs.shown(name)}")
         try:
             if remote is None:
                 for other in state.feed.remotes:  # one view at a time
@@ -256,7 +277,7 @@ def create_app(state: DashboardState, site: SiteRules, token: str | None = None)
                             sent_run = run_version
                             for name in removed:
                                 page_cards.pop(name, None)
-                            await socket.send_json({"type": "agents", "full": full,
+                            await send_json(socket, {"type": "agents", "full": full,
                                                     "agents": [card_patch(page_cards, c) for c in changed],
                                                     "removed": removed, "run": feed.run})
                     if feed.map_version != sent_map and feed.map is not None:
@@ -267,13 +288,13 @@ def create_app(state: DashboardState, site: SiteRules, token: str | None = None)
                         patch = {k: v for k, v in now.items() if k != "read_ms" and page_map.get(k) != v}
                         page_map = now
                         if patch:
-                            await socket.send_json({"type": "map", **patch, "read_ms": now.get("read_ms")})
+                            await send_json(socket, {"type": "map", **patch, "read_ms": now.get("read_ms")})
                     if state.evals and loop.time() - last_evals >= EVAL_PUSH_S:
                         last_evals = loop.time()
                         progress = await asyncio.to_thread(lambda: [e.progress() for e in state.evals])
                         if progress != sent_evals:
                             sent_evals = progress
-                            await socket.send_json({"type": "evals", "evals": progress})
+                            await send_json(socket, {"type": "evals", "evals": progress})
                     await asyncio.to_thread(feed.wait_for_change, sent_version, sent_map,
                                             EVAL_PUSH_S if state.evals else 2.0)
         except (WebSocketDisconnect, RuntimeError):

@@ -399,3 +399,21 @@ def test_on_every_address_the_address_a_client_reached_is_its_own():
 def test_a_bad_port_is_a_one_line_error(port):
     with pytest.raises(DashboardError, match="port: a whole number from 0 to 65535"):
         Dashboard(DashboardState(), port=port)
+
+
+def test_a_card_with_broken_text_still_reaches_every_page(tmp_path):
+    # a lone surrogate (a model's or a player's broken text) on a card could not be sent as UTF-8: every page's
+    # feed stopped for good, and the say box that put it there answered 500
+    state, steered = shown_state(tmp_path)
+    with Dashboard(state, port=0) as dashboard:
+        assert post(dashboard.port, "/api/agents/wa/say", {"text": "broken \ud800 text"}).status == 200
+        assert steered[-1][:2] == ("wa", "say")
+        state.feed.remotes[0].receive(1, ("cards", {"wa": {**worker_card("wa"), "goal": "half \udc00 a pair"}}))
+        page = websocket(dashboard.port)
+        assert page.status == 101 and page.message()["agents"][0]["goal"] == "half \udc00 a pair"
+
+
+def test_a_long_unknown_agent_name_is_not_repeated_whole(dash):
+    answer = post(dash.port, "/api/agents/" + "n" * 10_000 + "/say", {"text": "hi"})
+    assert "no running agent named" in refused_in_one_line(answer, 404)
+    assert len(answer.body) < 500
