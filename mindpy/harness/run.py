@@ -43,6 +43,10 @@ def _cmd_run(args) -> int:
     profiles = [load_profile(p, settings=settings) for p in args.profile]
     limits = budget_limits(args, settings.budget)
     address = parse_server(args.server)
+    problem = refusal_before_start(profiles, settings.minecraft_version)
+    if problem:
+        print(f"mindpy run: {problem}", file=sys.stderr)
+        return 2
     with contextlib.ExitStack() as stack:
         if address is None:
             from ..server import EmbeddedServer
@@ -93,6 +97,24 @@ def _cmd_run(args) -> int:
         elif spent["requests"]:
             print(f"Models spent ${spent['usd']:.4f} on {spent['requests']} requests", flush=True)
     return 0
+
+
+def refusal_before_start(profiles, version: str) -> str | None:
+    """Why the run cannot go on, found before a server starts or a bot joins (None: nothing found): a profile
+    whose chat model needs an API key that is not set, or a Minecraft version that there is no data for."""
+    from ..errors import UnsupportedVersion
+    from ..mcdata import minecraft_data
+    from ..models import missing_key
+
+    for profile in profiles:
+        problem = missing_key(profile.model) if profile.model is not None else None
+        if problem:
+            return f"{profile.name}: {problem}"
+    try:  # the bots and the embedded server both need minecraft-data for the version
+        minecraft_data(version)
+    except UnsupportedVersion as exc:
+        return f"setting 'minecraft_version': {exc}"
+    return None
 
 
 def register(sub) -> None:

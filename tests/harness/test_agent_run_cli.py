@@ -79,3 +79,23 @@ def test_run_profile_plays_until_interrupted(tmp_path):
             raise
     assert code == 0, console.text()
     assert "Stopping" in console.text()
+
+
+@pytest.mark.parametrize(("profile_fields", "settings_fields", "named"), [
+    ({"model": "gpt-4o-mini"}, {}, "OPENAI_API_KEY"),
+    ({}, {"minecraft_version": "9.9"}, "minecraft_version"),
+])
+def test_run_refuses_before_anything_starts(tmp_path, profile_fields, settings_fields, named):
+    # a key that is not set or a version there is no data for used to be found after the embedded server started
+    profile = tmp_path / "andy.yaml"
+    profile.write_text(yaml.safe_dump({"name": "andy", **profile_fields}))
+    settings = tmp_path / "settings.yaml"
+    settings.write_text(yaml.safe_dump(settings_fields or {"auth": "offline"}))
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    run_dir = tmp_path / "run"
+    done = subprocess.run([str(MINDPY), "run", "--profile", str(profile), "--settings", str(settings),
+                           "--run-dir", str(run_dir)], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2, done
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and named in lines[0] and "Traceback" not in done.stderr, done.stderr
+    assert not (run_dir / "server").exists(), sorted(p.name for p in run_dir.rglob("*"))
