@@ -46,7 +46,7 @@ def read_task_file(path: str | Path, *, check_names: bool = True, version: str |
     except TaskFileError as exc:
         return TaskFileReport(str(path), file_problems=exc.problems)
     names = NameChecker.for_version(version) if check_names else None
-    return check_tasks(data, source=str(path), names=names, only=only)
+    return check_tasks(data, source=str(path), names=names, only=only, consume=True)
 
 
 def load_tasks(path: str | Path, *, check_names: bool = True, version: str | None = None) -> dict[str, Task]:
