@@ -35,7 +35,7 @@ from ..bridge import Bot
 from ..bridge.plain_chat import CHAT_LIMIT, OLD_CHAT_LIMIT, plain_chat_pieces, sayable
 from ..coding.generator import SELF_REQUESTER, run_with_policy
 from ..commands.context import AgentContext
-from ..errors import BridgeTimeout
+from ..errors import BridgeTimeout, NodeStopped
 from ..models.base import ModelUnreachable, strip_thinking
 from ..settings import PLAYER_COMMANDS, SettingsError
 from ..skills import Skills
@@ -675,6 +675,9 @@ class Agent:
         while not self._stopped.wait(TICK_SECONDS):
             try:
                 self.update()
+            except NodeStopped:  # the bot is gone for good: whoever runs the agent reports it, once
+                log.debug("%s: update tick stopped: the bots' Node process stopped", self.name)
+                return
             except BridgeTimeout as exc:  # Node busy for a while (a long scan): the next tick tries again
                 log.warning("%s: update tick skipped: %s", self.name, exc)
             except Exception:

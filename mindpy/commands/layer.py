@@ -15,7 +15,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from ..errors import MindpyError
+from ..errors import MindpyError, NodeStopped
 from .blocking import available, blocked_commands
 from .context import AgentContext
 from .docs import Situation, command_docs, help_text
@@ -69,7 +69,9 @@ class AgentCommands:
         try:
             return _text(self.registry.run(context, name, args))
         except MindpyError as exc:  # the bot or the world did not answer (a lost bot): one line, no traceback
-            log.warning("command !%s failed: %s", name, exc)
+            # with Node gone every bot is lost, and their owner says so once: no line per command as well
+            log.log(logging.DEBUG if isinstance(exc, NodeStopped) else logging.WARNING, "command !%s failed: %s",
+                    name, exc)
             return f"Command !{name} failed: {type(exc).__name__}: {exc}"
         except Exception as exc:  # a failing query is output for the model, not a crash of the agent loop
             log.exception("command !%s failed", name)

@@ -93,6 +93,7 @@ def test_an_episode_whose_bots_node_dies_ends_as_an_infrastructure_error(server,
     try:
         wait_until(lambda: any("world set up; playing" in line for line in list(lines)) or proc.poll() is not None,
                    timeout=120, interval=0.2, message="the episode to start")
+        killed_at = len(lines)
         bots_node(proc).kill()
         code = proc.wait(timeout=60)
     finally:
@@ -104,6 +105,9 @@ def test_an_episode_whose_bots_node_dies_ends_as_an_infrastructure_error(server,
     result = json.loads((run_dir / "result.json").read_text())
     assert result["end_reason"] == "error" and result["error"] == "lost the connection of andy, jill", result
     assert "Traceback" not in output, output
+    # the loss is said once: not a warning per agent tick and per command while the episode notices
+    warnings = [line for line in lines[killed_at:] if " WARNING " in line]
+    assert len(warnings) <= 2, "\n".join(warnings)
     console = (run_dir / "console.log").read_text()
     for name in ("andy", "jill"):
         assert console.count(f"[{name}] connection: lost its bot: the bots' Node process stopped") == 1, console
