@@ -128,6 +128,7 @@ class AgentRunner:
         self._lost: set[int] = set()  # id() of the agents whose bot was reported lost
         self._lost_lock = threading.Lock()
         self._node_listener: Callable[[str], None] | None = None
+        self.failure: str | None = None  # why the run stopped by itself, if it did (the bots' Node died)
 
     # ---- life cycle --------------------------------------------------------------------------------------
     def start(self) -> dict[str, Agent]:
@@ -259,6 +260,7 @@ class AgentRunner:
         for agent in lost:
             self._say(agent.name, f"lost its bot: {reason}{ending}")
         if self.rejoin_waits:
+            self.failure = reason
             self.stop()
 
     def _say(self, name: str, text: str) -> None:

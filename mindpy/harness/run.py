@@ -96,6 +96,10 @@ def _cmd_run(args) -> int:
             print(f"Stopped: the model budget is spent (${spent['usd']:.4f} of ${spent['max_usd']:g})", flush=True)
         elif spent["requests"]:
             print(f"Models spent ${spent['usd']:.4f} on {spent['requests']} requests", flush=True)
+        failure = getattr(runner, "failure", None)
+    if failure:  # the run did not end by the user's hand: scripts around it must see that
+        print(f"mindpy run: stopped: {failure}", file=sys.stderr, flush=True)
+        return 3
     return 0
 
 

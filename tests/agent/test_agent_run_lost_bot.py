@@ -70,7 +70,7 @@ def test_mindpy_run_brings_a_kicked_bot_back_and_ends_when_node_dies(server, tmp
             proc.kill()
             proc.wait()
     output = "\n".join(lines)
-    assert code == 0, output
+    assert code == 3 and "stopped: the bots' Node process stopped" in output, output
     assert "Traceback" not in output, output
     lost = [line for line in lines if f"[{name}] connection: lost its bot: the bots' Node process stopped" in line]
     assert len(lost) == 1 and lost[0].endswith("no bot can join again without it: the run stops"), output
