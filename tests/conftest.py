@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -272,3 +275,20 @@ def openai_server(tmp_path_factory):
     except subprocess.TimeoutExpired:
         proc.kill()
     log_file.close()
+
+
+MINDPY = Path(sys.executable).with_name("mindpy")
+
+
+def run_mindpy(*args: str, cwd: Path, timeout: float = 60, env: dict | None = None) -> tuple[int, str]:
+    """The exit code and the output (stdout, then stderr) of a `mindpy` command; fails the test, with what it wrote,
+    when it is still running after `timeout` seconds (its whole process group is killed)."""
+    proc = subprocess.Popen([str(MINDPY), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=cwd, start_new_session=True, env=env)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        pytest.fail(f"mindpy {' '.join(args)}: still running after {timeout} s: {out[-1000:]} {err[-1000:]}")
+    return proc.returncode, out + err

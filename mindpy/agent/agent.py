@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from .. import DEFAULT_MINECRAFT_VERSION
 from ..bridge import Bot
-from ..bridge.plain_chat import CHAT_LIMIT, OLD_CHAT_LIMIT, plain_chat_pieces, sayable
+from ..bridge.plain_chat import CHAT_LIMIT, plain_chat_pieces, sayable
 from ..coding.generator import SELF_REQUESTER, run_with_policy
 from ..commands.context import AgentContext
 from ..errors import BridgeTimeout, NodeStopped
@@ -54,9 +54,6 @@ log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.3
 MAX_TRIES = 3
-# A chat message holds 256 UTF-16 code units (100 before Minecraft 1.11), counted as mineflayer counts them.
-CHAT_PIECE = CHAT_LIMIT
-OLD_CHAT_PIECE = OLD_CHAT_LIMIT
 # Servers kick a player who chats too fast (vanilla and Paper after about 10 quick messages): a long reply is
 # said in at most this many pieces, the rest cut with a note. The model's history keeps the whole reply.
 MOST_CHAT_PIECES = 4
@@ -96,7 +93,7 @@ def _origin_of(sender: str) -> str:
 CUT_NOTE = " [{} more characters not said]"
 
 
-def chat_pieces(text: str, length: int = CHAT_PIECE, most: int = MOST_CHAT_PIECES) -> list[str]:
+def chat_pieces(text: str, length: int = CHAT_LIMIT, most: int = MOST_CHAT_PIECES) -> list[str]:
     """`text` as at most `most` plain chat messages of `length` UTF-16 code units each, none of which runs as a
     server command (see mindpy.bridge.plain_chat); a longer text ends with a note of how many characters (code
     points) were not said."""

@@ -16,7 +16,8 @@ from agent_helpers import (
     system_turns,
 )
 from conftest import teleport, wait_until
-from mindpy.agent.agent import CHAT_PIECE, MOST_CHAT_PIECES, chat_pieces
+from mindpy.agent.agent import MOST_CHAT_PIECES, chat_pieces
+from mindpy.bridge.plain_chat import CHAT_LIMIT as CHAT_PIECE
 
 
 @pytest.fixture

@@ -21,8 +21,8 @@ from agent_helpers import (
     system_turns,
 )
 from conftest import unique_name, wait_ticks, wait_until
-from mindpy.agent.agent import CHAT_PIECE as PIECE  # the length of the agent's chat pieces
 from mindpy.agent.bus import InProcessBus
+from mindpy.bridge.plain_chat import CHAT_LIMIT as PIECE  # the length of the agent's chat pieces
 
 MAKE_PLANKS = "collect the oak log next to you and make planks"
 CODE = '''```python

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import resource
-import signal
 import subprocess
 import sys
 import textwrap
@@ -15,14 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, run_mindpy
 from mindpy.errors import MindpyError
 from mindpy.profiles import ProfileError, load_profile
 from mindpy.settings import SettingsError, load_settings
 from mindpy.tasks import TaskFileError, load_tasks, read_task_file
 from mindpy.userfiles import DEFAULT_MAX_BYTES, TASK_FILE_MAX_BYTES, quote
 
-MINDPY = Path(sys.executable).with_name("mindpy")
 MAX_MESSAGE = 400  # characters besides the file's path: a message quotes values, it never dumps them
 
 GOOD_TASK = {"type": "techtree", "goal": "Craft sticks.", "agent_count": 1, "target": "stick", "timeout": 60}
@@ -322,15 +320,8 @@ def test_every_file_error_is_a_mindpy_error():
 def _mindpy(*args: str, cwd: Path, timeout: float = 60, env: dict | None = None) -> tuple[int, str, float]:
     """The exit code, the output and the CPU seconds of a `mindpy` command."""
     started = children_cpu_seconds()
-    proc = subprocess.Popen([str(MINDPY), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=cwd, start_new_session=True, env=env)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        pytest.fail(f"still running after {timeout} s: {out[-1000:]} {err[-1000:]}")
-    return proc.returncode, out + err, children_cpu_seconds() - started
+    code, output = run_mindpy(*args, cwd=cwd, timeout=timeout, env=env)
+    return code, output, children_cpu_seconds() - started
 
 
 def _assert_refused_before_a_server(code: int, output: str, words: str, folder: Path) -> None:

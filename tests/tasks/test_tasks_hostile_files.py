@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, run_mindpy
 from mindpy import userfiles
 from mindpy.errors import UserFileError
 from mindpy.profiles import ProfileError, load_profile
@@ -22,7 +19,6 @@ from mindpy.tasks.defuse import generator as defuse_generator
 from mindpy.tasks.schema import DEFUSE_FIELDS
 from mindpy.userfiles import visible_text
 
-MINDPY = Path(sys.executable).with_name("mindpy")
 MAX_MESSAGE = 300  # characters of a one-line refusal, the path included
 MAX_PROBLEMS_PRINTED = 20
 
@@ -38,16 +34,7 @@ def test_visible_text_escapes_what_a_terminal_would_act_on_or_hide():
 
 # ----- files that are not regular files -----
 def _mindpy(*args: str, cwd: Path, timeout: float = 30) -> tuple[int, str]:
-    """The exit code and output of a `mindpy` command; fails the test when it is still running after `timeout`."""
-    proc = subprocess.Popen([str(MINDPY), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=cwd, start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        pytest.fail(f"mindpy {' '.join(args)}: still running after {timeout} s")
-    return proc.returncode, out + err
+    return run_mindpy(*args, cwd=cwd, timeout=timeout)
 
 
 @pytest.mark.parametrize("command", [("tasks", "validate", "tasks.json"), ("tasks", "show", "tasks.json"),
