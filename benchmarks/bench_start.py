@@ -78,7 +78,8 @@ class _FallbackCounter(logging.Handler):
 def run_one(kind: str, timeout: float, cold_cache: bool) -> None:
     from mindpy.agent import factory
     from mindpy.demo import DEMO_TASK_ID, DEMO_TASKS
-    from mindpy.harness.episode import agent_names, run_episode
+    from mindpy.harness.episode import run_episode
+    from mindpy.harness.session import agent_names
     from mindpy.models.replay import ReplayModel
     from mindpy.oracle.provider import OracleModel
     from mindpy.tasks.loader import load_task

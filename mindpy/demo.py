@@ -20,7 +20,8 @@ def _say(text: str) -> None:
 def run_demo(server: str = "embedded", run_dir: str = "runs/demo", model: str | None = None,
              task_file: str | Path = DEMO_TASKS, task_id: str = DEMO_TASK_ID) -> int:
     """Play the demo task live and print its score; returns the exit code (0 when the task succeeded)."""
-    from .harness.episode import EpisodeInfraError, refuse_unplayable, run_episode
+    from .harness.episode import run_episode
+    from .harness.session import EpisodeInfraError, refuse_unplayable
     from .nodejs import check_node_side
     from .tasks.describe import describe_task
     from .tasks.loader import load_task

@@ -36,8 +36,21 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 # The command-line entry point wires every layer together; it alone may import anything.
 ALLOWED_ANYWHERE = ("mindpy.cli",)
 
+# A task family's folder (mindpy/tasks/families/<name>/) holds parts of several layers; a module's name says which:
+# `play` plays an episode (a run), `oracle` is the scripted player's plan (an agent part); the rest are services.
+# Lower layers reach a family's parts only through the registry (mindpy.tasks.family), by name, never by import.
+FAMILIES = "mindpy.tasks.families"
+FAMILY_ROLES = {"play": "runs", "oracle": "agent"}
+
+
+def layer_index(name: str) -> int:
+    return next(i for i, (layer, _) in enumerate(LAYERS) if layer == name)
+
 
 def layer_of(module: str) -> int:
+    parts = module.split(".")
+    if module.startswith(FAMILIES + ".") and len(parts) > 4 and parts[4] in FAMILY_ROLES:
+        return layer_index(FAMILY_ROLES[parts[4]])
     best, best_len = -1, -1
     for index, (_, prefixes) in enumerate(LAYERS):
         for prefix in prefixes:
@@ -99,5 +112,8 @@ def test_the_check_sees_an_upward_import(tmp_path):
     # the walker must resolve relative imports, or the test above could pass by seeing nothing
     assert layer_of("mindpy.commands.movement") > layer_of("mindpy.skills.api")
     assert layer_of("mindpy.agent.modes") < layer_of("mindpy.commands") < layer_of("mindpy.agent.agent")
+    assert layer_of("mindpy.tasks.families.orders.play") == layer_of("mindpy.harness.episode")
+    assert layer_of("mindpy.tasks.families.crafting.oracle") == layer_of("mindpy.oracle.player")
+    assert layer_of("mindpy.tasks.families.orders.world") == layer_of("mindpy.tasks.world")
     skills_api = PACKAGE / "skills" / "api.py"
     assert any(name.startswith("mindpy.bridge") for _, name in imported_modules(skills_api))

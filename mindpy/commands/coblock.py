@@ -1,4 +1,4 @@
-"""Commands of CoBlock tasks (see mindpy.tasks.generators.coblock): place and break single blocks of the shared
+"""Commands of CoBlock tasks (see mindpy.tasks.families.coblock.generator): place and break single blocks of the shared
 structure, compare the world with one's own private goal, and declare the task finished.
 
 As in the paper, an agent places blocks from its inventory against the ground or another block's face, and a
@@ -19,8 +19,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..tasks.coblock_site import NoStructureError, box_text, in_site, site_box
-from ..tasks.generators.coblock import neighbours
+from ..tasks.families.coblock.generator import neighbours
+from ..tasks.families.coblock.site import NoStructureError, box_text, in_site, site_box
 from ..tasks.generators.common import join_words
 from ..world import bulk
 from .common import HORIZONTAL, Y_RANGE, CommandOutput, action, perform, query

@@ -1,4 +1,5 @@
-"""Commands of defuse tasks (mindpy.tasks.defuse): inspect a bomb, cut one of its phases, go to a room, tell the team.
+"""Commands of defuse tasks (mindpy.tasks.families.defuse): inspect a bomb, cut one of its phases, go to a room, tell
+the team.
 
     registry = defuse_registry(table)        # the commands bound to one game (a DefuseTable: game + world)
     turn = read_turn('!applyTool("red", 2) !broadcast("Bomb 2: blue left")', registry)
@@ -26,8 +27,8 @@ from typing import Any, Protocol
 from .. import DEFAULT_MINECRAFT_VERSION
 from ..prompts.belief import BELIEF_REQUEST, belief_prompt
 from ..prompts.belief import belief_request as team_belief_request
-from ..tasks.defuse.game import Action
-from ..tasks.defuse.layout import COLOURS
+from ..tasks.families.defuse.game import Action
+from ..tasks.families.defuse.layout import COLOURS
 from . import rounds
 from .common import CommandOutput, action
 from .context import AgentContext

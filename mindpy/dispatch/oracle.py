@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from ..models.base import ChatModel, Usage
 from ..models.tokens import count_messages, count_tokens
-from ..tasks.orders import DISHES
+from ..tasks.families.orders.book import DISHES
 from .decision import Decision
 from .dispatcher import Dispatcher
 from .prompt import DispatcherOptions

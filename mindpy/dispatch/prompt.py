@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..commands import CommandRegistry
-from ..tasks.orders import DISHES
+from ..tasks.families.orders.book import DISHES
 from .decision import HistoryEntry
 from .state import AgentState, ChestState, DispatchState, OpenOrder, render
 from .steps import dish_commands
@@ -99,7 +99,7 @@ def recipes_text(dishes: Sequence[str]) -> str:
     """Each dish with its numbered steps and the inputs dealt to the cooks."""
     unknown = [d for d in dishes if d not in DISHES]
     if not dishes or unknown:
-        raise ValueError(f"the dispatcher needs dishes from mindpy.tasks.orders.DISHES; unknown: "
+        raise ValueError(f"the dispatcher needs dishes from mindpy.tasks.families.orders.book.DISHES; unknown: "
                          f"{unknown or 'none given'}")
     out = []
     for dish in dishes:

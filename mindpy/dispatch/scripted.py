@@ -4,7 +4,7 @@
     decision = oracle.decide(state)      # Decision: commands per free agent, parsed from its own reply text
     oracle.reply(state)                  # 'andy: !collectBlocks("wheat", 3)\\njill: !attack("cow")'
 
-Each step, a free cook that holds an order does the order's next step (mindpy.tasks.orders' dish steps, as
+Each step, a free cook that holds an order does the order's next step (mindpy.tasks.families.orders.book' dish steps, as
 commands of mindpy.commands) and, once every step is done, puts the dish in the serving chest. A free cook
 without an order takes the open, untaken order with the earliest deadline (the lower id on a tie), first among
 those it can still serve in time (its dish's workload plus the serving step before the deadline), then among
@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..commands import CommandRegistry, default_registry
-from ..tasks.orders import DISHES
+from ..tasks.families.orders.book import DISHES
 from .decision import Decision
 from .prompt import DISPATCH_COMMANDS
 from .reply import parse_dispatch_reply

@@ -1,4 +1,4 @@
-"""Dish steps as bot commands: what a cook is told to do for each step of a dish of mindpy.tasks.orders.
+"""Dish steps as bot commands: what a cook is told to do for each step of a dish of mindpy.tasks.families.orders.book.
 
     step_command(DISHES["bread"].steps[0])   # '!collectBlocks("wheat", 3)'
     dish_commands("baked_potato")            # ['!collectBlocks("potatoes", 1)', '!smeltItem("potato", 1)',
@@ -10,7 +10,7 @@ craft the output (as many crafts as the output count needs); a finished dish goe
 
 from __future__ import annotations
 
-from ..tasks.orders import DISHES, Step
+from ..tasks.families.orders.book import DISHES, Step
 
 # Farm items whose crop block has another name.
 CROP_BLOCKS = {"potato": "potatoes", "carrot": "carrots", "beetroot": "beetroots"}

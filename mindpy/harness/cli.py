@@ -16,9 +16,11 @@ EXIT_INFRA = 3  # the episode could not be played (server, network, set-up): ret
 
 def run_task_command(args) -> int:
     """`mindpy run --task FILE --task-id ID [--model M] [--server S]`: one episode; last line `score: X`."""
+    from ..tasks.family import family_of
     from ..tasks.loader import read_task_file
-    from .episode import EpisodeInfraError, refuse_unplayable, run_episode
+    from .episode import run_episode
     from .evaluate import folder_name
+    from .session import EpisodeInfraError, refuse_unplayable
     from .team import parse_team
 
     if not args.task_id:
@@ -31,9 +33,10 @@ def run_task_command(args) -> int:
     refuse_unplayable(task, args.task)
     if not is_dispatching_player(args.model, task):
         check_model_option(args.model)
+    family = family_of(task)
     for option in DEFUSE_OPTIONS:
-        if getattr(args, option, False) and task.type != "defuse":
-            print(f"--{option.replace('_', '-')} is for defuse tasks; {task.id} ({task.type}) plays without it",
+        if getattr(args, option, False) and option not in family.episode_options:
+            print(f"--{option.replace('_', '-')} is for defuse tasks; {task.id} ({family.name}) plays without it",
                   file=sys.stderr)
     limits = budget_limits(args)
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / folder_name(task.id)
@@ -176,13 +179,15 @@ def is_dispatching_player(model: str | None, task) -> bool:
     """Whether `--model human:NAME` names the player who gives an orders task's orders in chat; ConfigError for a
     bad name or another family (there a person joins in one of the task's human slots)."""
     from ..dispatch.human import human_player
+    from ..tasks.family import family_of
 
     try:
         player = human_player(model)
     except ValueError as exc:
         raise ConfigError(f"--model {one_line(str(model), 80)}: {exc}") from None
-    if player is not None and task.type != "orders":
-        raise ConfigError(f"--model human:NAME gives the orders of an orders task; {task.id} is a {task.type} task "
+    family = family_of(task)
+    if player is not None and not family.human_dispatcher:
+        raise ConfigError(f"--model human:NAME gives the orders of an orders task; {task.id} is a {family.name} task "
                           f"(a person joins one as a player named in its usernames)")
     return player is not None
 

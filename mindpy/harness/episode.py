@@ -1,5 +1,6 @@
-"""Play one MineCollab episode: server, agents, world set-up, goals, the checker, and everything written to a run
-directory.
+"""Play one episode of any family: `run_episode` opens an EpisodeSession (mindpy.harness.session: the shared
+steps) and hands it to the task's family's play; the families of MineCollab and CoBlock play toward their goals
+here (`play_toward_goals`: agents, world set-up, goals, the checker), orders and defuse in their own folders.
 
     result = run_episode(task, "runs/x", model=None)      # None: the default model (the oracle without an API key)
     result["score"], result["end_reason"]                 # also in runs/x/result.json
@@ -14,7 +15,7 @@ the round limit, which then ends the episode like its time limit (the score stan
 and `round_tally` (per agent: turns used on an action, messages, turns passed).
 
 `profile_options` are written into every agent's profile: the CoBlock method's `partner_modelling` and `reflection`
-(mindpy.profiles). An agent with `reflection` on gets the review of the structure (mindpy.tasks.coblock_review)
+(mindpy.profiles). An agent with `reflection` on gets the review of the structure (mindpy.tasks.families.coblock.review)
 after each round, or, playing without rounds, after each of its own !placeBlock and !breakBlock.
 
 `budget` (BudgetLimits; default: the settings' `budget`) limits the model calls of all the agents together, of
@@ -33,55 +34,33 @@ not found) ends the episode at once, with the URL called and the cause in the re
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
-import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..errors import BridgeTimeout, ConfigError, MindpyError, NodeStopped
 from ..models.base import ModelUnreachable
-from ..models.budget import Budget, BudgetLimits, release_budget, shared_budget
+from ..models.budget import Budget, BudgetLimits
 from ..models.outage import OutageWatch
 from ..tasks.checkers import SUCCESS, TaskMonitor, checker_for
-from ..tasks.coblock_review import built_blocks, review, review_text
-from ..tasks.coblock_site import structure_cells
+from ..tasks.family import family_of, load_entry
 from ..tasks.results import EpisodeRecorder
 from ..tasks.schema import Task
-from ..tasks.world import WorldSetupError, issue_via_bot, issue_via_server, set_up_task
+from ..tasks.world import set_up_task
 from ..userfiles import one_line
 from .calls import CallLog, model_price
 from .humans import HumanSlots
 from .rounds import RoundOptions, RoundScheduler
-from .team import team_specs
+from .session import EpisodeInfraError, EpisodeSession
 
 log = logging.getLogger(__name__)
 
-AGENT_NAMES = ("andy", "jill", "bob", "sally", "mike", "kate", "leo", "nina")
 TASK_ORIGIN = (200, -60, 200)  # where agent 0 stands in crafting and cooking tasks (construction: the blueprint)
-BLUEPRINT_COMMANDS = ("getBlueprint", "getBlueprintLevel", "checkBlueprint", "checkBlueprintLevel")
 STOP_WAIT_S = 15.0  # round mode: how long the last round's turns may take to end before the result is written
 GRACE_S = 30.0                 # after the task's timeout, how long to wait for the checker before calling it an error
-
-
-class EpisodeInfraError(MindpyError):
-    """The episode could not be played for reasons that are not the model's (server, network, set-up)."""
-
-
-def agent_names(task: Task) -> list[str]:
-    """The agents' names for a task: andy, jill, bob... A task's `usernames` are its human players' names (as in
-    MINDcraft's files), never given to an agent; an agent name that one of them takes is skipped."""
-    humans = {u.lower() for u in task.usernames}
-    pool = [n for n in AGENT_NAMES if n.lower() not in humans]
-    if task.agent_count > len(pool):
-        return [f"agent{i}" for i in range(task.agent_count)]
-    return pool[:task.agent_count]
 
 
 def task_goal_text(task: Task, index: int, names: list[str]) -> str:
@@ -92,12 +71,11 @@ def task_goal_text(task: Task, index: int, names: list[str]) -> str:
 
 
 def blocked_commands(task: Task, index: int) -> list[str]:
-    """The commands agent `index` may not use during the task: the task's own `blocked_actions`, and, as in
-    MINDcraft, !endGoal when it has a goal (it may not give up on it) and !endConversation when the task opens
-    with a conversation (the team keeps talking)."""
-    blocked = task.blocked_actions_for(index)
-    if task.type == "coblock":  # the structure is in each agent's own goal; there is no blueprint to read
-        blocked += list(BLUEPRINT_COMMANDS)
+    """The commands agent `index` may not use during the task: the task's own `blocked_actions`, its family's
+    (coblock: the blueprint commands, as the structure is in each agent's own goal), and, as in MINDcraft,
+    !endGoal when it has a goal (it may not give up on it) and !endConversation when the task opens with a
+    conversation (the team keeps talking)."""
+    blocked = task.blocked_actions_for(index) + family_of(task).commands_blocked_for(task, index)
     if task.goal_for(index).strip():
         blocked.append("endGoal")
     if task.conversation:
@@ -113,215 +91,107 @@ def inventory_text(items: dict[str, int]) -> str:
     return f"At the start of the task you had: {listed}."
 
 
-def base_profile(task: Task) -> str:
-    """The base profile of a task's agents: `coblock` for CoBlock tasks (their prompt follows the paper's),
-    `task` for the others."""
-    return "coblock" if task.type == "coblock" else "task"
-
-
-def write_profiles(run_dir: Path, names: list[str], model: Any, base: str = "task",
-                   options: dict[str, Any] | None = None, specs: dict[str, Any] | None = None) -> list[Path]:
-    """The profile each agent plays with (the base profile, the model and `options`), kept for the record.
-    `specs`: a model for each agent by name (a mixed team), over `model`."""
-    folder = run_dir / "profiles"
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name in names:
-        data: dict[str, Any] = {"name": name, "base_profile": base, **(options or {})}
-        spec = (specs or {}).get(name, model)
-        if spec is not None:
-            data["model"] = spec
-        path = folder / f"{name}.yaml"
-        path.write_text(yaml.safe_dump(data, sort_keys=False))
-        paths.append(path)
-    return paths
-
-
-def open_server(stack: contextlib.ExitStack, server: str, run_dir: Path, version: str) -> tuple[Any, str, int]:
-    """The episode's server: ("embedded": one started in RUN_DIR/server and closed with `stack`; else HOST:PORT).
-    Returns (the embedded server or None, host, port); EpisodeInfraError when the embedded server does not start."""
-    from ..server.address import parse_server
-
-    address = parse_server(server)
-    if address is not None:
-        return None, address.host, address.port
-    from ..server import EmbeddedServer
-
-    try:
-        embedded = stack.enter_context(EmbeddedServer(run_dir=run_dir / "server", version=version))
-    except MindpyError as exc:
-        raise EpisodeInfraError(f"the embedded server did not start: {exc}") from exc
-    return embedded, embedded.address.host, embedded.address.port
-
-
-def refuse_unplayable(task, source: str | Path = "") -> None:
-    """ConfigError (one line) when episodes of `task` cannot be played (schema.unplayable_reason)."""
-    from ..tasks.schema import unplayable_reason
-
-    reason = unplayable_reason(task)
-    if reason:
-        where = f"{source}: " if source else ""
-        raise ConfigError(f"{where}task '{one_line(task.id, 80)}': {reason}")
-
-
-def refuse_unpriced(model: Any, limits: BudgetLimits) -> None:
-    """ConfigError (one line) when a dollar limit is set and the model `model` names has no known price, so that
-    its spend could not be counted; checked before any server starts. None (the default model) is checked when its
-    agents are made."""
-    from ..models import parse_model_spec
-
-    if model is None or limits.max_usd is None:
-        return
-    try:
-        spec = parse_model_spec(model)
-        Budget(limits).price(f"{spec.api}/{spec.model}")
-    except ValueError as exc:
-        raise ConfigError(f"--max-usd: {one_line(str(exc))}") from None
-
-
 def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
                 seed: int = 0, settings_overrides: dict | None = None,
                 progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None,
                 echo: bool = False, rounds: RoundOptions | None = None,
                 profile_options: dict[str, Any] | None = None, budget: BudgetLimits | None = None,
-                team: dict[str, str] | None = None) -> dict:
-    """Play `task` once. `model`: a model spec for every agent (None: the default), or `models` by agent name
-    (ready model objects, for tests). `echo` also prints the console log (who said and did what) to stdout.
-    `rounds`: play in round mode with these rules (None: the agents act when they like); `profile_options`: fields
-    added to every agent's profile (partner_modelling, reflection, belief_state...; in defuse episodes the round
-    runner keeps the beliefs; tom_probes goes to the defuse round runner and is dropped for other families);
-    `budget`: the run's limits on model calls (None: the settings' `budget`); `team`: a model for some agents, by
-    name or index (mindpy.harness.team), over `model`. Returns the result (also written to RUN_DIR/result.json)."""
-    from ..agent.runner import AgentRunner, ConsoleLog
-    from ..profiles import load_profile
-    from ..settings import load_settings
+                team: dict[str, str] | None = None, family_options: dict[str, Any] | None = None) -> dict:
+    """Play `task` once, as its family plays (mindpy.tasks.family: `play_entry`, or the goal-directed play below).
+    `model`: a model spec for every agent (None: the default), or `models` by agent name (ready model objects,
+    for tests). `echo` also prints the console log (who said and did what) to stdout. `rounds`: play in round mode
+    with these rules (None: the agents act when they like); `profile_options`: fields added to every agent's
+    profile (partner_modelling, reflection, belief_state...); `family_options`: switches of the task's family
+    (defuse's tom_probes; a family's `episode_options` name them); `budget`: the run's limits on model calls
+    (None: the settings' `budget`); `team`: a model for some agents, by name or index (mindpy.harness.team), over
+    `model`. Returns the result (also written to RUN_DIR/result.json)."""
+    family = family_of(task)
+    options = dict(family_options or {})
     profile_options = dict(profile_options or {})
-    # the defuse round runner's options, not a profile's
-    belief_state = bool(profile_options.get("belief_state", False))  # defuse: the round runner keeps the beliefs
-    tom_probes = bool(profile_options.pop("tom_probes", False))  # the defuse round runner's, not a profile's
-    if task.type == "defuse":  # a game of its own in rounds (mindpy.harness.defuse_episode)
-        from .defuse_episode import run_defuse_episode
-
-        return run_defuse_episode(task, run_dir, model=model, server=server, progress=progress, models=models,
-                                  echo=echo, round_limit=rounds.limit if rounds else None, budget=budget,
-                                  settings_overrides=settings_overrides, team=team, belief_state=belief_state,
-                                  tom_probes=tom_probes)
-    if task.type == "orders" and team:
-        raise ConfigError("--team: an orders task has one model, the dispatcher's; give it with --model")
-    if task.type == "orders":  # one dispatcher commanding every cook (mindpy.harness.orders_episode)
-        from .orders_episode import run_orders_episode
-
-        return run_orders_episode(task, run_dir, model=model, server=server, seed=seed, progress=progress,
-                                  models=models, echo=echo, budget=budget)
-    refuse_unplayable(task)  # before anything starts
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    say = progress or (lambda text: None)
-    names = agent_names(task)
-    specs = team_specs(team, names, model)
-    settings = load_settings(None, **{
-        "bots_dir": str(run_dir / "bots"), "log_all_prompts": True, "allow_insecure_coding": True,
-        "narrate_behavior": False, "chat_bot_messages": True, "load_memory": False,
-        "profiles": [str(p) for p in write_profiles(run_dir, names, model, base_profile(task), profile_options,
-                                                     specs)],
-        **(settings_overrides or {})})
-    profiles = [load_profile(p, settings=settings) for p in settings.profiles]
-    limits = budget if budget is not None else settings.budget_limits()
-    for spec in {str(s): s for s in specs.values()}.values():
-        refuse_unpriced(spec, limits)  # before the server starts: an unpriced model cannot be budgeted
-    console_file = (run_dir / "console.log").open("a", encoding="utf-8")
-    console = ConsoleLog(_Tee(console_file, sys.stdout) if echo else console_file)
-    with contextlib.ExitStack() as stack:
-        stack.callback(console_file.close)
-        stack.callback(console.close)  # runs first (last in, first out)
-        embedded, host, port = open_server(stack, server, run_dir, settings.minecraft_version)
-        say(f"{task.id}: {len(names)} agents ({', '.join(names)}) joining {host}:{port}")
-
-        spend = shared_budget(str(run_dir), limits)  # one budget for all the agents of the episode
-        stack.callback(release_budget, str(run_dir))
-        hooks = _EpisodeHooks(run_dir, spend, OutageWatch())
-        reviewer = _Reviewer(task, names, lambda: runner.agents)
-        if rounds is None:
-            hooks.after_build = reviewer.review_one  # reflection after each of an agent's own place and break
-        stack.callback(hooks.close)
-        runner = AgentRunner(settings, profiles, host, port, models=models, console=console, task=task,
-                             blocked={n: blocked_commands(task, i) for i, n in enumerate(names)},
-                             wrap_model=hooks.wrap_model, event_hooks=hooks.event_hooks, rounds=rounds is not None)
-        stack.enter_context(runner)
-        try:
-            agents = runner.start()
-        except MindpyError as exc:
-            raise EpisodeInfraError(f"the agents could not join {host}:{port}: {exc}") from exc
-        bots = [agents[n].bot for n in names]
-
-        issue = issue_via_server(embedded) if embedded is not None else issue_via_bot(bots[0])
-        try:
-            setup = set_up_task(task, bots, issue, origin=TASK_ORIGIN, seed=seed, timeout=60)
-        except WorldSetupError as exc:
-            raise EpisodeInfraError(str(exc)) from exc
-        say(f"{task.id}: world set up; playing (time limit {task.timeout:.0f} s"
-            + (f", {rounds.limit} rounds)" if rounds else ")"))
-
-        recorder = EpisodeRecorder(task, names)
-        recorder.on_history(lambda name, line: runner.agents[name].history.add("system", line))
-        hooks.recorder = recorder  # counting starts with the play
-        finished = threading.Event()
-        humans = HumanSlots(task, setup, issue, bots[0], say)
-        monitor = TaskMonitor(task, bots, checker=checker_for(task, humans.inventories), on_end=[
-            lambda score, reason: hooks.count_tokens(),
-            lambda score, reason: recorder.on_end(score, reason, monitor.error),  # the cause of an error too
-            lambda score, reason: finished.set()])
-        spend.on_exceeded.append(lambda exc: _end_by_budget(monitor))  # the watch retries if this check fails
-        hooks.outage.listen(lambda exc: _end_by_outage(monitor, exc))  # at once if a model was down already
-
-        for i, name in enumerate(names):
-            agent = agents[name]
-            agent.assign_task(task_goal_text(task, i, names), inventory_text(setup.inventories.get(name, {})),
-                              check=monitor.tick if i == 0 else None)
-            if task.type == "construction":
-                agent.modes.set_on("cheat", True)  # blocks are placed with commands: building is about the plan
-            if task.extra.get("restrict_to_inventory"):
-                agent.skills.runner.restrict_to_inventory(True)
-            if task.type == "coblock":  # walking must not dig through the structure: its blocks are lost then
-                agent.skills.runner.protect_blocks(sorted(set(structure_cells(task).values())))
-        _open(task, names, agents)
-        scheduler = None
-        if rounds is not None:
-            scheduler = _start_rounds(rounds, runner, names, monitor, finished, recorder, reviewer)
-
-        _watch(monitor, finished, task, embedded, bots, humans, runner, spend)
-        result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
-        result = {**hooks.with_costs(result), "budget": spend.summary()}
-        if scheduler is not None:
-            scheduler.join(timeout=STOP_WAIT_S)  # the last round's turns end: their tally is complete
-            result = {**result, "round_rules": {"limit": scheduler.options.limit,
-                                                "message_is_action": scheduler.options.message_is_action},
-                      "round_tally": scheduler.tally.as_dict()}
-        (run_dir / "result.json").write_text(json.dumps({**result, "run_dir": str(run_dir),
-                                                         "agent_names": names}, indent=2) + "\n")
-        spent = "" if not (spend.spent_usd or limits.max_usd) else \
-            f"; models spent ${spend.spent_usd:.4f}" + (f" of ${limits.max_usd:g}" if limits.max_usd else "")
-        scored = "not scored" if result["end_reason"] == "error" else f"with score {result['score']}"
-        say(f"{task.id}: {result['end_reason']} {scored} after {result['duration_s']:.0f} s" + spent)
-        if result["end_reason"] == "error":
-            raise EpisodeInfraError(result.get("error") or "the episode ended with an error")
-        time.sleep(0.5)  # let the agents write the end-of-task line to their state files
-        return result
+    for name in family.episode_options:  # a family's own switch, given with the profile options (the CLI's)
+        if name in profile_options and name not in options:
+            options[name] = profile_options[name]
+    if "tom_probes" in profile_options:  # a switch of the defuse play, never of a profile
+        profile_options.pop("tom_probes")
+    with EpisodeSession(task, run_dir, model=model, models=models, team=team, server=server, seed=seed, echo=echo,
+                        budget=budget, settings_overrides=settings_overrides, progress=progress, rounds=rounds,
+                        profile_options=profile_options, family_options=options) as session:
+        play = load_entry(family.play_entry) if family.play_entry else play_toward_goals
+        return play(session)
 
 
-class _Tee:
-    """Writes to several streams (the console log file and the terminal)."""
+def play_toward_goals(session: EpisodeSession) -> dict:
+    """MineCollab's play: each agent prompts itself toward its goal (agent 0 may open a conversation) while the
+    family's checker runs on agent 0's update tick; the episode ends at success, its time limit, the round limit,
+    an agent's end of the task, a spent budget or an infrastructure failure."""
+    from ..agent.runner import AgentRunner
 
-    def __init__(self, *streams):
-        self.streams = streams
+    task, names, rounds, say = session.task, session.names, session.rounds, session.say
+    settings = session.load_settings(log_all_prompts=True, allow_insecure_coding=True, chat_bot_messages=True)
+    session.refuse_unpriced()  # before the server starts: an unpriced model cannot be budgeted
+    console = session.open_console()
+    host, port = session.open_server()
+    say(f"{task.id}: {len(names)} agents ({', '.join(names)}) joining {host}:{port}")
+    spend = session.open_budget()  # one budget for all the agents of the episode
+    hooks = _EpisodeHooks(session.run_dir, spend, session.outage)
+    session.on_close(hooks.close)
+    reviewer = session.family.reviewer(task, names, lambda: runner.agents)
+    if rounds is None and reviewer is not None:
+        hooks.after_build = reviewer.review_one  # reflection after each of an agent's own place and break
+    runner = AgentRunner(settings, session.profiles, host, port, models=session.models, console=console, task=task,
+                         blocked={n: blocked_commands(task, i) for i, n in enumerate(names)},
+                         wrap_model=hooks.wrap_model, event_hooks=hooks.event_hooks, rounds=rounds is not None)
+    agents = session.start_runner(runner)
+    bots = [agents[n].bot for n in names]
 
-    def write(self, text: str) -> None:
-        for stream in self.streams:
-            stream.write(text)
+    issue = session.issue_for(bots)
+    with session.setting_up():
+        setup = set_up_task(task, bots, issue, origin=TASK_ORIGIN, seed=session.seed, timeout=60)
+    say(f"{task.id}: world set up; playing (time limit {task.timeout:.0f} s"
+        + (f", {rounds.limit} rounds)" if rounds else ")"))
 
-    def flush(self) -> None:
-        for stream in self.streams:
-            stream.flush()
+    recorder = EpisodeRecorder(task, names)
+    recorder.on_history(lambda name, line: runner.agents[name].history.add("system", line))
+    hooks.recorder = recorder  # counting starts with the play
+    finished = threading.Event()
+    humans = HumanSlots(task, setup, issue, bots[0], say)
+    monitor = TaskMonitor(task, bots, checker=checker_for(task, humans.inventories), on_end=[
+        lambda score, reason: hooks.count_tokens(),
+        lambda score, reason: recorder.on_end(score, reason, monitor.error),  # the cause of an error too
+        lambda score, reason: finished.set()])
+    spend.on_exceeded.append(lambda exc: _end_by_budget(monitor))  # the watch retries if this check fails
+    hooks.outage.listen(lambda exc: _end_by_outage(monitor, exc))  # at once if a model was down already
+
+    for i, name in enumerate(names):
+        agent = agents[name]
+        agent.assign_task(task_goal_text(task, i, names), inventory_text(setup.inventories.get(name, {})),
+                          check=monitor.tick if i == 0 else None)
+        session.family.configure_agent(task, agent)
+        if task.extra.get("restrict_to_inventory"):
+            agent.skills.runner.restrict_to_inventory(True)
+    _open(task, names, agents)
+    scheduler = None
+    if rounds is not None:
+        scheduler = _start_rounds(rounds, runner, names, monitor, finished, recorder, reviewer)
+
+    _watch(monitor, finished, task, session, bots, humans, runner, spend)
+    result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
+    result = {**hooks.with_costs(result), "budget": spend.summary()}
+    if scheduler is not None:
+        scheduler.join(timeout=STOP_WAIT_S)  # the last round's turns end: their tally is complete
+        result = {**result, "round_rules": {"limit": scheduler.options.limit,
+                                            "message_is_action": scheduler.options.message_is_action},
+                  "round_tally": scheduler.tally.as_dict()}
+    session.write_result(result)
+    limits = session.limits
+    spent = "" if not (spend.spent_usd or (limits and limits.max_usd)) else \
+        f"; models spent ${spend.spent_usd:.4f}" + (f" of ${limits.max_usd:g}" if limits and limits.max_usd else "")
+    scored = "not scored" if result["end_reason"] == "error" else f"with score {result['score']}"
+    say(f"{task.id}: {result['end_reason']} {scored} after {result['duration_s']:.0f} s" + spent)
+    if result["end_reason"] == "error":
+        raise EpisodeInfraError(result.get("error") or "the episode ended with an error")
+    time.sleep(0.5)  # let the agents write the end-of-task line to their state files
+    return result
 
 
 class _EpisodeHooks:
@@ -420,58 +290,15 @@ def _open(task: Task, names: list[str], agents: dict) -> None:
         agents[name].self_prompter.start(task_goal_text(task, i, names))
 
 
-class _Reviewer:
-    """The reflection program's review of the structure, for the agents whose profile has `reflection` on (CoBlock
-    tasks only): added to the agent's history, so its next prompt has it."""
-
-    def __init__(self, task: Task, names: list[str], agents: Callable[[], dict]):
-        self.task = task
-        self.names = names
-        self.agents = agents  # the runner's agents now (a restarted agent is a new object)
-
-    def _reflecting(self) -> dict:
-        """The agents that get a review: those whose profile has `reflection` on, in a CoBlock task."""
-        if self.task.type != "coblock":
-            return {}
-        return {name: agent for name, agent in self.agents().items()
-                if name in self.names and getattr(agent.prompter, "reflection", False)}
-
-    def review_one(self, name: str) -> None:
-        """Review the structure for agent `name` (after its own place or break), if it reflects."""
-        reflecting = self._reflecting()
-        if name in reflecting:
-            self._review({name: reflecting[name]})
-
-    def review_all(self) -> None:
-        """Review the structure for every agent that reflects (after a round), reading the site once."""
-        self._review(self._reflecting())
-
-    def _review(self, agents: dict) -> None:
-        if not agents:
-            return
-        try:
-            blocks = built_blocks(next(iter(agents.values())).bot, self.task)
-        except MindpyError as exc:  # the world could not be read: no review this time
-            log.warning("reading the structure for the review: %s", exc)
-            return
-        for name, agent in agents.items():
-            try:
-                lines = review(self.task, self.names.index(name), blocks)
-            except MindpyError as exc:  # no goal to review against (a task built in code)
-                log.warning("reviewing the structure for %s: %s", name, exc)
-                continue
-            agent.history.add("system", review_text(lines))
-
-
 def _start_rounds(rounds: RoundOptions, runner, names: list[str], monitor: TaskMonitor,
-                  finished: threading.Event, recorder: EpisodeRecorder, reviewer: _Reviewer) -> RoundScheduler:
+                  finished: threading.Event, recorder: EpisodeRecorder, reviewer: Any) -> RoundScheduler:
     """Play the rounds on a thread of their own; after each round the task is checked (and an agent's end of the
     task honoured) and the agents that reflect get their review; at the round limit the episode ends as at its
     time limit."""
     def after_round(number: int, reports: dict) -> None:
         _honour_end_task(monitor, runner)
         _check(monitor, now=True)
-        if not monitor.ended:
+        if not monitor.ended and reviewer is not None:
             reviewer.review_all()
 
     scheduler = RoundScheduler([runner.agents[n] for n in names], rounds, bus=runner.bus,
@@ -496,8 +323,8 @@ def _honour_end_task(monitor: TaskMonitor, runner) -> None:
                 log.warning("ending the task for %s: %s", name, exc)
 
 
-def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, embedded, bots, humans: HumanSlots,
-           runner, spend: Budget | None = None) -> None:
+def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, session: EpisodeSession, bots,
+           humans: HumanSlots, runner, spend: Budget | None = None) -> None:
     """Wait for the episode to end, serving the task's human players and honouring an agent's end of the task and
     a spent budget; a dead server or a lost bot ends it as an error."""
     deadline = time.monotonic() + task.timeout + GRACE_S
@@ -510,7 +337,7 @@ def _watch(monitor: TaskMonitor, finished: threading.Event, task: Task, embedded
         if spend is not None and spend.exceeded is not None and not monitor.ended:
             _end_by_budget(monitor)
         _check(monitor)
-        if embedded is not None and not embedded.is_running():
+        if session.server_stopped():
             monitor.fail("the embedded server stopped during the episode")
         elif lost := _lost_bots(bots):
             monitor.fail(f"lost the connection of {', '.join(lost)}")

@@ -66,7 +66,6 @@ from pathlib import Path
 from ..models.budget import BUDGET_END_REASON, BudgetLimits
 from .runners import EpisodeJob, EpisodeRunner, LocalRunner
 
-FAMILY = {"techtree": "crafting", "cooking": "cooking", "construction": "construction"}
 ATTEMPTS = 2  # an infrastructure failure is retried once
 COBLOCK_FIELDS = ("timesteps", "gamma", "rounds")
 BREAKDOWN_FIELDS = ("plan_depth", "difficulty", "coblock_type", "blocked_access", "hells_kitchen")
@@ -179,7 +178,7 @@ class Evaluation:
         `budget`: limits on the model calls of the whole evaluation (see the module's "Budget"); `team`: a model
         for some agents, by name or index (mindpy.harness.team), over `model`."""
         from .cli import check_model_option
-        from .episode import refuse_unpriced
+        from .session import refuse_unpriced
 
         self.out = Path(out)
         self.model = model
@@ -221,6 +220,7 @@ class Evaluation:
             raise RuntimeError(f"episodes share run directories: {', '.join(clash[:3])}")
 
     def _plan_file(self, path: str, ids: list[str] | None, limit: int | None, trials: int) -> list[Episode]:
+        from ..tasks.family import family_of
         from ..tasks.loader import read_task_file
 
         report = read_task_file(path, only=ids or None)  # the tasks not asked for are not checked
@@ -234,7 +234,7 @@ class Evaluation:
             self.notes.append(f"{path}: {tasks} read with warnings (`mindpy tasks validate {path}` lists them)")
         chosen = [t for t in list(report.tasks.values())[:limit]
                   if self._playable(path, t) and self._solvable(path, t)]
-        return [Episode(path, task.id, FAMILY.get(task.type, task.type), task.agent_count,
+        return [Episode(path, task.id, family_of(task).name, task.agent_count,
                         episode_dir(self.out, path, task.id, task.agent_count, trial), trial, task_breakdown(task))
                 for task in chosen for trial in range(1, trials + 1)]
 
@@ -489,7 +489,6 @@ def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = N
         "success_rate": (sum(1 for r in played if r["success"]) / len(played)) if played else 0.0,
         "by_family": by_family, "by_family_and_agents": by_group,
         "construction_mean_score": (sum(construction) / len(construction)) if construction else None,
-        "coblock": coblock_summary([r for r in played if r["family"] == "coblock"]),
         "tokens": tokens, "cost_usd": round(tokens / 1e6 * usd_per_mtok, 4),
         "errors_by_episode": [{k: r.get(k) for k in ("file", "task_id", "agent_count", "trial", "error")}
                               for r in errors],
@@ -500,48 +499,18 @@ def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = N
         "skipped_tasks": [asdict(s) for s in skipped],
         "by_breakdown": by_breakdown(played),
         "trials": trial_spread(played),
-        "orders_cos": orders_cos([r for r in played if r["family"] == "orders"]),
-        "tom_probes": tom_probes([r for r in played if r["family"] == "defuse"]),
+        **family_summaries(played),
     }
 
 
-def tom_probes(rows: list[dict]) -> dict | None:
-    """Defuse episodes played with --tom-probes: the theory-of-mind probes' accuracy per level over all of them
-    (mindpy.tasks.defuse.tom_probes), read from each episode's result.json; None when none asked any."""
-    from ..tasks.defuse.tom_probes import ProbeScore
+def family_summaries(played: list[dict]) -> dict[str, dict | None]:
+    """Each family's own figures over its played episodes (Family.summarize), under its `summary_key`
+    (coblock, orders_cos, tom_probes): None for a family none of whose episodes was played."""
+    from ..tasks.family import families
 
-    summaries = []
-    for r in rows:
-        try:
-            summary = json.loads((Path(r["run_dir"]) / "result.json").read_text()).get("tom_probes")
-        except (OSError, ValueError, TypeError):
-            continue
-        if isinstance(summary, dict):
-            summaries.append(summary)
-    if not summaries:
-        return None
-    return {"episodes": len(summaries), **ProbeScore.merge(summaries).summary()}
-
-
-def orders_cos(rows: list[dict]) -> dict | None:
-    """Orders episodes: CoS (the mean completion rate over the α played; mindpy.tasks.cos) per level and agent
-    count, read from each episode's result.json; None without orders episodes. A level played at fewer than the
-    five α says which it has."""
-    from ..tasks.cos import cos
-
-    rates: dict[str, dict[float, list[float]]] = {}
-    for r in rows:
-        try:
-            result = json.loads((Path(r["run_dir"]) / "result.json").read_text())
-            level, alpha = result["orders"]["level"], float(result["orders"]["alpha"])
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        key = f"{level}/{r['agent_count']}_agents"
-        rates.setdefault(key, {}).setdefault(alpha, []).append(float(r["score"]))
-    if not rates:
-        return None
-    return {key: {"cos": cos({a: sum(v) / len(v) for a, v in by_alpha.items()}, alphas=None),
-                  "alphas": sorted(by_alpha)} for key, by_alpha in sorted(rates.items())}
+    return {family.summary_key: family.summarize([r for r in played if r["family"] == family.name])
+            if any(r["family"] == family.name for r in played) else None
+            for family in families() if family.summary_key}
 
 
 def by_breakdown(played: list[dict]) -> dict[str, dict[str, dict]]:
@@ -626,23 +595,6 @@ def _typed_row(row: dict) -> dict:
             raise ValueError(f"results row of task {row.get('task_id')!r}: {key} must be a whole number, got "
                              f"{value!r}; fix or remove that row of results.csv") from None
     return out
-
-
-def coblock_summary(rows: list[dict]) -> dict | None:
-    """For the played coblock episodes: mean γ over those where it is defined, mean timesteps, and mean rounds
-    over those played in rounds (each mean None when no episode has the value); None without coblock episodes."""
-    if not rows:
-        return None
-
-    def mean_of(key: str) -> tuple[float | None, int]:
-        values = [float(r[key]) for r in rows if r.get(key) not in (None, "")]
-        return (sum(values) / len(values) if values else None), len(values)
-
-    gamma, with_gamma = mean_of("gamma")
-    timesteps, _ = mean_of("timesteps")
-    rounds, in_rounds = mean_of("rounds")
-    return {"episodes": len(rows), "mean_gamma": gamma, "episodes_with_gamma": with_gamma,
-            "mean_timesteps": timesteps, "mean_rounds": rounds, "episodes_in_rounds": in_rounds}
 
 
 def coblock_line(summary: dict) -> str | None:

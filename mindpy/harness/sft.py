@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ..models.tokens import count_tokens
+from ..tasks.family import canonical_name
 from .calls import read_calls
-from .evaluate import FAMILY
 
 TOP_SHARE = 0.25
 
@@ -55,9 +55,9 @@ def successful(episodes: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
 
 
 def _family(result: dict) -> str | None:
-    """The family of the episode's task: its type as FAMILY names it ("techtree" is crafting)."""
+    """The family of the episode's task: its type's family ("techtree" is crafting)."""
     kind = result.get("type")
-    return FAMILY.get(kind, kind) if isinstance(kind, str) else kind
+    return canonical_name(kind) if isinstance(kind, str) else kind
 
 
 def call_example(call: dict, result: dict) -> dict:
@@ -72,7 +72,7 @@ def call_example(call: dict, result: dict) -> dict:
 
 def call_logs(folder: Path) -> list[Path]:
     """An episode's call logs: each agent's calls/<name>.jsonl and, in an orders episode, the dispatcher's
-    dispatcher_calls.jsonl (one call per step: its prompt and reply; mindpy.harness.orders_episode)."""
+    dispatcher_calls.jsonl (one call per step: its prompt and reply; mindpy.tasks.families.orders.play)."""
     logs = sorted((folder / "calls").glob("*.jsonl"))
     dispatcher = folder / "dispatcher_calls.jsonl"
     return [*logs, dispatcher] if dispatcher.is_file() else logs

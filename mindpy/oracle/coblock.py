@@ -1,6 +1,6 @@
 """CoBlock tasks for the oracle: reading a private goal, the prompt's list of built blocks, partners' requests and
 the answers of the coblock commands, and choosing the next block to place (mindpy.commands.coblock has the
-commands, mindpy.tasks.generators.coblock the goals, mindpy.prompts.coblock the list of built blocks).
+commands, mindpy.tasks.families.coblock.generator the goals, mindpy.prompts.coblock the list of built blocks).
 
 An agent knows its own goal (its blocks, not its partner's), its inventory, what its commands answered and, in
 CoBlock's own prompt, every block built so far. `Site` keeps what these taught it: which cells hold which block
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..commands.coblock import GROUND_Y
-from ..tasks.generators.coblock import neighbours
+from ..tasks.families.coblock.generator import neighbours
 from .cooking import Move
 
 Cell = tuple[int, int, int]

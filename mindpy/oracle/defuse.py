@@ -28,8 +28,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..tasks.defuse.game import Action, DefuseGame, Observation
-from ..tasks.defuse.layout import AGENT_NAMES, COLOURS, Layout
+from ..tasks.families.defuse.game import Action, DefuseGame, Observation
+from ..tasks.families.defuse.layout import AGENT_NAMES, COLOURS, Layout
 
 Policy = Callable[[Observation], str]
 

@@ -5,7 +5,7 @@
 
 Deterministic: the same prompts in the same order give the same replies. Use one instance per agent.
 
-Defuse prompts (mindpy.harness.defuse_episode: the goal names a "bomb disposal team") are played by the
+Defuse prompts (mindpy.tasks.families.defuse.play: the goal names a "bomb disposal team") are played by the
 coordinating defuse team's agent (mindpy.oracle.defuse), which reads the map and everyone's cutters from the goal
 and its observation from the last message, and answers in the defuse commands (mindpy.commands.defuse). Asked
 for a belief state (in any family), it writes back the observation; asked a theory-of-mind probe, it says it
@@ -20,9 +20,9 @@ import threading
 from ..commands.defuse import BELIEF_REQUEST, command_text
 from ..models.base import ChatModel, Usage
 from ..models.tokens import count_messages, count_tokens
-from ..tasks.defuse.game import BombView, Observation, parse_action
-from ..tasks.defuse.layout import AGENT_NAMES, Layout, Room
-from ..tasks.defuse.tom_probes import PROBE_MARK
+from ..tasks.families.defuse.game import BombView, Observation, parse_action
+from ..tasks.families.defuse.layout import AGENT_NAMES, Layout, Room
+from ..tasks.families.defuse.tom_probes import PROBE_MARK
 from .defuse import OracleAgent
 from .player import Player
 from .prompt import read_prompt
@@ -91,7 +91,7 @@ def unfold_belief(messages: list[dict]) -> list[dict]:
     return out
 
 
-# ----- defuse: the goal and the observation, read back from their texts (mindpy.tasks.defuse) -----
+# ----- defuse: the goal and the observation, read back from their texts (mindpy.tasks.families.defuse) -----
 DEFUSE_TEAM = "of a bomb disposal team"
 _PLAYER = re.compile(r"You are Player (\w+) " + DEFUSE_TEAM)
 _LINKS = re.compile(r"Room (\d+) connects to ([\d, and]+)")
@@ -113,7 +113,7 @@ def read_defuse_goal(system: str) -> tuple[int, Layout]:
     cutters_text = system[system.index("Cutters:"):].split(".")[0] if "Cutters:" in system else ""
     if me is None or not map_text or not cutters_text:
         raise ValueError("the defuse goal lacks the player's name, the map or the cutters: the oracle needs the "
-                         "goal as mindpy.tasks.defuse.generator writes it")
+                         "goal as mindpy.tasks.families.defuse.generator writes it")
     hallways = {tuple(sorted((int(room), int(n)))) for room, ns in _LINKS.findall(map_text)
                 for n in re.findall(r"\d+", ns)}
     rooms = sorted({r for pair in hallways for r in pair})

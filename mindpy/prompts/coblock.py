@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from ..tasks.coblock_review import built_blocks
+from ..tasks.families.coblock.review import built_blocks
 
 log = logging.getLogger(__name__)
 

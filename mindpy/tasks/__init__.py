@@ -19,10 +19,10 @@ from .checkers import (
     checker_for,
     end_line,
 )
+from .family import Family, families, family_named, family_of, register
 from .loader import dumps_tasks, load_task, load_tasks, read_task_file, task_paths, write_tasks
 from .results import EpisodeRecorder, load_result
 from .schema import (
-    TASK_TYPES,
     NameChecker,
     Task,
     TaskCheck,
@@ -45,7 +45,8 @@ from .world import (
 )
 
 __all__ = [
-    "TASK_TYPES", "Blueprint", "BlueprintError", "BlueprintLevel", "Cell", "CellCheck", "Comparison", "NameChecker",
+    "Family", "families", "family_named", "family_of", "register",
+    "Blueprint", "BlueprintError", "BlueprintLevel", "Cell", "CellCheck", "Comparison", "NameChecker",
     "Task", "TaskCheck", "TaskFileError", "TaskFileReport", "check_task", "check_tasks", "dumps_tasks", "load_task",
     "load_tasks", "parse_tasks", "read_task_file", "task_paths", "unplayable_reason", "write_tasks",
     "CheckResult", "ConstructionChecker", "HellsKitchenChecker", "ItemChecker", "TaskMonitor", "checker_for",

@@ -13,8 +13,10 @@ Scoring (REFERENCE "Tasks"):
   read from the server (`human_inventories`, given by the episode) and added after the agents' inventories.
 - construction: matches / (matches + mismatches) over the blueprint's cells, skipping cells where the blueprint
   and the world both have air (Blueprint.compare). Blocks the reading bot has not loaded count as air.
-- coblock: the site box (mindpy.tasks.coblock_site) must hold exactly the structure G; the score is the fraction
-  of G built minus the extra blocks (CoblockChecker).
+- coblock: the site box must hold exactly the structure G; the score is the fraction of G built minus the extra
+  blocks (mindpy.tasks.families.coblock.checker).
+
+A family's checker comes from its family (`Family.checker`); the classes here are those several families share.
 
 `TaskMonitor` runs a checker on the agents' update tick and ends the episode once: on success, on timeout (the
 current score stands), at the round limit in round mode (`out_of_rounds`, likewise), on error, when an agent
@@ -28,11 +30,11 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..models.budget import BUDGET_END_REASON
-from .blueprint import Blueprint, GetBlock, block_base_name
-from .coblock_site import box_cells, site_box, structure_cells
+from .blueprint import Blueprint, GetBlock
+from .family import family_of
 from .schema import Task, unplayable_reason
 
 Inventory = Mapping[str, int]
@@ -133,71 +135,19 @@ class ConstructionChecker:
         return self.check_blocks(lambda x, y, z: blocks.get((x, y, z)))
 
 
-class CoblockChecker:
-    """CoBlock: done when the site box holds exactly the structure G: every cell of G has its block and no other
-    non-air block is in the box.
+class Checker(Protocol):
+    """What scores a task: `check(bots)` reads the world through the agents' bots."""
 
-    score = max(0, (correct - extra) / |G|), the paper's "fraction of G built, minus extra blocks", where
-    correct = cells of G holding their block, and extra = non-air blocks in the box that are not a correct block
-    of G. A wrong colour in a cell of G is therefore both not correct and an extra: it costs twice, as it must be
-    broken before the right block can go there. Cells no bot has loaded count as air, and while any cell of the
-    box is unseen the task is not done (an unseen extra block must not pass for success)."""
-
-    def __init__(self, task: Task):
-        self.structure = structure_cells(task)
-        box = box_cells(site_box(task))
-        inside = set(box)
-        self.positions = box + [cell for cell in self.structure if cell not in inside]  # G lies in the box
-
-    def check_blocks(self, get_block: GetBlock) -> CheckResult:
-        correct = extra = unseen = 0
-        for pos in self.positions:
-            name = get_block(*pos)
-            unseen += name is None
-            have, want = block_base_name(name), self.structure.get(pos)
-            if want is not None and have == want:
-                correct += 1
-            elif have != "air":
-                extra += 1
-        total = len(self.structure)
-        score = max(0.0, (correct - extra) / total) if total else 0.0
-        detail = f"{correct}/{total} blocks of the structure built, {extra} extra"
-        if unseen:
-            detail += f", {unseen} cells of the site not seen"
-        return CheckResult(score, bool(total) and correct == total and extra == 0 and not unseen, detail)
-
-    def check(self, bots: Sequence) -> CheckResult:
-        """Reads the whole site through the first bot in one bridge call; cells it has not loaded through the
-        others."""
-        from ..world.bulk import block_map
-
-        blocks = block_map(bots[0], self.positions)
-        for bot in bots[1:]:
-            unseen = [pos for pos, name in blocks.items() if name is None]
-            if not unseen:
-                break
-            blocks.update((pos, name) for pos, name in block_map(bot, unseen).items() if name is not None)
-        return self.check_blocks(lambda x, y, z: blocks.get((x, y, z)))
-
-
-Checker = ItemChecker | HellsKitchenChecker | ConstructionChecker | CoblockChecker
+    def check(self, bots: Sequence) -> CheckResult: ...
 
 
 def checker_for(task: Task, human_inventories: HumanInventories | None = None) -> Checker:
-    """The checker that scores this task: the CoBlock structure, blueprint match, Hell's Kitchen targets, or items
-    held (the human players' too, when `human_inventories` reads them)."""
+    """The checker that scores this task, as its family scores it (items held, the human players' too when
+    `human_inventories` reads them; Hell's Kitchen's targets; a blueprint's match; the CoBlock structure)."""
     refusal = unplayable_reason(task)
     if refusal:
         raise ValueError(f"Task '{task.id}': {refusal}")
-    if task.type == "coblock":
-        return CoblockChecker(task)
-    if task.type == "construction":
-        if task.blueprint is None:
-            raise ValueError(f"Construction task '{task.id}' has no blueprint")
-        return ConstructionChecker(task.blueprint)
-    if task.is_hells_kitchen:
-        return HellsKitchenChecker(task)  # the dishes must be in the agents' own hands
-    return ItemChecker(task, human_inventories)
+    return family_of(task).checker(task, human_inventories)
 
 
 def score_text(score: float) -> str:

@@ -114,7 +114,7 @@ def _cmd_generate(args) -> int:
 
 def register(subparsers) -> None:
     """Add `tasks` with its sub-subcommands to the main CLI's subparsers."""
-    from .splits import FAMILIES, SEEDS, SIZES
+    from .splits import SEEDS, generated_families, split_size
 
     tasks = subparsers.add_parser("tasks", help="show, validate and generate MineCollab task files")
     sub = tasks.add_subparsers(dest="tasks_command", metavar="TASKS_COMMAND")
@@ -138,12 +138,12 @@ def register(subparsers) -> None:
                           help="do not check item and block names against minecraft-data")
     validate.set_defaults(func=_cmd_validate)
 
-    sizes = "; ".join(f"{f} {SIZES[f]['train']}/{SIZES[f]['test']}" for f in FAMILIES)
+    sizes = "; ".join(f"{f} {split_size(f, 'train')}/{split_size(f, 'test')}" for f in generated_families())
     generate = sub.add_parser(
         "generate", help="generate a train or test split (same seed, same bytes)",
         description=f"Default sizes (train/test): {sizes}. Default seeds: train {SEEDS['train']}, "
                     f"test {SEEDS['test']}.")
-    generate.add_argument("family", choices=FAMILIES)
+    generate.add_argument("family", choices=generated_families())
     generate.add_argument("--split", choices=("train", "test"), default="test")
     generate.add_argument("--seed", type=int, default=None, help="random seed (default: the split's standard seed)")
     generate.add_argument("--count", type=int, default=None, help="number of tasks (default: the paper's size)")

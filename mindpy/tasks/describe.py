@@ -6,12 +6,14 @@ import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from .family import family_of, is_family
 from .schema import Task, counted
 
 SHOWN_IDS = 20  # ids of invalid tasks listed by name
 
 
-def _items(inventory: Mapping[str, int]) -> str:
+def items_text(inventory: Mapping[str, int]) -> str:
+    """"oak_log x2, stick x1", or "nothing"."""
     return ", ".join(f"{name} x{count}" for name, count in inventory.items()) or "nothing"
 
 
@@ -35,24 +37,17 @@ def blueprint_summary(task: Task) -> str:
             f"{blocks} blocks to place")
 
 
-def coblock_summary(task: Task) -> str:
-    """One line on a coblock task: its type, complexity and the size of each player's private goal."""
-    sizes = [len(task.private_goals.get(str(i), [])) for i in range(task.agent_count + task.human_count)]
-    complexity = "?" if task.complexity is None else f"{task.complexity:g}"
-    return (f"{task.coblock_type}; complexity {complexity}; private goals of "
-            f"{' + '.join(map(str, sizes))} = {counted(sum(sizes), 'block')}")
-
-
 def describe_task(task: Task) -> str:
     """Everything about one task: agents, goals, targets, inventories, blueprint size."""
     people = counted(task.agent_count, "agent")
     if task.human_count:
         people += f" + {counted(task.human_count, 'human')}"
-    kind = task.type + (" (Hell's Kitchen)" if task.is_hells_kitchen else "")
+    family = family_of(task)
+    kind = family.kind_text(task)
     lines = [f"{task.id}", f"  type: {kind}; {people}; timeout {task.timeout:g} s"]
     targets = task.targets()
     if targets:
-        lines.append(f"  targets: {_items(targets)}")
+        lines.append(f"  targets: {items_text(targets)}")
     facts = []
     if task.requires_crafting_table is not None:
         facts.append(f"crafting table needed: {'yes' if task.requires_crafting_table else 'no'}")
@@ -65,12 +60,11 @@ def describe_task(task: Task) -> str:
         facts.append(f"difficulty: {task.difficulty_metrics['difficulty_category']}")
     if facts:
         lines.append("  " + "; ".join(facts))
-    if task.type == "coblock":
-        lines.append("  coblock: " + coblock_summary(task))
+    lines += family.describe(task)
     if task.blueprint is not None:
         lines.append("  blueprint: " + blueprint_summary(task))
         materials = task.blueprint.materials or task.blueprint.required_items()
-        lines.append("  materials: " + _items(materials))
+        lines.append("  materials: " + items_text(materials))
     if task.usernames:
         lines.append("  human players: " + ", ".join(task.usernames))
     shared_goal = isinstance(task.goal, str)
@@ -80,13 +74,10 @@ def describe_task(task: Task) -> str:
     for i in range(task.agent_count + task.human_count):
         who = f"agent {i}" if i < task.agent_count else f"human {i - task.agent_count}"
         lines.append(f"  {who}:")
-        lines.append(f"    inventory: {_items(task.inventory_for(i))}")
-        if task.type == "coblock":
-            own = task.private_goals.get(str(i), [])
-            colours = Counter(block for *_, block in own)
-            lines.append(f"    private goal: {counted(len(own), 'block')} ({_items(dict(sorted(colours.items())))})")
+        lines.append(f"    inventory: {items_text(task.inventory_for(i))}")
+        lines += family.describe_player(task, i)
         if task.is_hells_kitchen and i < task.agent_count:
-            lines.append(f"    must make: {_items(task.targets_for(i))}")
+            lines.append(f"    must make: {items_text(task.targets_for(i))}")
         blocked = task.blocked_actions_for(i)
         if blocked:
             lines.append(f"    blocked commands: {', '.join(blocked)}")
@@ -114,12 +105,7 @@ def describe_file(tasks: Mapping[str, Task], source: str = "", invalid: Sequence
     lines = [head]
     width = min(max((len(i) for i in tasks), default=0), 72)
     for task in tasks.values():
-        if task.type == "coblock":
-            what = coblock_summary(task)
-        elif task.blueprint is not None:
-            what = blueprint_summary(task)
-        else:
-            what = "targets " + _items(task.targets())
+        what = family_of(task).what(task) if is_family(task.type) else ""
         lines.append(f"  {task.id:<{width}}  {task.type:<12} {task.agent_count} agents  {what}")
     if invalid:
         more = len(invalid) - SHOWN_IDS

@@ -12,32 +12,31 @@
 The file (`<task id>_<start time>.json`) holds: task_id, type, score, end_reason (success, timeout, error), error,
 started_at, duration_s, timeout_s, and per agent: commands (name -> count), commands_used, messages_sent, tokens.
 
-Coblock tasks add (other families' files are unchanged):
+A task's family may add fields of its own (`Family.result_fields`). Coblock tasks add:
 - timesteps: the successful !placeBlock and !breakBlock actions of all agents (the paper's task completion
   timesteps); refused_actions: those that failed; messages: the messages of all agents. A command's successes
   are the times it was recorded minus the times it failed, per agent and command.
 - placed_by_agent and broken_by_agent: {agent: successful placements / breaks}; per agent, commands_failed.
-- gamma: the workload balance (mindpy.tasks.workload) of the successful placements of agents 0 and 1, against
-  the optimal split their initial inventories' colours allow for the structure; null when it is undefined, with
-  gamma_note saying why (else gamma_note is null). Breaks are left out: the optimal split counts placements.
+- gamma: the workload balance (mindpy.tasks.families.coblock.workload) of the successful placements of agents 0
+  and 1, against the optimal split their initial inventories' colours allow for the structure; null when it is
+  undefined, with gamma_note saying why (else gamma_note is null). Breaks are left out: the optimal split counts
+  placements.
 - rounds: the last round recorded (round mode), or null when the episode was not played in rounds.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .checkers import ERROR, end_line
-from .coblock_site import structure_cells
+from .family import family_named, is_family
 from .schema import Task
-from .workload import optimal_assignment, workload_balance
 
 HistoryCallback = Callable[[str, str], None]  # (agent name, line)
 NO_CAUSE = "the episode ended with an error whose cause was not recorded"
@@ -135,37 +134,18 @@ class EpisodeRecorder:
         }
         if self.rounds is not None:  # played in round mode (any family; coblock results always say)
             result["rounds"] = self.rounds
-        if self.task.type == "coblock":
-            for name, entry in agents.items():
-                entry["commands_failed"] = dict(sorted(self.failed.get(name, Counter()).items()))
-            result.update(self._coblock_metrics())
+        if is_family(self.task.type):  # what the task's family adds (coblock: timesteps, gamma...)
+            result.update(family_named(self.task.type).result_fields(self, agents))
         return result
 
-    def _succeeded(self, agent: str) -> Counter:
+    def succeeded(self, agent: str) -> Counter:
         """Command (without '!') -> how many times it succeeded for `agent`: recorded minus failed."""
         recorded: Counter = Counter()
         for name, n in self.commands.get(agent, Counter()).items():
             recorded[command_key(name)] += n
         return recorded - self.failed.get(agent, Counter())  # Counter subtraction drops what falls to 0 or below
 
-    def _coblock_metrics(self) -> dict:
-        names = sorted(set(self.agent_names) | set(self.commands) | set(self.failed), key=self._order)
-        done = {name: self._succeeded(name) for name in names}
-        placed = {name: done[name][PLACE] for name in names}
-        broken = {name: done[name][BREAK] for name in names}
-        gamma, note = coblock_gamma(self.task, [placed.get(name, 0) for name in self.agent_names])
-        return {
-            "timesteps": sum(placed.values()) + sum(broken.values()),
-            "refused_actions": sum(self.failed.get(name, Counter())[kind] for name in names for kind in (PLACE, BREAK)),
-            "messages": sum(self.messages.values()),
-            "placed_by_agent": placed,
-            "broken_by_agent": broken,
-            "gamma": gamma,
-            "gamma_note": note,
-            "rounds": self.rounds,
-        }
-
-    def _order(self, name: str) -> tuple[int, str]:
+    def order(self, name: str) -> tuple[int, str]:
         """The task's agents in task order, then anyone else by name."""
         return (self.agent_names.index(name), "") if name in self.agent_names else (len(self.agent_names), name)
 
@@ -183,27 +163,6 @@ class EpisodeRecorder:
             path = folder / f"{safe_id}_{stamp}_{n}.json"
         path.write_text(json.dumps(self.result, indent=2) + "\n")
         return path
-
-
-def coblock_gamma(task: Task, placed: Sequence[int]) -> tuple[float | None, str | None]:
-    """(γ, None), or (None, why γ is undefined), for the successful placements of the task's agents in task order.
-    The optimal split comes from the colours each agent holds at the start (mindpy.tasks.workload)."""
-    if task.agent_count != 2 or task.human_count:
-        return None, (f"γ compares two agents' placements; this task has {task.agent_count} agent(s) and "
-                      f"{task.human_count} human player(s), whose placements are not recorded")
-    colours = [_colours(task.inventory_for(i)) for i in (0, 1)]
-    best = optimal_assignment(colours[0], colours[1], list(structure_cells(task).values()))
-    n_a, n_b = (int(n) for n in (list(placed) + [0, 0])[:2])
-    gamma = workload_balance(n_a, n_b, best)
-    if math.isnan(gamma):
-        return None, "N_a* = 0: agent 0 holds none of the structure's colours, so its optimal share is empty"
-    if n_a == n_b == 0:
-        return gamma, "nobody placed a block"
-    return gamma, None
-
-
-def _colours(inventory: Mapping[str, int]) -> set[str]:
-    return {item for item, n in inventory.items() if n > 0}
 
 
 def load_result(path: str | Path) -> dict:

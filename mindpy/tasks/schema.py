@@ -23,13 +23,10 @@ from typing import Any
 from ..errors import MindpyError
 from ..userfiles import one_line, shown_name
 from ..userfiles import quote as _show
-from .blueprint import MAX_ITEM_COUNT, Blueprint, block_base_name
-from .generators.coblock import TASK_TYPES as COBLOCK_TYPES
-from .orders import DISHES as ORDER_DISHES
+from .blueprint import MAX_ITEM_COUNT, Blueprint
+from .family import UnknownFamily, family_named, file_types, is_family
 
-TASK_TYPES = ("techtree", "cooking", "construction", "coblock", "orders", "defuse")
-PLAYABLE_TYPES = ("techtree", "cooking", "construction", "coblock", "orders", "defuse")
-INFERRED_TYPES = ("techtree", "cooking", "construction")   # what a task without a type can be read as
+INFERRED_TYPES = ("techtree", "cooking", "construction")   # what a MINDcraft task without a type can be read as
 DEFAULT_TIMEOUT = 300
 
 # Ranges of the numbers in a task: what a run can play (the embedded server admits 50 players; an inventory holds
@@ -48,15 +45,8 @@ KNOWN_FIELDS = (
     "requires_ctable", "max_depth", "depth", "recipes", "blocked_access_to_recipe", "difficulty_metrics",
     "blueprint",
 )
-# Fields of coblock tasks only (in any other task they are kept as they are, like unknown fields).
-COBLOCK_FIELDS = ("coblock_type", "private_goals", "complexity")
-# Fields of orders tasks (mindpy.tasks.orders): checked here, kept in `Task.extra` as they are.
-ORDERS_FIELDS = ("level", "alpha", "episode_steps", "dishes", "tau_int", "tau_lft", "seed")
-MAX_EPISODE_STEPS = 100_000
-# Fields of defuse tasks (mindpy.tasks.defuse.generator.TASK_FIELDS; that module imports this one)
-DEFUSE_FIELDS = ("seed", "layout", "bombs", "cutters", "round_limit")
-# Fields that only one family's tasks have.
-FAMILY_FIELDS = {"coblock": COBLOCK_FIELDS, "orders": ORDERS_FIELDS, "defuse": DEFUSE_FIELDS}
+# A family's own fields (coblock's private goals, orders' stream, defuse's map) are its family's to read and check
+# (`Family.fields`, `Family.parse_fields`); in a task of another family they are kept as they are.
 # Fields MINDcraft's task files carry that are kept without a warning ('task_type' tells a task's type when 'type'
 # is missing; 'difficulty' is a label of its own; an episode reads 'restrict_to_inventory' from `Task.extra`).
 MINDCRAFT_FIELDS = ("task_type", "difficulty", "restrict_to_inventory")
@@ -210,21 +200,24 @@ class NameChecker:
         return f"has unknown block '{name}'{self._suggest(base, self.blocks)}"
 
 
-def _is_int(value: Any) -> bool:
+def is_int(value: Any) -> bool:
+    """A whole number (not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_number(value: Any) -> bool:
+def is_number(value: Any) -> bool:
+    """An int or a float (not a bool)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _int_in(value: Any, low: int, high: int) -> bool:
-    return _is_int(value) and low <= value <= high
+def int_in(value: Any, low: int, high: int) -> bool:
+    """A whole number from `low` to `high`."""
+    return is_int(value) and low <= value <= high
 
 
-def _range_problem(value: Any, low: int, high: int) -> str:
+def range_problem(value: Any, low: int, high: int) -> str:
     """What is wrong with a number outside low..high, and what it was."""
-    if _is_int(value) and value > high:
+    if is_int(value) and value > high:
         return f"must be an integer from {low} to {high}, got {_show(value)}"
     return f"must be an integer >= {low}, got {_show(value)}"
 
@@ -234,7 +227,7 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-class _Notes:
+class Notes:
     """Collects the problems (the task cannot be used) and warnings (it was read with a change) of one task."""
 
     def __init__(self, source: str, task_id: str):
@@ -253,17 +246,17 @@ class _Notes:
 
 
 def unplayable_reason(task: Task) -> str | None:
-    """None when episodes of the task can be played; otherwise one line saying why not."""
-    if task.type == "coblock" and task.blueprint is None and not task.private_goals:
-        return "a coblock task needs its structure (a blueprint or private goals): there is nothing to build"
-    if task.type in PLAYABLE_TYPES:
-        return None
-    return f"{task.type} tasks cannot be played"
+    """None when episodes of the task can be played; otherwise one line saying why not (its family says)."""
+    try:
+        family = family_named(task.type)
+    except UnknownFamily:
+        return f"{task.type} tasks cannot be played: no task family of that name is registered"
+    return family.unplayable_reason(task)
 
 
-def _agent_key(key: Any) -> str | None:
+def agent_key(key: Any) -> str | None:
     """'0', 0 (YAML) -> '0'; anything else -> None."""
-    if _is_int(key) and key >= 0:
+    if is_int(key) and key >= 0:
         return str(key)
     if isinstance(key, str) and key.isdigit() and len(key) <= 6:  # no agent index has more digits
         return str(int(key))
@@ -298,6 +291,7 @@ class Task:
     complexity: float | None = None                # coblock: log10 of the structure's spanning trees
     human_count: int = 0
     usernames: list[str] = field(default_factory=list)
+    fields: Any = None  # the family's own typed fields (orders' order stream, defuse's map), None when it has none
     extra: dict[str, Any] = field(default_factory=dict)
     # How the source spelled things, so `to_dict` writes the file back as it was.
     key_order: tuple[str, ...] = ()
@@ -307,8 +301,8 @@ class Task:
     # ----- accessors -----
     @property
     def is_hells_kitchen(self) -> bool:
-        """MINDcraft marks Hell's Kitchen tasks by their id; the target list is then ordered by agent."""
-        return self.type == "cooking" and "hells_kitchen" in self.id and isinstance(self.target, list)
+        """Does each agent have a target of its own (MINDcraft's Hell's Kitchen; its family says)?"""
+        return is_family(self.type) and family_named(self.type).hells_kitchen(self)
 
     def goal_for(self, agent_index: int) -> str:
         """The agent's goal; "" for an agent the goal mapping leaves out (MINDcraft gives it an empty goal)."""
@@ -409,20 +403,19 @@ class Task:
         values["difficulty_metrics"] = copy.deepcopy(self.difficulty_metrics)
         if self.blueprint is not None:
             values["blueprint"] = self.blueprint.to_dict()
-        if self.coblock_type is not None:
-            values["coblock_type"] = self.coblock_type
-        if self.private_goals:
-            values["private_goals"] = {k: [list(b) for b in blocks] for k, blocks in self.private_goals.items()}
-        if self.complexity is not None:
-            values["complexity"] = self.complexity
+        own_fields: tuple[str, ...] = ()
+        if is_family(self.type):
+            family = family_named(self.type)
+            values.update(family.fields_to_dict(self))
+            own_fields = family.fields
         values.update(copy.deepcopy(self.extra))
 
-        order = list(self.key_order) if self.key_order else _default_order(values)
+        order = list(self.key_order) if self.key_order else _default_order(values, own_fields)
         out: dict[str, Any] = {}
         for key in order:
             if key in values:
                 out[key] = values[key]
-        for key in _default_order(values):  # fields set in code that the source did not have
+        for key in _default_order(values, own_fields):  # fields set in code that the source did not have
             if key in out or (key == "timeout" and self.timeout == DEFAULT_TIMEOUT):
                 continue
             if key == "agent_count" and self.key_order:  # old files leave it out; parsing infers it
@@ -431,14 +424,14 @@ class Task:
         return out
 
 
-def _default_order(values: Mapping[str, Any]) -> list[str]:
-    """Order for tasks made in code: known fields first; empty optional fields left out."""
+def _default_order(values: Mapping[str, Any], own_fields: tuple[str, ...] = ()) -> list[str]:
+    """Order for tasks made in code: known fields first, then the family's own; empty optional fields left out."""
     optional_empty = {
         "human_count": 0, "usernames": [], "missing_items": [], "recipes": {}, "blocked_access_to_recipe": [],
         "difficulty_metrics": {}, "blocked_actions": {}, "initial_inventory": {},
     }
     keys = []
-    known = (*KNOWN_FIELDS, *COBLOCK_FIELDS)
+    known = (*KNOWN_FIELDS, *own_fields)
     for key in known:
         if key in values and not (key in optional_empty and values[key] == optional_empty[key]):
             keys.append(key)
@@ -518,7 +511,7 @@ class TaskFileReport:
 
 def check_task(task_id: str, data: Any, *, source: str = "<memory>", names: NameChecker | None = None) -> TaskCheck:
     """Check and type one task, never raising: its problems and warnings name the file, task and field."""
-    notes = _Notes(source, task_id)
+    notes = Notes(source, task_id)
     try:
         task = _TaskParser(task_id, data, notes, names).parse()
     except Exception as exc:  # a shape no check foresaw: a problem of this task, never a crash of the file
@@ -570,8 +563,8 @@ def _unknown_fields(data: Any) -> list[str]:
     if not isinstance(data, Mapping):
         return []
     kind = data.get("type")
-    family = FAMILY_FIELDS.get(kind, ()) if isinstance(kind, str) else ()
-    return [str(key) for key in data if key not in KNOWN_FIELDS and key not in family and key not in MINDCRAFT_FIELDS]
+    own = family_named(kind).fields if isinstance(kind, str) and is_family(kind) else ()
+    return [str(key) for key in data if key not in KNOWN_FIELDS and key not in own and key not in MINDCRAFT_FIELDS]
 
 
 def parse_tasks(mapping: Any, *, source: str = "<memory>", names: NameChecker | None = None) -> dict[str, Task]:
@@ -591,7 +584,7 @@ def _highest_agent_index(data: Mapping[str, Any]) -> tuple[int, str]:
         if not isinstance(value, Mapping):
             continue
         for key in value:
-            index = _agent_key(key)
+            index = agent_key(key)
             if index is not None and int(index) > highest:
                 highest, where = int(index), fld
     return highest, where
@@ -618,7 +611,7 @@ def _people(agents: int, humans: int) -> str:
 class _TaskParser:
     """Reads one task's dictionary field by field into `Task`'s keywords, noting problems and warnings."""
 
-    def __init__(self, task_id: str, data: Any, notes: _Notes, names: NameChecker | None):
+    def __init__(self, task_id: str, data: Any, notes: Notes, names: NameChecker | None):
         self.task_id = task_id
         self.data = data
         self.notes = notes
@@ -629,6 +622,7 @@ class _TaskParser:
         self.human_count = 0
         self.players = 1_000_000  # unknown until the counts are read (or when they are bad): no range checks
         self._renamed: set[tuple[str, str]] = set()
+        self.own_fields: tuple[str, ...] = ()  # the family's fields: not kept in `extra`
 
     def parse(self) -> Task | None:
         if not isinstance(self.task_id, str) or not self.task_id:
@@ -641,17 +635,17 @@ class _TaskParser:
         steps = (self._type, self._counts, self._usernames, self._goal, self._conversation, self._inventories,
                  self._target, self._number_of_target, self._timeout, self._blocked_actions, self._missing_items,
                  self._crafting_table, self._depths, self._recipes, self._recipe_access, self._metrics,
-                 self._blueprint, self._coblock, self._orders, self._defuse)
+                 self._blueprint, self._family_fields)
         for step in steps:
             step()
-        known = KNOWN_FIELDS + (COBLOCK_FIELDS if self.kw["type"] == "coblock" else ())
+        known = KNOWN_FIELDS + self.own_fields
         for key, value in self.data.items():
             if key not in known:
                 self.extra[str(key)] = copy.deepcopy(value)
         return Task(**self.kw, extra=self.extra)
 
     # ----- names -----
-    def _item_name(self, name: str, fld: str, kind: str = "item") -> str:
+    def item_name(self, name: str, fld: str, kind: str = "item") -> str:
         """Today's name for an item (or block) name, with a warning (once per field) when it is an old one."""
         if self.names is None:
             return name
@@ -669,8 +663,8 @@ class _TaskParser:
         out: dict[str, Any] = {}
         summed: set[str] = set()
         for name, value in mapping.items():
-            name = self._item_name(name, fld)
-            if name in out and _is_int(out[name]) and _is_int(value):
+            name = self.item_name(name, fld)
+            if name in out and is_int(out[name]) and is_int(value):
                 out[name] += value
                 summed.add(name)
             else:
@@ -694,24 +688,24 @@ class _TaskParser:
         if task_type is None:
             task_type, why = _inferred_type(self.data)
             self.notes.warn("type", f"is missing: read as {task_type} ({why})")
-        elif task_type not in TASK_TYPES:
-            self.notes.add("type", f"must be one of {', '.join(TASK_TYPES)}, got {_show(task_type)}")
+        elif not isinstance(task_type, str) or not is_family(task_type):
+            self.notes.add("type", f"must be one of {', '.join(file_types())}, got {_show(task_type)}")
         self.kw["type"] = task_type
 
     def _counts(self) -> None:
         """agent_count and human_count. Inventories or goals for more agents than agent_count says raise it (the
         larger count wins, with a warning); files that leave agent_count out get it from them."""
         humans = self.data.get("human_count", 0)
-        if not _int_in(humans, 0, MAX_PLAYERS - 1):
-            self.notes.add("human_count", _range_problem(humans, 0, MAX_PLAYERS - 1))
+        if not int_in(humans, 0, MAX_PLAYERS - 1):
+            self.notes.add("human_count", range_problem(humans, 0, MAX_PLAYERS - 1))
             humans = 0
         highest, where = _highest_agent_index(self.data)
         implied = highest + 1 - humans
         declared = self.data.get("agent_count")
         if "agent_count" not in self.data:  # old single-agent files leave it out
             agents = max(1, implied)
-        elif not _int_in(declared, 1, MAX_PLAYERS):
-            self.notes.add("agent_count", _range_problem(declared, 1, MAX_PLAYERS))
+        elif not int_in(declared, 1, MAX_PLAYERS):
+            self.notes.add("agent_count", range_problem(declared, 1, MAX_PLAYERS))
             agents = 0  # unknown: agent indices below are not range-checked
         elif implied > declared:
             self.notes.warn("agent_count", f"is {declared} but '{where}' has an entry for index {highest}: read as "
@@ -743,7 +737,7 @@ class _TaskParser:
         """The agent indices the task has, for messages (any while the counts are unknown or bad)."""
         return f"0..{self.players - 1}" if self.agent_count else "(0, 1, ...)"
 
-    def _index_problem(self, fld: str, key: Any) -> None:
+    def index_problem(self, fld: str, key: Any) -> None:
         self.notes.add(fld, f"has key {_show(key)}: keys must be agent indices {self._indices()}")
 
     # ----- goal and conversation -----
@@ -763,9 +757,9 @@ class _TaskParser:
         parsed: dict[str, str] = {}
         bad: set[str] = set()
         for key, text in goal.items():
-            index = _agent_key(key)
+            index = agent_key(key)
             if index is None or int(index) >= self.players:
-                self._index_problem("goal", key)
+                self.index_problem("goal", key)
             elif not isinstance(text, str):
                 self.notes.add(f"goal.{index}", f"must be a string, got {_show(text)}")
                 bad.add(index)
@@ -793,14 +787,14 @@ class _TaskParser:
         flat = False
         if not isinstance(raw, Mapping):
             self.notes.add("initial_inventory", f"must be a mapping agent index -> {{item: count}}, got {_show(raw)}")
-        elif raw and all(_agent_key(k) is None for k in raw) and self.players == 1:
+        elif raw and all(agent_key(k) is None for k in raw) and self.players == 1:
             flat = True  # a single agent's inventory written without the "0" level
             inventories["0"] = self._inventory(raw, "initial_inventory") or {}
         else:
             for key, value in raw.items():
-                index = _agent_key(key)
+                index = agent_key(key)
                 if index is None or int(index) >= self.players:
-                    self._index_problem("initial_inventory", key)
+                    self.index_problem("initial_inventory", key)
                     continue
                 inventory = self._inventory(value, f"initial_inventory.{index}")
                 if inventory is not None:
@@ -817,8 +811,8 @@ class _TaskParser:
             if not isinstance(item, str) or not item:
                 self.notes.add(fld, f"has an item name that is not a string: {_show(item)}")
                 continue
-            if not _int_in(count, 0, MAX_ITEM_COUNT):
-                self.notes.add(f"{fld}.{item}", _range_problem(count, 0, MAX_ITEM_COUNT))
+            if not int_in(count, 0, MAX_ITEM_COUNT):
+                self.notes.add(f"{fld}.{item}", range_problem(count, 0, MAX_ITEM_COUNT))
                 continue
             inventory[item] = count
         inventory = self._modern_keys(inventory, fld, MAX_ITEM_COUNT)
@@ -832,14 +826,14 @@ class _TaskParser:
             if task_type in ("techtree", "cooking"):
                 self.notes.add("target", f"is required for {task_type} tasks")
         elif isinstance(target, str):
-            target = self._item_name(target, "target")
+            target = self.item_name(target, "target")
             self._check_items("target", [target])
         elif isinstance(target, list):
             if not target or not all(isinstance(t, str) and t for t in target):
                 self.notes.add("target", f"must be a non-empty list of item names, got {_show(target)}")
                 target = None
             else:
-                target = [self._item_name(t, "target") for t in target]
+                target = [self.item_name(t, "target") for t in target]
                 self._check_items("target", target)
         elif isinstance(target, Mapping):
             target = self._target_counts(target)
@@ -860,8 +854,8 @@ class _TaskParser:
         """{item: count} with every count from 1 to MAX_ITEM_COUNT (the others are problems), in today's names."""
         parsed: dict[str, int] = {}
         for item, count in raw.items():
-            if not _int_in(count, 1, MAX_ITEM_COUNT):
-                self.notes.add(f"{fld}.{item}", _range_problem(count, 1, MAX_ITEM_COUNT))
+            if not int_in(count, 1, MAX_ITEM_COUNT):
+                self.notes.add(f"{fld}.{item}", range_problem(count, 1, MAX_ITEM_COUNT))
             else:
                 parsed[str(item)] = count
         return self._modern_keys(parsed, fld, MAX_ITEM_COUNT)
@@ -870,9 +864,9 @@ class _TaskParser:
         number = self.data.get("number_of_target")
         if number is None:
             pass
-        elif _is_int(number):
-            if not _int_in(number, 1, MAX_ITEM_COUNT):
-                self.notes.add("number_of_target", _range_problem(number, 1, MAX_ITEM_COUNT))
+        elif is_int(number):
+            if not int_in(number, 1, MAX_ITEM_COUNT):
+                self.notes.add("number_of_target", range_problem(number, 1, MAX_ITEM_COUNT))
         elif isinstance(number, Mapping):
             number = self._item_counts(number, "number_of_target")
         else:
@@ -887,15 +881,15 @@ class _TaskParser:
             self.notes.add("missing_items", f"must be a list of item names, got {_show(missing)}")
             missing = []
         else:
-            missing = [self._item_name(m, "missing_items") for m in missing]
+            missing = [self.item_name(m, "missing_items") for m in missing]
             self._check_items("missing_items", missing)
         self.kw["missing_items"] = list(missing)
 
     # ----- time and actions -----
     def _timeout(self) -> None:
         timeout = self.data.get("timeout", DEFAULT_TIMEOUT)
-        if not _is_number(timeout) or not 0 < timeout <= MAX_TIMEOUT_S:  # also refuses NaN, which compares false
-            limit = f" and at most {MAX_TIMEOUT_S}" if _is_number(timeout) and timeout > MAX_TIMEOUT_S else ""
+        if not is_number(timeout) or not 0 < timeout <= MAX_TIMEOUT_S:  # also refuses NaN, which compares false
+            limit = f" and at most {MAX_TIMEOUT_S}" if is_number(timeout) and timeout > MAX_TIMEOUT_S else ""
             self.notes.add("timeout", f"must be a number of seconds > 0{limit}, got {_show(timeout)}")
             timeout = DEFAULT_TIMEOUT
         self.kw["timeout"] = timeout
@@ -915,9 +909,9 @@ class _TaskParser:
     def _blocked_by_agent(self, blocked: Mapping[Any, Any]) -> dict[str, list[str]]:
         parsed: dict[str, list[str]] = {}
         for key, value in blocked.items():
-            index = _agent_key(key)
+            index = agent_key(key)
             if index is None:
-                self._index_problem("blocked_actions", key)
+                self.index_problem("blocked_actions", key)
             elif int(index) >= self.players:  # MINDcraft's files block actions of agents a task does not have
                 self.notes.warn("blocked_actions", f"has key {_show(key)} but the task has "
                                                    f"{_people(self.agent_count, self.human_count)}: ignored")
@@ -957,8 +951,8 @@ class _TaskParser:
     def _depths(self) -> None:
         for key in ("max_depth", "depth"):
             value = self.data.get(key)
-            if value is not None and not _int_in(value, 0, MAX_RECIPE_DEPTH):
-                self.notes.add(key, _range_problem(value, 0, MAX_RECIPE_DEPTH))
+            if value is not None and not int_in(value, 0, MAX_RECIPE_DEPTH):
+                self.notes.add(key, range_problem(value, 0, MAX_RECIPE_DEPTH))
                 value = None
             self.kw[key] = value
 
@@ -984,7 +978,7 @@ class _TaskParser:
             self.notes.add("blocked_access_to_recipe", f"must be a list of agent indices, got {_show(access)}")
         else:
             for value in access:
-                index = _agent_key(value)
+                index = agent_key(value)
                 if index is None or int(index) >= self.players:
                     self.notes.add("blocked_access_to_recipe",
                                    f"has {_show(value)}: entries must be agent indices {self._indices()}")
@@ -1035,170 +1029,23 @@ class _TaskParser:
     def _modern_level(self, level: Any) -> Any:
         if not isinstance(level, Mapping) or not isinstance(level.get("placement"), list):
             return level
-        rows = [[self._item_name(b, "blueprint.levels", "block") if isinstance(b, str) else b for b in row]
+        rows = [[self.item_name(b, "blueprint.levels", "block") if isinstance(b, str) else b for b in row]
                 if isinstance(row, list) else row for row in level["placement"]]
         return {**level, "placement": rows}
 
-    # ----- coblock -----
-    def _coblock(self) -> None:
-        """coblock_type, private_goals (absolute blocks per player, disjoint, together the blueprint's blocks) and
-        complexity; only for coblock tasks."""
-        if self.kw["type"] != "coblock":
+    # ----- the family's own fields -----
+    def _family_fields(self) -> None:
+        """The fields only the task's family has, read and checked by the family (mindpy.tasks.family): typed
+        into `Task.fields`, or into the task's own keywords (coblock's private goals)."""
+        task_type = self.kw["type"]
+        if not isinstance(task_type, str) or not is_family(task_type):
             return
-        kind = self.data.get("coblock_type")
-        if kind not in COBLOCK_TYPES:
-            self.notes.add("coblock_type", f"must be one of {', '.join(COBLOCK_TYPES)}, got {_show(kind)}")
-            kind = None
-        self.kw["coblock_type"] = kind
-        players = self.agent_count + self.human_count
-        if self.agent_count and players != 2:
-            self.notes.add("agent_count", f"and human_count must add up to 2 players in coblock tasks (two partners), "
-                                          f"got {players}")
-        complexity = self.data.get("complexity")
-        if complexity is not None and (not _is_number(complexity) or not 0 <= complexity < float("inf")):
-            self.notes.add("complexity", f"must be a number >= 0 (log10 of spanning trees), got {_show(complexity)}")
-            complexity = None
-        self.kw["complexity"] = complexity
-        goals = self._private_goals()
-        self.kw["private_goals"] = goals or {}
-        if goals is not None and self.kw.get("blueprint") is not None:
-            self._goals_cover_blueprint(goals, self.kw["blueprint"])
-
-    # ----- orders -----
-    def _orders(self) -> None:
-        """The order stream's fields (mindpy.tasks.orders), required in orders tasks only; they stay in `extra`."""
-        if self.kw["type"] != "orders":
-            return
-        data = self.data
-        for key in ORDERS_FIELDS:
-            if key not in data:
-                self.notes.add(key, "is required for orders tasks")
-        if "level" in data and not (isinstance(data["level"], str) and data["level"]):
-            self.notes.add("level", f"must be a level name such as 'l03_bakery', got {_show(data['level'])}")
-        alpha = data.get("alpha", 1)
-        if not _is_number(alpha) or not 0 < alpha < float("inf"):
-            self.notes.add("alpha", f"must be a number > 0, got {_show(alpha)}")
-        for key, high in (("episode_steps", MAX_EPISODE_STEPS), ("tau_int", MAX_EPISODE_STEPS)):
-            if key in data and not _int_in(data[key], 1, high):
-                self.notes.add(key, _range_problem(data[key], 1, high))
-        if "seed" in data and not _is_int(data["seed"]):
-            self.notes.add("seed", f"must be an integer, got {_show(data['seed'])}")
-        dishes = data.get("dishes", [])
-        dishes_ok = isinstance(dishes, list) and bool(dishes) and all(isinstance(d, str) for d in dishes)
-        if "dishes" in data and not dishes_ok:
-            self.notes.add("dishes", f"must be a non-empty list of dish names, got {_show(dishes)}")
-        if not dishes_ok:
-            dishes = []
-        elif len(set(dishes)) < len(dishes):
-            twice = sorted({d for d in dishes if dishes.count(d) > 1})
-            self.notes.add("dishes", f"names a dish twice: {', '.join(twice)}")
-        unknown = [d for d in dishes if d not in ORDER_DISHES]
-        if unknown:
-            self.notes.add("dishes", f"has dishes the cooking world has no recipe for: {', '.join(unknown)} (known: "
-                                     f"{', '.join(ORDER_DISHES)})")
-        lifetimes = data.get("tau_lft", {})
-        if not isinstance(lifetimes, Mapping) or not all(_int_in(v, 1, MAX_EPISODE_STEPS) for v in lifetimes.values()):
-            self.notes.add("tau_lft", f"must map each dish to its lifetime, an integer from 1 to {MAX_EPISODE_STEPS} "
-                                      f"steps, got {_show(lifetimes)}")
-        elif "tau_lft" in data and dishes and set(lifetimes) != set(dishes):  # (bad dishes: said above)
-            self.notes.add("tau_lft", f"must have a lifetime for each dish and no other: has {sorted(lifetimes)}, "
-                                      f"dishes are {sorted(dishes)}")
-
-    # ----- defuse -----
-    def _defuse(self) -> None:
-        """The map, bombs and cutters of a defuse task (mindpy.tasks.defuse); they stay in `extra`."""
-        if self.kw["type"] != "defuse":
-            return
-        from .defuse.generator import task_problems
-
-        for line in task_problems(self.data):
-            self.notes.whole(line)
-
-    def _private_goals(self) -> dict[str, list[GoalBlock]] | None:
-        """The private goals, or None when their shape is wrong (then the union is not compared)."""
-        raw = self.data.get("private_goals")
-        if not isinstance(raw, Mapping) or not raw:
-            self.notes.add("private_goals", f"is required for coblock tasks: a mapping player index -> list of "
-                                            f"[x, y, z, block], got {_show(raw)}")
-            return None
-        goals: dict[str, list[GoalBlock]] = {}
-        owner: dict[tuple[int, int, int], str] = {}
-        whole = True
-        for key, blocks in raw.items():
-            index = _agent_key(key)
-            if index is None or int(index) >= self.players:
-                self._index_problem("private_goals", key)
-                whole = False
-                continue
-            fld = f"private_goals.{index}"
-            if not isinstance(blocks, list):
-                self.notes.add(fld, f"must be a list of [x, y, z, block], got {_show(blocks)}")
-                whole = False
-                continue
-            parsed = []
-            for n, entry in enumerate(blocks):
-                block = self._goal_block(entry, f"{fld}[{n}]")
-                if block is None:
-                    whole = False
-                    continue
-                where = block[:3]
-                if where in owner:
-                    other = "the same goal" if owner[where] == index else f"private_goals.{owner[where]}"
-                    self.notes.add(f"{fld}[{n}]", f"has position {_show(list(where))} that {other} already has: "
-                                                  f"the goals must not overlap")
-                    whole = False
-                owner[where] = index
-                parsed.append(block)
-            goals[index] = parsed
-        for i in range(self.players if self.agent_count else 0):
-            if str(i) not in goals and str(i) not in {_agent_key(k) for k in raw}:
-                self.notes.add("private_goals", f"has no goal for player {i}")
-                whole = False
-        return goals if whole else None
-
-    def _goal_block(self, entry: Any, fld: str) -> GoalBlock | None:
-        if not (isinstance(entry, list) and len(entry) == 4 and all(_is_int(v) for v in entry[:3])
-                and isinstance(entry[3], str) and entry[3]):
-            self.notes.add(fld, f"must be [x, y, z, block] (three integers and a block name), got {_show(entry)}")
-            return None
-        x, y, z, name = entry
-        low_y, high_y = WORLD_HEIGHT
-        if not (low_y <= y <= high_y and -WORLD_BORDER <= x <= WORLD_BORDER and -WORLD_BORDER <= z <= WORLD_BORDER):
-            self.notes.add(fld, f"must lie inside the world (x and z within ±{WORLD_BORDER}, y from {low_y} to "
-                                f"{high_y}), got {_show(entry[:3])}")
-            return None
-        name = self._item_name(name, fld, "block")
-        if self.names is not None:
-            message = self.names.block_problem(name)
-            if message:
-                self.notes.add(fld, message)
-                return None
-        if block_base_name(name) == "air":
-            self.notes.add(fld, f"has air at {_show(entry[:3])}: a goal lists blocks to place")
-            return None
-        return x, y, z, name
-
-    def _goals_cover_blueprint(self, goals: Mapping[str, list[GoalBlock]], blueprint: Blueprint) -> None:
-        """Together the goals are the blueprint's blocks: each goal block where the blueprint has it, and every
-        blueprint block in some goal."""
-        wanted = {(c.x, c.y, c.z): block_base_name(c.block) for c in blueprint.cells(include_air=False)}
-        for index, blocks in goals.items():
-            for n, (x, y, z, name) in enumerate(blocks):
-                there = wanted.get((x, y, z), "air")
-                if there != block_base_name(name):
-                    self.notes.add(f"private_goals.{index}[{n}]",
-                                   f"has {name} at ({x}, {y}, {z}) but the blueprint has {there} there: the private "
-                                   f"goals together must be the blueprint's blocks")
-        covered = {b[:3] for blocks in goals.values() for b in blocks}
-        left = sorted(((y, x, z), block) for (x, y, z), block in wanted.items() if (x, y, z) not in covered)
-        if left:
-            (y, x, z), block = left[0]
-            self.notes.add("private_goals", f"leaves out {counted(len(left), 'block')} of the blueprint (the first: "
-                                            f"{block} at ({x}, {y}, {z})): the private goals together must be the "
-                                            f"blueprint's blocks")
+        family = family_named(task_type)
+        self.own_fields = family.fields
+        self.kw["fields"] = family.parse_fields(self)
 
 
-def _check_blueprint_in_world(blueprint: Blueprint, notes: _Notes) -> None:
+def _check_blueprint_in_world(blueprint: Blueprint, notes: Notes) -> None:
     """Every level's blocks must lie where the world has blocks, or setting up the task cannot place them."""
     low_y, high_y = WORLD_HEIGHT
     for i, level in enumerate(blueprint.levels):

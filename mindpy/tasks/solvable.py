@@ -23,7 +23,7 @@ What counts:
   smelting), !collectBlocks (no blocks dug), !attack (no animals killed).
 
 CoBlock tasks (type coblock) are judged apart: no world and no crafting, only the blocks the team holds against
-the structure's blocks, colour by colour (`_coblock_reason`).
+the structure's blocks, colour by colour (`coblock_reason`).
 
 Not counted: luck (saplings, sticks and apples from leaves, drops beyond the sure count), blocks that drop only
 when dug with a tool (the kitchen's furnace and smoker), crops regrowing, water, trading, and time: a task
@@ -51,6 +51,7 @@ from .. import DEFAULT_MINECRAFT_VERSION
 from ..mcdata import MinecraftData, minecraft_data, smelting_table
 from ..recipes import Recipe, dye_slots, parse_recipes, recipe_book
 from .blueprint import Blueprint, block_base_name
+from .family import family_of
 from .generators.common import join_words
 from .schema import Task, counted
 from .world import plan_setup
@@ -590,11 +591,9 @@ def _block_item(block: str, data: MinecraftData) -> str | None:
     return {"water": "water_bucket", "lava": "lava_bucket"}.get(block)
 
 
-def _wanted(task: Task, data: MinecraftData) -> tuple[dict[str, int], list[str]]:
-    """The items the task needs at the end (its targets, or its blueprint's blocks), and blocks no item places.
-    Hell's Kitchen's dishes are all wanted: each agent's own, made by anyone."""
-    if task.type != "construction":
-        return task.targets(), []
+def blueprint_items(task: Task, version: str) -> tuple[dict[str, int], list[str]]:
+    """The items a builder's blueprint needs placed, and its blocks that no item places."""
+    data = minecraft_data(version)
     wanted: Counter[str] = Counter()
     unplaceable = []
     for block, n in (task.blueprint.required_items() if task.blueprint else {}).items():
@@ -645,31 +644,35 @@ def _clash_reason(blueprint: Blueprint) -> str | None:
             f"it can never be complete")
 
 
-def _problem_before_search(task: Task, version: str) -> tuple[str | None, dict[str, int]]:
-    """A reason found before any search (blueprint levels that clash, unknown items, unplaceable blocks), and the
-    wanted items."""
+def blueprint_clash(task: Task) -> str | None:
+    """Why a builder's blueprint can never be complete (levels that want different blocks in one place)."""
+    return _clash_reason(task.blueprint) if task.blueprint else None
+
+
+def _problem_before_search(version: str, wanted: dict[str, int], unplaceable: list[str]) -> str | None:
+    """A reason found before any search (unknown items, unplaceable blocks)."""
     data = minecraft_data(version)
-    clash = _clash_reason(task.blueprint) if task.type == "construction" and task.blueprint else None
-    if clash:
-        return clash, {}
-    wanted, unplaceable = _wanted(task, data)
     if unplaceable:
-        return f"the blueprint has blocks that no item places: {', '.join(sorted(unplaceable))}", wanted
+        return f"the blueprint has blocks that no item places: {', '.join(sorted(unplaceable))}"
     unknown = sorted(item for item in wanted if item not in data.items_by_name)
     if unknown:
         verb = "is not an item" if len(unknown) == 1 else "are not items"
-        return f"{', '.join(unknown)} {verb} in Minecraft {version}", wanted
-    return None, wanted
+        return f"{', '.join(unknown)} {verb} in Minecraft {version}"
+    return None
 
 
 def unsolvable_reason(task: Task, version: str | None = None) -> str | None:
     """None when the task can be solved from the team's items, the family's world and the recipes; otherwise one
     line saying what is missing, such as "needs 1 more milk_bucket" or "needs 3 more gold_ingot (the team holds 5
     gold_nugget, which cannot make gold_ingot here)". The module doc says what counts."""
-    version = version or DEFAULT_MINECRAFT_VERSION
-    if task.type == "coblock":
-        return _coblock_reason(task)
-    problem, wanted = _problem_before_search(task, version)
+    return family_of(task).unsolvable_reason(task, version or DEFAULT_MINECRAFT_VERSION)
+
+
+def items_unsolvable_reason(task: Task, version: str, wanted_items: tuple[dict[str, int], list[str]]) -> str | None:
+    """`unsolvable_reason` for a family whose task wants items at the end (made, or placed by a builder):
+    `wanted_items` are those items and the blocks no item places."""
+    wanted, unplaceable = wanted_items
+    problem = _problem_before_search(version, wanted, unplaceable)
     if problem or not wanted:
         return problem
     setting = _setting(task, version, wanted)
@@ -686,7 +689,7 @@ def unsolvable_reason(task: Task, version: str | None = None) -> str | None:
         return None  # nothing shown to be missing
 
 
-def _coblock_reason(task: Task) -> str | None:
+def coblock_reason(task: Task) -> str | None:
     """A coblock task is solvable when the team's inventories together hold at least the structure's blocks of
     each colour (and its blueprint wants one block per position)."""
     if task.blueprint is None:
@@ -753,7 +756,7 @@ def _alternatives(item: str, members: frozenset[str]) -> str:
 def _note(item: str, solver: _Solver, setting: _Setting) -> str:
     """What else would do, why the team's own items do not give enough, or which blocked command is in the way."""
     crafted, smelted = bool(_crafting_ways(setting.version).get(item)), bool(_smelting_ways().get(item))
-    made_to_order = item in setting.wanted and setting.task.type != "construction"  # a target to craft or cook
+    made_to_order = item in setting.wanted and not family_of(setting.task).builds  # a target to craft or cook
     if made_to_order and not crafted and not smelted and not setting.world.supplies[item]:
         return f" (no recipe makes it in minecraft-data {setting.version})"
     if item in solver.tags:
@@ -773,4 +776,4 @@ def _note(item: str, solver: _Solver, setting: _Setting) -> str:
             else f" (the team holds {holds}, which make only {made} {item} here)")
 
 
-__all__ = ["unsolvable_reason"]
+__all__ = ["items_unsolvable_reason", "unsolvable_reason"]

@@ -7,7 +7,7 @@
 Test splits are committed under tasks/; train splits are made by command (`mindpy tasks generate ...`) and their
 hashes are checked by the tests. Train and test use different seeds, and
 - cooking dishes follow seed 004's item division (section 14.2);
-- crafting targets are divided by item family (generators/crafting.py), so no target is in both;
+- crafting targets are divided by item family (families/crafting/generator.py), so no target is in both;
 - construction blueprints of the train split exclude every blueprint of the test split;
 - coblock structures of the train split exclude every structure of the test split;
 - orders tasks of both splits cover the same levels; the train split's order streams have other seeds;
@@ -21,50 +21,28 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .family import families, family_named
 from .loader import dumps_tasks
 from .schema import NameChecker, Task, parse_tasks
 
-FAMILIES = ("crafting", "cooking", "construction", "coblock", "orders", "defuse")
-SIZES = {
-    "cooking": {"train": 350, "test": 54},
-    "crafting": {"train": 1200, "test": 100},
-    "construction": {"train": 2000, "test": 30},
-    "coblock": {"train": 300, "test": 24},  # 100 and 8 structures, each split the three ways
-    "orders": {"train": 360, "test": 180},  # 12 levels x 3 team sizes x 5 alphas: once (test), twice (train)
-    "defuse": {"train": 300, "test": 30},
-}
 SEEDS = {"train": 1, "test": 2}
 TASKS_DIR = Path(__file__).resolve().parents[2] / "tasks"
-COMMITTED = {family: TASKS_DIR / f"{family}_test.json" for family in FAMILIES}
 EXAMPLES = TASKS_DIR / "example_tasks.json"
 
 
-def _generator(family: str):
-    if family == "crafting":
-        from .generators import crafting
+def generated_families() -> list[str]:
+    """The families with a generator and splits (mindpy's own six, and any registered one that has splits)."""
+    return [family.name for family in families() if family.split_sizes]
 
-        return crafting
-    if family == "cooking":
-        from .generators import cooking
 
-        return cooking
-    if family == "construction":
-        from .generators import construction
+def committed(family: str) -> Path:
+    """Where a family's test split is committed: tasks/<family>_test.json."""
+    return TASKS_DIR / f"{family_named(family).name}_test.json"
 
-        return construction
-    if family == "coblock":
-        from .generators import coblock
 
-        return coblock
-    if family == "orders":
-        from .generators import orders
-
-        return orders
-    if family == "defuse":
-        from .defuse import generator  # its train split leaves out the test split's layouts by itself
-
-        return generator
-    raise ValueError(f"unknown task family {family!r}: one of {', '.join(FAMILIES)}")
+def split_size(family: str, split: str) -> int:
+    """The number of tasks of a family's split (the paper's sizes for MineCollab's)."""
+    return family_named(family).count(split, None)
 
 
 def generate_raw(family: str, split: str, seed: int | None = None, count: int | None = None,
@@ -72,15 +50,10 @@ def generate_raw(family: str, split: str, seed: int | None = None, count: int | 
     """Task id -> MINDcraft task dict, unvalidated."""
     if split not in ("train", "test"):
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
-    module = _generator(family)
     seed = SEEDS[split] if seed is None else seed
-    count = SIZES[family][split] if count is None else count
-    if count < 0:
+    if count is not None and count < 0:
         raise ValueError("count must be >= 0")
-    kwargs: dict[str, Any] = {"agents": agents}
-    if family in ("construction", "coblock") and split == "train":
-        kwargs["exclude"] = fingerprints_of_test_split(family)
-    return module.generate(split, seed, count, **kwargs)
+    return family_named(family).generate_raw(split, seed, count, agents)
 
 
 def generate(family: str, split: str, seed: int | None = None, count: int | None = None, agents: Any = None,
@@ -93,10 +66,7 @@ def generate(family: str, split: str, seed: int | None = None, count: int | None
 
 def fingerprints_of_test_split(family: str = "construction") -> frozenset[str]:
     """The fingerprints of the test split's blueprints (construction houses, or coblock structures)."""
-    from .blueprint import Blueprint
-
-    tasks = _generator(family).generate("test", SEEDS["test"], SIZES[family]["test"])
-    return frozenset(Blueprint.from_dict(t["blueprint"]).fingerprint() for t in tasks.values())
+    return family_named(family).test_fingerprints()
 
 
 def sha256_of(family: str, split: str, seed: int | None = None, count: int | None = None) -> str:
@@ -118,7 +88,8 @@ def example_tasks() -> dict[str, Task]:
     """One small task per family, for demos (tasks/example_tasks.json)."""
     import random
 
-    from .generators import construction, cooking
+    from .families.construction import generator as construction
+    from .families.cooking import generator as cooking
 
     raw: dict[str, dict[str, Any]] = {
         "example_crafting_wooden_pickaxe": {

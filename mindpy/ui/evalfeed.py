@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..harness.evaluate import FAMILY, NOT_COUNTED, is_success, read_results
+from ..harness.evaluate import NOT_COUNTED, is_success, read_results
+from ..tasks.family import canonical_name
 
 
 @dataclass
@@ -72,7 +73,7 @@ class EvalFeed:
             return entries
         result = _read_json(self.out / "result.json")
         if result is not None:  # one episode (mindpy run --task)
-            family = FAMILY.get(str(result.get("type", "")), str(result.get("type", "")))
+            family = canonical_name(str(result.get("type", "")))
             names = result.get("agent_names") or list(result.get("agents", {}))
             row = {"score": result.get("score"), "success": is_success(result), "end_reason": result.get("end_reason"),
                    "duration_s": result.get("duration_s"), "error": result.get("error") or ""}

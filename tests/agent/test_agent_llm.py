@@ -66,8 +66,8 @@ def test_tom_probes_in_a_defuse_game_are_answered_by_a_real_openai_compatible_se
     HTTP: every question gets a reply, and each level is scored against the knowledge tracker."""
     from pathlib import Path
 
-    from mindpy.harness.defuse_episode import TeamPlay, defuse_game
     from mindpy.oracle.provider import OracleModel
+    from mindpy.tasks.families.defuse.play import TeamPlay, defuse_game
     from mindpy.tasks.loader import read_task_file
 
     task = read_task_file(Path(__file__).resolve().parents[2] / "tasks" / "defuse_test.json").task("defuse_4")

@@ -19,7 +19,7 @@ from mindpy.commands.defuse import (
     defuse_registry,
     read_turn,
 )
-from mindpy.tasks.defuse import Action, DefuseGame, generate
+from mindpy.tasks.families.defuse import Action, DefuseGame, generate
 from mindpy.tasks.schema import Task
 
 

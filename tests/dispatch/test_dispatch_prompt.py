@@ -20,7 +20,7 @@ from mindpy.dispatch import (
     parse_dispatch_reply,
 )
 from mindpy.dispatch import prompt as prompts
-from mindpy.tasks.orders import DISHES, LEVELS
+from mindpy.tasks.families.orders.book import DISHES, LEVELS
 
 DISHES_OF_LEVEL = list(LEVELS["bakery"].dishes)
 

@@ -18,7 +18,7 @@ from mindpy.dispatch import (
     dish_commands,
 )
 from mindpy.models.replay import ReplayModel
-from mindpy.tasks.orders import DISHES, LEVELS, OrderBook, OrderStream
+from mindpy.tasks.families.orders.book import DISHES, LEVELS, OrderBook, OrderStream
 
 AGENTS = ["andy", "jill"]
 

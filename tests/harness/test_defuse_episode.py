@@ -13,13 +13,13 @@ import pytest
 from conftest import teleport, unique_name
 from mindpy.cli import build_parser
 from mindpy.harness.cli import method_arguments, method_options
-from mindpy.harness.defuse_episode import TeamPlay, TeamTable, defuse_game, run_defuse_episode
 from mindpy.models.replay import ReplayModel
 from mindpy.oracle.provider import OracleModel
-from mindpy.tasks.defuse import Action
-from mindpy.tasks.defuse.knowledge import LEVELS
-from mindpy.tasks.defuse.tom_probes import PROBE_MARK
-from mindpy.tasks.defuse_world import BOMB, WALL, WOOL, DefuseWorld
+from mindpy.tasks.families.defuse import Action
+from mindpy.tasks.families.defuse.knowledge import LEVELS
+from mindpy.tasks.families.defuse.play import TeamPlay, TeamTable, defuse_game, run_defuse_episode
+from mindpy.tasks.families.defuse.tom_probes import PROBE_MARK
+from mindpy.tasks.families.defuse.world import BOMB, WALL, WOOL, DefuseWorld
 from mindpy.tasks.loader import read_task_file
 from mindpy.world.bulk import block_map
 
@@ -239,7 +239,7 @@ def test_the_oracle_team_keeps_defusing_with_belief_states():
 
 def test_the_eval_summary_merges_the_probes_of_its_defuse_episodes(tmp_path):
     from mindpy.harness.evaluate import summarize
-    from mindpy.tasks.defuse.tom_probes import ProbeScore
+    from mindpy.tasks.families.defuse.tom_probes import ProbeScore
 
     rows = []
     for i, (correct, asked) in enumerate([(3, 4), (1, 4), (None, None)]):   # the last played without probes

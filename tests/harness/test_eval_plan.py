@@ -122,7 +122,7 @@ def test_errors_are_listed_per_episode_and_skipped_counts_start_at_zero():
 
 def test_usernames_are_the_humans_and_never_name_an_agent():
     """MINDcraft's `usernames` name the human players; an agent used to take the first of them."""
-    from mindpy.harness.episode import agent_names
+    from mindpy.harness.session import agent_names
     from mindpy.tasks.schema import Task
 
     task = Task.from_dict("t", {"type": "techtree", "goal": "Craft a torch.", "agent_count": 2, "human_count": 1,

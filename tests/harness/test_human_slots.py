@@ -8,7 +8,8 @@ import threading
 import pytest
 
 from conftest import unique_name, wait_until
-from mindpy.harness.episode import agent_names, run_episode
+from mindpy.harness.episode import run_episode
+from mindpy.harness.session import agent_names
 from mindpy.models.replay import ReplayModel
 from mindpy.tasks.schema import Task
 

@@ -16,12 +16,13 @@ import pytest
 
 from agent_helpers import listen, start_agent_with_model
 from conftest import unique_name, wait_until
-from mindpy.harness.defuse_episode import run_defuse_episode
-from mindpy.harness.episode import EpisodeInfraError, run_episode
+from mindpy.harness.episode import run_episode
+from mindpy.harness.session import EpisodeInfraError
 from mindpy.models import create_model
-from mindpy.tasks.generators.orders import make_task
+from mindpy.tasks.families.defuse.play import run_defuse_episode
+from mindpy.tasks.families.orders.book import LEVELS
+from mindpy.tasks.families.orders.generator import make_task
 from mindpy.tasks.loader import read_task_file
-from mindpy.tasks.orders import LEVELS
 from mindpy.tasks.schema import Task
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))

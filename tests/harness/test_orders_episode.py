@@ -16,15 +16,16 @@ from mindpy.dispatch import AgentState, DispatcherOptions, OpenOrder
 from mindpy.dispatch.cooks import Ended, feedback_lines, killed_animals
 from mindpy.dispatch.kitchen import KitchenView, dispatch_state
 from mindpy.dispatch.oracle import OracleDispatcher, handover
-from mindpy.harness.episode import TASK_ORIGIN, agent_names, run_episode
+from mindpy.harness.episode import TASK_ORIGIN, run_episode
 from mindpy.harness.evaluate import summarize
-from mindpy.harness.orders_episode import CALLS_FILE, OrdersOptions, OrdersPlay, run_orders_episode
+from mindpy.harness.session import agent_names
 from mindpy.models.budget import BudgetLimits
 from mindpy.models.prices import Price
 from mindpy.models.replay import ReplayModel
-from mindpy.tasks.generators.orders import make_task
-from mindpy.tasks.orders import LEVELS, OrderBook, OrderStream
-from mindpy.tasks.orders_world import ServingChest, parse_block_data, plan_orders_setup, restock_commands
+from mindpy.tasks.families.orders.book import LEVELS, OrderBook, OrderStream
+from mindpy.tasks.families.orders.generator import make_task
+from mindpy.tasks.families.orders.play import CALLS_FILE, OrdersOptions, OrdersPlay, run_orders_episode
+from mindpy.tasks.families.orders.world import ServingChest, parse_block_data, plan_orders_setup, restock_commands
 from mindpy.tasks.schema import Task, unplayable_reason
 from mindpy.world.bulk import player_inventory
 
@@ -149,7 +150,7 @@ class HeldChest:
 
 
 def test_the_chest_is_not_emptied_while_a_cook_is_putting_a_dish_in():
-    stream = OrderStream.from_fields(golden_apple_task(6).extra)
+    stream = OrderStream.from_fields(golden_apple_task(6).fields.as_dict())
     chest = HeldChest({"golden_apple": 1})
     play = OrdersPlay(OrderBook(stream), None, None, dict, chest, print, 1.0, None)  # only serve() is played
     assert play.serve(0, {"andy": '!putInChest("golden_apple", 1)'}) == {} and chest.held  # a dish may be on its way

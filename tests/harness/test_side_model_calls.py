@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
 from model_http_fakes import MILLION, priced_server, priced_spec  # noqa: E402
 
 from mindpy.harness.calls import read_calls
-from mindpy.harness.episode import _EpisodeHooks, agent_names, run_episode
+from mindpy.harness.episode import _EpisodeHooks, run_episode
+from mindpy.harness.session import agent_names
 from mindpy.harness.sft import call_example, export_sft
 from mindpy.models import create_model
 from mindpy.models.budget import Budget, BudgetExceeded, BudgetLimits

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from mindpy.harness.episode import agent_names, blocked_commands, run_episode
+from mindpy.harness.episode import blocked_commands, run_episode
+from mindpy.harness.session import agent_names
 from mindpy.models.replay import ReplayModel
 from mindpy.tasks.schema import Task
 

@@ -9,8 +9,8 @@ import pytest
 
 from mindpy.oracle.defuse import Beliefs, OracleAgent, play, random_policy, random_team
 from mindpy.oracle.defuse import oracle_team as make_oracle_team
-from mindpy.tasks.defuse.game import DefuseGame
-from mindpy.tasks.defuse.generator import generate
+from mindpy.tasks.families.defuse.game import DefuseGame
+from mindpy.tasks.families.defuse.generator import generate
 
 TASKS = generate("test")
 

@@ -20,7 +20,7 @@ from mindpy.prompts.coblock import MODELLING_RULES, MOST_STRUCTURE_LINES, REFLEC
 from mindpy.prompts.prompter import PLACEHOLDERS, _tidy, fill, split_template
 from mindpy.rag import CachedEmbedder, ExampleSelector, load_embedder
 from mindpy.tasks import load_tasks
-from mindpy.tasks.coblock_site import site_box
+from mindpy.tasks.families.coblock.site import site_box
 from mindpy.world import bulk
 
 PROFILES = REPO_ROOT / "profiles"

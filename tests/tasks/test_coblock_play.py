@@ -13,9 +13,11 @@ from conftest import run_command as run
 from mindpy.commands import AgentContext
 from mindpy.harness.evaluate import Episode, Evaluation, coblock_line, summarize
 from mindpy.tasks import Task, load_tasks
-from mindpy.tasks.checkers import ENDED, SUCCESS, CoblockChecker, TaskMonitor, checker_for
-from mindpy.tasks.coblock_site import SITE_MARGIN, in_site, site_box, structure_cells
-from mindpy.tasks.results import EpisodeRecorder, coblock_gamma, load_result
+from mindpy.tasks.checkers import ENDED, SUCCESS, TaskMonitor, checker_for
+from mindpy.tasks.families.coblock.checker import CoblockChecker
+from mindpy.tasks.families.coblock.results import coblock_gamma
+from mindpy.tasks.families.coblock.site import SITE_MARGIN, in_site, site_box, structure_cells
+from mindpy.tasks.results import EpisodeRecorder, load_result
 from mindpy.tasks.world import issue_via_server, set_up_task
 from mindpy.world.queries import block_at
 

@@ -1,4 +1,4 @@
-"""The CoBlock reflection program (mindpy.tasks.coblock_review): the built structure compared with one agent's
+"""The CoBlock reflection program (mindpy.tasks.families.coblock.review): the built structure compared with one agent's
 private goal and with the target structure G, on tasks of the committed test split; and the site read from a real
 world."""
 
@@ -11,7 +11,7 @@ import pytest
 from coblock_helpers import moved
 from conftest import REPO_ROOT, isolate, wait_until
 from mindpy.tasks import load_tasks
-from mindpy.tasks.coblock_review import (
+from mindpy.tasks.families.coblock.review import (
     MOST_REVIEW_LINES,
     REFLECTION,
     ReviewError,
@@ -20,7 +20,7 @@ from mindpy.tasks.coblock_review import (
     review_text,
     structure_cells,
 )
-from mindpy.tasks.coblock_site import site_box
+from mindpy.tasks.families.coblock.site import site_box
 from mindpy.world import bulk
 
 

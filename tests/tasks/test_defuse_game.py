@@ -9,17 +9,17 @@ from itertools import combinations
 import pytest
 
 from mindpy.tasks import dumps_tasks, splits
-from mindpy.tasks.defuse import game as dg
-from mindpy.tasks.defuse.game import Action, DefuseGame, mentioned_facts, parse_action
-from mindpy.tasks.defuse.generator import (
+from mindpy.tasks.families.defuse import game as dg
+from mindpy.tasks.families.defuse.game import Action, DefuseGame, mentioned_facts, parse_action
+from mindpy.tasks.families.defuse.generator import (
     fingerprint,
     fingerprints_of_test_split,
     generate,
     task_dict,
     task_problems,
 )
-from mindpy.tasks.defuse.knowledge import bomb_sequence, bomb_state, room_contents
-from mindpy.tasks.defuse.layout import COLOURS, Layout, generate_layout
+from mindpy.tasks.families.defuse.knowledge import bomb_sequence, bomb_state, room_contents
+from mindpy.tasks.families.defuse.layout import COLOURS, Layout, generate_layout
 
 
 def hand_layout() -> Layout:
@@ -56,7 +56,7 @@ def test_generator_is_deterministic_and_seeds_matter():
 
 
 def test_committed_test_split_is_the_generators():
-    assert splits.COMMITTED["defuse"].read_text(encoding="utf-8") == dumps_tasks(splits.generate("defuse", "test"))
+    assert splits.committed("defuse").read_text(encoding="utf-8") == dumps_tasks(splits.generate("defuse", "test"))
     assert splits.generate_raw("defuse", "test") == generate("test")
 
 

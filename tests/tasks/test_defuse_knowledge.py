@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from test_defuse_game import hand_layout, round_of
 
-from mindpy.tasks.defuse.game import DefuseGame
-from mindpy.tasks.defuse.knowledge import KnowledgeTracker, bomb_sequence, bomb_state, describe, room_contents
+from mindpy.tasks.families.defuse.game import DefuseGame
+from mindpy.tasks.families.defuse.knowledge import KnowledgeTracker, bomb_sequence, bomb_state, describe, room_contents
 
 ALPHA, BRAVO, CHARLIE = 0, 1, 2
 ROOM3, BOMB = room_contents(3), bomb_state(7)

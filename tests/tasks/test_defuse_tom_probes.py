@@ -8,9 +8,9 @@ import random
 import pytest
 from test_defuse_game import hand_layout, round_of
 
-from mindpy.tasks.defuse.game import Action, DefuseGame
-from mindpy.tasks.defuse.knowledge import LEVELS, bomb_sequence, bomb_state, room_contents
-from mindpy.tasks.defuse.tom_probes import ProbeScore, probes_after, read_yes_no
+from mindpy.tasks.families.defuse.game import Action, DefuseGame
+from mindpy.tasks.families.defuse.knowledge import LEVELS, bomb_sequence, bomb_state, room_contents
+from mindpy.tasks.families.defuse.tom_probes import ProbeScore, probes_after, read_yes_no
 
 ALPHA, BRAVO, CHARLIE = 0, 1, 2
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from mindpy.tasks.cos import Tally, completion_rate, cos, tally
-from mindpy.tasks.orders import ALPHAS, LEVELS, OrderBook, OrderEvent, OrderStream
+from mindpy.tasks.families.orders.book import ALPHAS, LEVELS, OrderBook, OrderEvent, OrderStream
+from mindpy.tasks.families.orders.cos import Tally, completion_rate, cos, tally
 
 
 def _cos_of(fractions: list[str]) -> float:

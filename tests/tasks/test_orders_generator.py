@@ -13,9 +13,7 @@ import pytest
 from mindpy.mcdata import minecraft_data, smelting_table
 from mindpy.recipes import recipe_book
 from mindpy.tasks import dumps_tasks, load_tasks
-from mindpy.tasks.generators.orders import AGENT_COUNTS, EPISODE_STEPS
-from mindpy.tasks.generators.orders import generate as generate_raw
-from mindpy.tasks.orders import (
+from mindpy.tasks.families.orders.book import (
     ALPHAS,
     DISHES,
     FARM_YIELDS,
@@ -24,9 +22,11 @@ from mindpy.tasks.orders import (
     OrderStream,
     given_for,
 )
+from mindpy.tasks.families.orders.generator import AGENT_COUNTS, EPISODE_STEPS
+from mindpy.tasks.families.orders.generator import generate as generate_raw
 from mindpy.tasks.schema import Task, check_task, unplayable_reason
 from mindpy.tasks.solvable import unsolvable_reason
-from mindpy.tasks.splits import COMMITTED, SIZES, generate, sha256_of
+from mindpy.tasks.splits import committed, generate, sha256_of, split_size
 
 # sha256 of `mindpy tasks generate orders --split train` (default seed and size); a change means the data changed.
 TRAIN_SHA256 = "d18d42c49fcf1c389343ba3d59dd8cf7c967d2960a6b893ff126729907749330"
@@ -36,7 +36,7 @@ INVENTORY_SLOTS = 36
 
 @pytest.fixture(scope="module")
 def test_split():
-    return load_tasks(COMMITTED["orders"])
+    return load_tasks(committed("orders"))
 
 
 def _cooking_task(inventory: dict[str, int], target: dict[str, int], blocked: list[str] | None = None) -> Task:
@@ -105,25 +105,25 @@ def test_same_seed_same_bytes_and_another_seed_other_streams():
 
 def test_committed_test_split_and_hashes():
     text = dumps_tasks(generate("orders", "test"))
-    assert COMMITTED["orders"].read_text() == text
+    assert committed("orders").read_text() == text
     assert hashlib.sha256(text.encode()).hexdigest() == TEST_SHA256
     assert sha256_of("orders", "train") == TRAIN_SHA256
 
 
 def test_the_test_split_is_the_whole_grid_once(test_split):
-    assert len(test_split) == SIZES["orders"]["test"] == len(LEVELS) * len(AGENT_COUNTS) * len(ALPHAS)
-    cells = Counter((t.extra["level"], t.agent_count, t.extra["alpha"]) for t in test_split.values())
+    assert len(test_split) == split_size("orders", "test") == len(LEVELS) * len(AGENT_COUNTS) * len(ALPHAS)
+    cells = Counter((t.fields.level, t.agent_count, t.fields.alpha) for t in test_split.values())
     assert set(cells.values()) == {1}
     assert {level for level, _, _ in cells} == {lv.key for lv in LEVELS.values()}
-    train = generate_raw("train", 1, SIZES["orders"]["train"])
+    train = generate_raw("train", 1, split_size("orders", "train"))
     assert not set(train) & set(test_split)
-    assert not {t["seed"] for t in train.values()} & {t.extra["seed"] for t in test_split.values()}
+    assert not {t["seed"] for t in train.values()} & {t.fields.seed for t in test_split.values()}
 
 
 def test_task_fields_follow_the_level_and_alpha(test_split):
     levels = {lv.key: lv for lv in LEVELS.values()}
     for task in test_split.values():
-        fields = task.extra
+        fields = task.fields.as_dict()
         level, alpha = levels[fields["level"]], fields["alpha"]
         assert task.type == "orders" and task.agent_count in AGENT_COUNTS
         assert fields["dishes"] == list(level.dishes)
@@ -144,7 +144,7 @@ def test_inventories_hold_what_every_scheduled_order_lacks_and_fit(test_split):
             pooled.update(inventory)
             slots = sum(math.ceil(n / stack[item]) for item, n in inventory.items())
             assert slots <= INVENTORY_SLOTS, f"{task.id}: agent {i} needs {slots} slots"
-        assert dict(pooled) == given_for(OrderStream.from_fields(task.extra).arrivals())
+        assert dict(pooled) == given_for(OrderStream.from_fields(task.fields.as_dict()).arrivals())
 
 
 def test_agent_counts_and_sizes_are_checked():
@@ -158,7 +158,7 @@ def test_agent_counts_and_sizes_are_checked():
 # ----- the schema and the CLI -----
 def test_orders_tasks_are_valid_and_playable(test_split):
     task = next(iter(test_split.values()))
-    assert unplayable_reason(task) is None  # the dispatcher runner plays them (mindpy.harness.orders_episode)
+    assert unplayable_reason(task) is None  # the dispatcher runner plays them (mindpy.tasks.families.orders.play)
     assert Task.from_dict(task.id, task.to_dict()).to_dict() == task.to_dict()
 
 
@@ -181,7 +181,7 @@ def test_orders_tasks_are_valid_and_playable(test_split):
     ({"dishes": ["bread", "bread"], "tau_lft": {"bread": 5}}, "dishes", "names a dish twice: bread"),
 ])
 def test_bad_orders_fields_are_problems_naming_the_field(test_split, change, field, words):
-    data = next(iter(t for t in test_split.values() if t.extra["level"] == "l03_bakery")).to_dict()
+    data = next(iter(t for t in test_split.values() if t.fields.level == "l03_bakery")).to_dict()
     for key, value in change.items():
         if value is None:
             del data[key]
@@ -195,7 +195,7 @@ def test_bad_orders_fields_are_problems_naming_the_field(test_split, change, fie
 def test_cli_validate_and_show_the_test_split(capsys):
     from mindpy.cli import main
 
-    path = str(COMMITTED["orders"])
+    path = str(committed("orders"))
     assert main(["tasks", "validate", path]) == 0
     out, err = capsys.readouterr()
     assert "180 tasks, 180 valid, 0 invalid, 0 warnings" in out and not err

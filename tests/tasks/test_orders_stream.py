@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mindpy.tasks.orders import (
+from mindpy.tasks.families.orders.book import (
     ALPHAS,
     DISHES,
     LEVELS,
@@ -160,7 +160,7 @@ def test_the_seed_fixes_the_dishes_of_the_stream():
 
 
 def test_from_fields_reads_an_orders_task():
-    from mindpy.tasks.generators.orders import make_task
+    from mindpy.tasks.families.orders.generator import make_task
 
     task = make_task(LEVELS["grill"], 3, 2.5, seed=5)
     assert OrderStream.from_fields(task) == OrderStream.for_level(LEVELS["grill"], 2.5, task["episode_steps"], 5)

@@ -15,13 +15,14 @@ from mindpy.cli import main
 from mindpy.tasks import Task, check_task, load_tasks
 from mindpy.tasks.blueprint import block_base_name
 from mindpy.tasks.checkers import checker_for
-from mindpy.tasks.generators import coblock as cb
+from mindpy.tasks.families.coblock import generator as cb
+from mindpy.tasks.family import family_named
 from mindpy.tasks.schema import NameChecker, unplayable_reason
 from mindpy.tasks.solvable import unsolvable_reason
-from mindpy.tasks.splits import COMMITTED, FAMILIES, SIZES, generate
+from mindpy.tasks.splits import committed, generate, generated_families
 from mindpy.tasks.world import WorldSetupError, plan_setup
 
-COBLOCK_FILE = COMMITTED["coblock"]
+COBLOCK_FILE = committed("coblock")
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +58,8 @@ def of_type(tasks: dict[str, Task], kind: str) -> list[Task]:
 
 # ----- the committed test split -----
 def test_the_family_is_registered_with_its_sizes():
-    assert "coblock" in FAMILIES and COBLOCK_FILE.name == "coblock_test.json"
-    assert SIZES["coblock"] == {"train": 300, "test": 24}
+    assert "coblock" in generated_families() and COBLOCK_FILE.name == "coblock_test.json"
+    assert family_named("coblock").split_sizes == {"train": 300, "test": 24}
 
 
 def test_the_test_split_has_eight_tasks_of_each_type(split):
@@ -323,8 +324,8 @@ def test_show_gives_type_complexity_goal_sizes_and_inventories(split, capsys):
 
 # ----- playable -----
 def test_world_and_checker_take_the_committed_tasks(split):
-    from mindpy.tasks.checkers import CoblockChecker
-    from mindpy.tasks.coblock_site import structure_cells
+    from mindpy.tasks.families.coblock.checker import CoblockChecker
+    from mindpy.tasks.families.coblock.site import structure_cells
 
     for task in split.values():
         setup = plan_setup(task, ["andy", "jill"], (0, -60, 0))

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from mindpy.tasks.generators import coblock as cb
+from mindpy.tasks.families.coblock import generator as cb
 from mindpy.tasks.generators.common import rng_for
 
 SEEDS = range(50)

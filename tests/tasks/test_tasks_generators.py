@@ -11,16 +11,19 @@ from collections import Counter
 import pytest
 
 from mindpy.tasks import dumps_tasks, load_tasks
-from mindpy.tasks.generators import construction, cooking, crafting
+from mindpy.tasks.families.construction import generator as construction
+from mindpy.tasks.families.cooking import generator as cooking
+from mindpy.tasks.families.crafting import generator as crafting
+from mindpy.tasks.family import family_named
 from mindpy.tasks.splits import (
-    COMMITTED,
     EXAMPLES,
-    FAMILIES,
-    SIZES,
     blueprint_fingerprints,
+    committed,
     example_tasks,
     generate,
+    generated_families,
     sha256_of,
+    split_size,
     target_items,
 )
 
@@ -38,16 +41,16 @@ TRAIN_SHA256 = {
 
 @pytest.fixture(scope="module")
 def train_splits():
-    return {family: generate(family, "train") for family in FAMILIES}
+    return {family: generate(family, "train") for family in generated_families()}
 
 
 @pytest.fixture(scope="module")
 def test_splits():
-    return {family: load_tasks(COMMITTED[family]) for family in FAMILIES}
+    return {family: load_tasks(committed(family)) for family in generated_families()}
 
 
 # ----- determinism -----
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", generated_families())
 def test_same_seed_same_bytes_other_seed_other_tasks(family):
     one = dumps_tasks(generate(family, "train", seed=7, count=25))
     two = dumps_tasks(generate(family, "train", seed=7, count=25))
@@ -56,12 +59,12 @@ def test_same_seed_same_bytes_other_seed_other_tasks(family):
     assert one != other
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", generated_families())
 def test_committed_test_split_is_what_the_generator_makes(family):
-    assert COMMITTED[family].read_text() == dumps_tasks(generate(family, "test"))
+    assert committed(family).read_text() == dumps_tasks(generate(family, "test"))
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", generated_families())
 def test_train_split_hash(family, train_splits):
     text = dumps_tasks(train_splits[family])
     assert hashlib.sha256(text.encode()).hexdigest() == TRAIN_SHA256[family]
@@ -90,12 +93,12 @@ def test_cli_generate_errors_and_yaml(tmp_path, capsys):
 
 # ----- sizes and overlap -----
 def test_split_sizes_are_the_papers(train_splits, test_splits):
-    assert SIZES == {"cooking": {"train": 350, "test": 54}, "crafting": {"train": 1200, "test": 100},
+    assert {f: dict(family_named(f).split_sizes) for f in generated_families()} == {"cooking": {"train": 350, "test": 54}, "crafting": {"train": 1200, "test": 100},
                      "construction": {"train": 2000, "test": 30}, "coblock": {"train": 300, "test": 24},
                      "orders": {"train": 360, "test": 180}, "defuse": {"train": 300, "test": 30}}
-    for family in FAMILIES:
-        assert len(train_splits[family]) == SIZES[family]["train"]
-        assert len(test_splits[family]) == SIZES[family]["test"]
+    for family in generated_families():
+        assert len(train_splits[family]) == split_size(family, "train")
+        assert len(test_splits[family]) == split_size(family, "test")
 
 
 def test_cooking_items_follow_the_paper_division(train_splits, test_splits):

@@ -10,7 +10,7 @@ import pytest
 from mindpy.tasks import load_tasks
 from mindpy.tasks.schema import Task
 from mindpy.tasks.solvable import unsolvable_reason
-from mindpy.tasks.splits import COMMITTED, EXAMPLES, FAMILIES, generate
+from mindpy.tasks.splits import EXAMPLES, committed, generate, generated_families
 
 NO_FOREST = ["!collectBlocks"]  # nothing dug: the techtree forest gives no logs
 
@@ -259,7 +259,7 @@ def test_construction_levels_that_claim_one_place_for_different_blocks():
 
 
 # ----- the project's splits -----
-@pytest.mark.parametrize("path", [*COMMITTED.values(), EXAMPLES], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [*(committed(f) for f in generated_families()), EXAMPLES], ids=lambda p: p.name)
 def test_committed_task_files_are_solvable(path):
     unsolvable = {task_id: reason for task_id, task in load_tasks(path).items()
                   if (reason := unsolvable_reason(task)) is not None}
@@ -267,7 +267,7 @@ def test_committed_task_files_are_solvable(path):
 
 
 @pytest.mark.slow  # the train splits are large (3,550 tasks): about half a minute
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", generated_families())
 def test_generated_train_splits_are_solvable(family):
     unsolvable = {task_id: reason for task_id, task in generate(family, "train").items()
                   if (reason := unsolvable_reason(task)) is not None}

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from mindpy.tasks.workload import optimal_assignment, workload_balance
+from mindpy.tasks.families.coblock.workload import optimal_assignment, workload_balance
 
 
 @pytest.mark.parametrize("n_a, n_b, best, gamma", [

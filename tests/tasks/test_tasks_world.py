@@ -10,9 +10,9 @@ import pytest
 
 from conftest import REPO_ROOT, isolate, wait_until
 from mindpy.tasks import load_tasks
-from mindpy.tasks.coblock_site import box_cells, site_box, structure_cells
+from mindpy.tasks.families.coblock.site import box_cells, site_box, structure_cells
+from mindpy.tasks.families.cooking.world import COOKING_ANIMALS
 from mindpy.tasks.world import (
-    COOKING_ANIMALS,
     WorldSetupError,
     issue_via_bot,
     issue_via_server,

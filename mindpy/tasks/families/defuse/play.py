@@ -27,7 +27,6 @@ one is saved as `bots/<name>/belief.txt`.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
@@ -39,9 +38,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from ..commands.common import CommandOutput
-from ..commands.context import AgentContext
-from ..commands.defuse import (
+from ....commands.common import CommandOutput
+from ....commands.context import AgentContext
+from ....commands.defuse import (
     BROADCAST,
     belief_prompt,
     belief_request,
@@ -50,20 +49,18 @@ from ..commands.defuse import (
     read_turn,
     reply_rules,
 )
-from ..commands.registry import CommandRegistry
-from ..errors import MindpyError
-from ..models.budget import BUDGET_END_REASON, BudgetLimits, release_budget, shared_budget
-from ..models.outage import OutageWatch
-from ..tasks.checkers import ERROR, ROUND_LIMIT, SUCCESS
-from ..tasks.defuse.game import INVALID, Action, DefuseGame
-from ..tasks.defuse.tom_probes import ProbeScore, probe_prompt, probes_after
-from ..tasks.defuse_world import DefuseWorld
-from ..tasks.results import EpisodeRecorder
-from ..tasks.schema import Task
-from ..tasks.world import WorldSetupError, apply_and_wait, issue_via_bot, issue_via_server
-from .calls import CallLog
-from .episode import EpisodeInfraError, agent_names, open_server, refuse_unplayable
-from .team import team_specs
+from ....commands.registry import CommandRegistry
+from ....errors import MindpyError
+from ....harness.calls import CallLog
+from ....harness.session import EpisodeInfraError
+from ....models.budget import BUDGET_END_REASON
+from ...checkers import ERROR, ROUND_LIMIT, SUCCESS
+from ...results import EpisodeRecorder
+from ...schema import Task
+from ...world import apply_and_wait
+from .game import INVALID, Action, DefuseGame
+from .tom_probes import ProbeScore, probe_prompt, probes_after
+from .world import DefuseWorld
 
 log = logging.getLogger(__name__)
 
@@ -75,9 +72,9 @@ Issue = Callable[[str], None]
 
 
 def defuse_game(task: Task, round_limit: int | None = None) -> DefuseGame:
-    """The game of a defuse task (its fields are kept in `task.extra`)."""
+    """The game of a defuse task (its fields are typed in `task.fields`)."""
     options = {} if round_limit is None else {"round_limit": round_limit}
-    return DefuseGame.from_task({"type": task.type, **task.extra}, **options)
+    return DefuseGame.from_task({"type": "defuse", **task.fields.as_dict()}, **options)
 
 
 @dataclass
@@ -240,100 +237,94 @@ class TeamPlay:
                 "correct": said is probe.answer})
 
 
-def run_defuse_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
-                       progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None,
-                       echo: bool = False, round_limit: int | None = None, budget: BudgetLimits | None = None,
-                       settings_overrides: dict | None = None, names: Sequence[str] | None = None,
-                       belief_state: bool = False, team: dict[str, str] | None = None,
-                       tom_probes: bool = False) -> dict:
-    """Play the defuse `task` once (see the module doc). `model`: a model spec for every agent (None: the default
-    model), `team`: a spec for some agents by name or index (mindpy.harness.team), or `models` by bot name (ready
-    model objects); `round_limit` overrides the task's; `names`: the bots' names (default andy, jill, bob...);
-    `belief_state`: each agent keeps a written belief in place of its history (TeamPlay); `tom_probes`: ToM
-    questions after each action (result's `tom_probes`, RUN_DIR/tom_probes.jsonl). Returns the result, also
-    written to RUN_DIR/result.json. A model endpoint that cannot be used ends the play before the next turn: the
-    result ends as "error" (the URL and the cause) and EpisodeInfraError is raised."""
-    from ..bridge import create_bots
-    from ..settings import load_settings
+def run_defuse_episode(task: Task, run_dir: str | Path, *, round_limit: int | None = None,
+                       belief_state: bool = False, tom_probes: bool = False, **session_options: Any) -> dict:
+    """Play the defuse `task` once (see the module doc): `round_limit` overrides the task's; `belief_state`: each
+    agent keeps a written belief in place of its history (TeamPlay); `tom_probes`: ToM questions after each action
+    (result's `tom_probes`, RUN_DIR/tom_probes.jsonl). `session_options` are an EpisodeSession's (model, team,
+    models by bot name, server, progress, echo, budget, settings_overrides, names). Returns the result, also
+    written to RUN_DIR/result.json."""
+    from ....harness.session import EpisodeSession
 
-    refuse_unplayable(task)
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    say = progress or (lambda text: None)
-    names = list(names) if names is not None else agent_names(task)
-    specs = team_specs(team, names, model)
-    settings = load_settings(None, **(settings_overrides or {}))
+    options = {"round_limit": round_limit, "belief_state": belief_state, "tom_probes": tom_probes}
+    with EpisodeSession(task, run_dir, family_options=options, **session_options) as session:
+        return play(session)
+
+
+def play(session: Any) -> dict:
+    """Play a defuse episode in `session` (mindpy.harness.session): the round limit is the family option
+    `round_limit`, else the session's rounds, else the task's; `belief_state` (also a profile option) and
+    `tom_probes` as in `run_defuse_episode`. A model endpoint that cannot be used ends the play before the next
+    turn: the result ends as "error" (the URL and the cause) and EpisodeInfraError is raised."""
+    task, names, say = session.task, session.names, session.say
+    options = session.family_options
+    rounds = session.rounds
+    round_limit = options.get("round_limit") or (rounds.limit if rounds is not None else None)
+    belief_state = bool(options.get("belief_state") or session.profile_options.get("belief_state"))
+    tom_probes = bool(options.get("tom_probes"))
+    settings = session.load_settings()
     game = defuse_game(task, round_limit)
-    with contextlib.ExitStack() as stack:
-        console = stack.enter_context((run_dir / "console.log").open("a", encoding="utf-8"))
-        embedded, host, port = open_server(stack, server, run_dir, settings.minecraft_version)
-        say(f"{task.id}: {len(names)} agents ({', '.join(names)}) joining {host}:{port}")
-        try:
-            bots = create_bots(names, host, port, version=settings.minecraft_version)  # they join at once
-        except MindpyError as exc:
-            raise EpisodeInfraError(f"the agents could not join {host}:{port}: {exc}") from exc
-        for bot in bots:
-            stack.callback(bot.close)
-        say(f"{task.id}: joined; building the rooms")
-        issue = issue_via_server(embedded) if embedded is not None else issue_via_bot(bots[0])
-        world = DefuseWorld(game.layout, names, task)
-        setup = world.plan()
-        try:
-            apply_and_wait(setup, bots, issue, SETUP_TIMEOUT_S)
-        except (WorldSetupError, MindpyError) as exc:
-            raise EpisodeInfraError(f"the defuse rooms were not set up: {exc}") from exc
-        say(f"{task.id}: rooms built; playing (at most {game.round_limit} rounds)")
+    console = session.enter((session.run_dir / "console.log").open("a", encoding="utf-8"))
+    host, port = session.open_server()
+    say(f"{task.id}: {len(names)} agents ({', '.join(names)}) joining {host}:{port}")
+    bots = session.join_bots()  # they join at once
+    say(f"{task.id}: joined; building the rooms")
+    issue = session.issue_for(bots)
+    world = DefuseWorld(game.layout, names, task)
+    setup = world.plan()
+    with session.setting_up("the defuse rooms"):
+        apply_and_wait(setup, bots, issue, SETUP_TIMEOUT_S)
+    say(f"{task.id}: rooms built; playing (at most {game.round_limit} rounds)")
 
-        limits = budget if budget is not None else settings.budget_limits()
-        spend = shared_budget(str(run_dir), limits)
-        stack.callback(release_budget, str(run_dir))
-        outage = OutageWatch()  # a call that finds its model's endpoint down ends the play
-        budgeted = [outage.wrap(spend.wrap(_model_for(name, specs[name], models, settings))) for name in names]
-        logs = [CallLog(model, run_dir / "calls" / f"{name}.jsonl", name)
-                for name, model in zip(names, budgeted, strict=True)]
-        for logged in logs:
-            stack.callback(logged.close)
-        recorder = EpisodeRecorder(task, names)
-        contexts = [AgentContext.for_bot(bot, settings.minecraft_version, task, agent_index=i)
-                    for i, bot in enumerate(bots)]
-        play = TeamPlay(game, logs, [task.goal_for(i) for i in range(len(names))], names=names,
-                        table=TeamTable(game, world, issue), contexts=contexts, version=settings.minecraft_version,
-                        on_turn=_TurnRecord(recorder, names, game, _echo(console, echo)), belief_state=belief_state,
-                        tom_probes=tom_probes, probe_models=budgeted, probe_seed=_seed_of(task.id))
+    spend = session.open_budget()
+    outage = session.outage  # a call that finds its model's endpoint down ends the play
+    budgeted = [outage.wrap(spend.wrap(_model_for(name, session.specs[name], session.models, settings)))
+                for name in names]
+    logs = [CallLog(model, session.run_dir / "calls" / f"{name}.jsonl", name)
+            for name, model in zip(names, budgeted, strict=True)]
+    for logged in logs:
+        session.on_close(logged.close)
+    recorder = EpisodeRecorder(task, names)
+    contexts = [AgentContext.for_bot(bot, settings.minecraft_version, task, agent_index=i)
+                for i, bot in enumerate(bots)]
+    play = TeamPlay(game, logs, [task.goal_for(i) for i in range(len(names))], names=names,
+                    table=TeamTable(game, world, issue), contexts=contexts, version=settings.minecraft_version,
+                    on_turn=_TurnRecord(recorder, names, game, _echo(console, session.echo)),
+                    belief_state=belief_state, tom_probes=tom_probes, probe_models=budgeted,
+                    probe_seed=_seed_of(task.id))
 
-        def should_stop() -> bool:
-            if embedded is not None and not embedded.is_running():
-                raise EpisodeInfraError("the embedded server stopped during the episode")
-            return spend.exceeded is not None or outage.down is not None
+    def should_stop() -> bool:
+        if session.server_stopped():
+            raise EpisodeInfraError("the embedded server stopped during the episode")
+        return spend.exceeded is not None or outage.down is not None
 
-        play.run(should_stop)
-        error = str(outage.down) if outage.down is not None else None
-        mirrored = _world_mirrors(world, game, bots[0])  # read while the bots keep the rooms' chunks loaded
-        if belief_state:
-            for name, belief in zip(names, play.beliefs, strict=True):
-                (run_dir / "bots" / name).mkdir(parents=True, exist_ok=True)
-                (run_dir / "bots" / name / "belief.txt").write_text(belief + "\n")
-        for name, logged in zip(names, logs, strict=True):
-            recorder.record_tokens(name, sum(u.prompt_tokens + u.completion_tokens
-                                             for u in getattr(logged.model, "usage_log", [])))
-        recorder.record_round(game.rounds_used)
-        result = _result(recorder, game, names, spend.exceeded is not None, error)
-        result = {**result, "world_mirrors_game": mirrored, "budget": spend.summary()}
-        if tom_probes:
-            result["tom_probes"] = play.probe_score.summary()
-            with (run_dir / PROBES_FILE).open("w", encoding="utf-8") as f:
-                f.writelines(json.dumps(record) + "\n" for record in play.probe_records)
-        (run_dir / "result.json").write_text(json.dumps({**result, "run_dir": str(run_dir), "agent_names": names},
-                                                        indent=2) + "\n")
-        if error is not None:
-            raise EpisodeInfraError(error)
-        say(f"{task.id}: {result['end_reason']} with {result['points']}/{result['max_points']} points in "
-            f"{result['rounds']} rounds, valid actions {result['valid_action_rate']:.0%}, "
-            f"{result['duration_s']:.0f} s")
-        if tom_probes:
-            say(f"{task.id}: ToM probes answered right: " + ", ".join(
-                f"{level} {s['correct']}/{s['asked']}" for level, s in result["tom_probes"].items()))
-        return result
+    play.run(should_stop)
+    error = str(outage.down) if outage.down is not None else None
+    mirrored = _world_mirrors(world, game, bots[0])  # read while the bots keep the rooms' chunks loaded
+    if belief_state:
+        for name, belief in zip(names, play.beliefs, strict=True):
+            (session.run_dir / "bots" / name).mkdir(parents=True, exist_ok=True)
+            (session.run_dir / "bots" / name / "belief.txt").write_text(belief + "\n")
+    for name, logged in zip(names, logs, strict=True):
+        recorder.record_tokens(name, sum(u.prompt_tokens + u.completion_tokens
+                                         for u in getattr(logged.model, "usage_log", [])))
+    recorder.record_round(game.rounds_used)
+    result = _result(recorder, game, names, spend.exceeded is not None, error)
+    result = {**result, "world_mirrors_game": mirrored, "budget": spend.summary()}
+    if tom_probes:
+        result["tom_probes"] = play.probe_score.summary()
+        with (session.run_dir / PROBES_FILE).open("w", encoding="utf-8") as f:
+            f.writelines(json.dumps(record) + "\n" for record in play.probe_records)
+    result = session.write_result(result)
+    if error is not None:
+        raise EpisodeInfraError(error)
+    say(f"{task.id}: {result['end_reason']} with {result['points']}/{result['max_points']} points in "
+        f"{result['rounds']} rounds, valid actions {result['valid_action_rate']:.0%}, "
+        f"{result['duration_s']:.0f} s")
+    if tom_probes:
+        say(f"{task.id}: ToM probes answered right: " + ", ".join(
+            f"{level} {s['correct']}/{s['asked']}" for level, s in result["tom_probes"].items()))
+    return result
 
 
 def _seed_of(text: str) -> int:
@@ -343,7 +334,7 @@ def _seed_of(text: str) -> int:
 
 def _world_mirrors(world: DefuseWorld, game: DefuseGame, bot: Any, wait_s: float = MIRROR_WAIT_S) -> bool:
     """Whether every bomb's blocks show its state in the game (the last changes may take a moment to arrive)."""
-    from ..world.bulk import block_map
+    from ....world.bulk import block_map
 
     wanted = {cell: block for b in game.layout.bombs
               for cell, block in world.bomb_blocks(b.id, game.remaining(b.id)).items()}
@@ -367,15 +358,15 @@ def _model_for(name: str, spec: Any, models: dict[str, Any] | None, settings: An
     """The agent's ready model, else one made from `spec` (None: the default model, the oracle without a key)."""
     if models and name in models:
         return models[name]
-    from ..agent.factory import default_model_spec
-    from ..models import create_model
+    from ....agent.factory import default_model_spec
+    from ....models import create_model
 
     return create_model(spec if spec is not None else default_model_spec(), attempts=settings.model_attempts,
                         timeout=settings.model_timeout_s)
 
 
 def _echo(console: TextIO, echo: bool) -> Callable[[str], None]:
-    from ..agent.runner import console_text
+    from ....agent.runner import console_text
 
     def write(line: str) -> None:
         line = console_text(line)  # a reply or its feedback may hold escape sequences: shown, never acted on

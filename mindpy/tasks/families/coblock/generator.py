@@ -65,8 +65,8 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ..blueprint import Blueprint
-from .common import join_words, rng_for
+from ...blueprint import Blueprint
+from ...generators.common import join_words, rng_for
 
 Coord = tuple[int, int, int]
 Structure = dict[Coord, str]

@@ -4,7 +4,7 @@ serves a stream of dish orders before they expire.
     tasks = generate("test", seed=2, count=180)     # every level x agent count (2, 3, 4) x alpha, in that order
     task = tasks["orders_l03_bakery_2_agents_alpha_1.5"]
     task["tau_int"], task["tau_lft"]                 # 3, {"bread": 6, "cookie": 5}
-    OrderStream.from_fields(task)                    # the episode's orders (mindpy.tasks.orders)
+    OrderStream.from_fields(task)                    # the episode's orders (mindpy.tasks.families.orders.book)
 
 A task fixes the level, α and team size, and the seed of its order stream. Its inventories hold what the world
 lacks (bowls, eggs, milk, gold...) for every order the stream schedules, dealt unit by unit across the cooks; the
@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..orders import ALPHAS, DISHES, LEVELS, MAX_OPEN, Level, OrderStream, given_for
-from .common import agent_choices, join_words, rng_for, split_units
+from ...generators.common import agent_choices, join_words, rng_for, split_units
+from .book import ALPHAS, DISHES, LEVELS, MAX_OPEN, Level, OrderStream, given_for
 
 EPISODE_STEPS = 100
 SECONDS_PER_STEP = 10

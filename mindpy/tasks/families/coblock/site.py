@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .blueprint import block_base_name
+from ...blueprint import block_base_name
 
 SITE_MARGIN = 2  # blocks of free room around the structure (each horizontal side, and above)
 

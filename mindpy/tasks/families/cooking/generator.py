@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .common import agent_choices, join_words, rng_for, split_units
+from ...generators.common import agent_choices, join_words, rng_for, split_units
 
 TIMEOUT = 300
 DEFAULT_AGENTS = (2, 3, 4, 5)

@@ -18,14 +18,15 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..generators.common import join_words, rng_for
-from ..splits import SEEDS, SIZES
+from ...generators.common import join_words, rng_for
+from ...splits import SEEDS
 from .game import ROUND_LIMIT
 from .layout import AGENT_NAMES, PHASE_COUNTS, Layout, generate_layout
 
 TASK_FIELDS = ("seed", "layout", "bombs", "cutters", "round_limit")   # besides type, agent_count and goal
 MAX_ROUNDS = 1000
 DEFAULT_AGENTS = 3
+SPLIT_SIZES = {"train": 300, "test": 30}
 
 
 def goal_text(layout: Layout, agent: int) -> str:
@@ -76,7 +77,7 @@ def generate(split: str, seed: int | None = None, count: int | None = None, *, e
     if split not in SEEDS:
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
     seed = SEEDS[split] if seed is None else seed
-    count = SIZES["defuse"][split] if count is None else count
+    count = SPLIT_SIZES[split] if count is None else count
     agents = DEFAULT_AGENTS if agents is None else agents
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError(f"count must be a whole number >= 0, got {count!r}")

@@ -26,9 +26,11 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 
-from ..errors import MindpyError
-from .schema import Task
-from .world import Issue, Position, TaskSetup, _plan_cooking_world, apply_and_wait, plan_setup
+from ....errors import MindpyError
+from ...schema import Task
+from ...world import Issue, Position, TaskSetup, apply_and_wait, plan_agents_around, plan_setup
+from ..cooking.world import plan_cooking_world
+from .fields import OrdersFields
 
 SERVING_CHEST = (12, 4)  # (dx, dz) from agent 0: in the kitchen, east of the smoker, against the north wall
 SERVING_FACING = "south"  # its front faces the kitchen
@@ -46,22 +48,22 @@ class ServingChestError(MindpyError):
 
 def plan_orders_setup(task: Task, agent_names: Sequence[str], origin: Position, seed: int = 0) -> TaskSetup:
     """The cooking world, the serving chest and the cooks (their inventories and spots as in any task). Pure."""
-    if task.type != "orders":
+    if not isinstance(task.fields, OrdersFields):
         raise ValueError(f"plan_orders_setup is for orders tasks, got a {task.type!r} task ({task.id})")
-    cooks = plan_setup(task, agent_names, origin, seed)  # goals, inventories and spots of the cooks
-    setup = TaskSetup(task, list(agent_names))
-    _plan_cooking_world(setup, origin)
+    return plan_setup(task, agent_names, origin, seed)  # the family plans the kitchen (plan_kitchen)
+
+
+def plan_kitchen(setup: TaskSetup, origin: Position, seed: int) -> None:
+    """The orders family's world: the cooking world and the serving chest first, then the cooks are cleared,
+    given their items and brought in."""
+    plan_cooking_world(setup, origin)
     x, y, z = origin
     chest = (x + SERVING_CHEST[0], y, z + SERVING_CHEST[1])
     setup.commands.append(f"setblock {chest[0]} {chest[1]} {chest[2]} chest[facing={SERVING_FACING}]")
     setup.commands.append(f"data merge block {chest[0]} {chest[1]} {chest[2]} {{Items:[]}}")  # emptied
     setup.expected_blocks[chest] = "chest"
     setup.stations["serving_chest"] = chest
-    # the world first, then the cooks are cleared, given their items and brought in
-    setup.commands += cooks.commands
-    setup.positions, setup.inventories = cooks.positions, cooks.inventories
-    setup.goals, setup.blocked_actions = cooks.goals, cooks.blocked_actions
-    return setup
+    plan_agents_around(setup, origin, seed)
 
 
 def set_up_orders(task: Task, bots: Sequence, issue: Issue, origin: Position, seed: int = 0,

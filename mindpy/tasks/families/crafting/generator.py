@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from ...mcdata import minecraft_data
-from ...recipes import COLOURS
-from ..recipe_tree import RecipeTree
-from .common import agent_choices, article, rng_for, split_units, stable_fraction
+from ....mcdata import minecraft_data
+from ....recipes import COLOURS
+from ...generators.common import agent_choices, article, rng_for, split_units, stable_fraction
+from ...recipe_tree import RecipeTree
 
 SPLIT_SALT = "mindpy/crafting-split/v1"
 TEST_FRACTION = 0.15
@@ -82,7 +82,7 @@ def candidate_targets(tree: RecipeTree) -> list[str]:
 def split_of(item: str) -> str:
     """'train' or 'test' for a target item: the cooking dishes keep their cooking split (so crafting data never
     teaches a cooking test recipe); everything else goes by a hash of its family."""
-    from .cooking import TEST_ITEMS, TRAIN_ITEMS
+    from ..cooking.generator import TEST_ITEMS, TRAIN_ITEMS
 
     if item in TEST_ITEMS:
         return "test"

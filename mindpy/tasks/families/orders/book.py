@@ -296,7 +296,7 @@ class OrderStream:
     @classmethod
     def from_fields(cls, fields: Mapping[str, Any]) -> OrderStream:
         """The stream of an orders task (its dishes, tau_int, tau_lft, episode_steps and seed fields; a parsed
-        `Task` keeps them in `task.extra`)."""
+        `Task` keeps them typed in `task.fields`: pass `task.fields.as_dict()`)."""
         missing = [key for key in ("dishes", "tau_int", "tau_lft", "episode_steps", "seed") if key not in fields]
         if missing:
             raise ValueError(f"an orders task needs the field {missing[0]!r} to make its order stream")

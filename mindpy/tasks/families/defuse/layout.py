@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..generators.common import rng_for
+from ...generators.common import rng_for
 
 COLOURS = ("red", "green", "blue")
 AGENT_NAMES = ("Alpha", "Bravo", "Charlie", "Delta")

@@ -1,6 +1,6 @@
 """The defuse game as a pure state machine: rooms, bombs, cutters, rounds and messages, no Minecraft needed.
 
-    game = DefuseGame.from_task(task)             # a task dict of mindpy.tasks.defuse.generator
+    game = DefuseGame.from_task(task)             # a task dict of mindpy.tasks.families.defuse.generator
     print(game.observation(0).text())             # what Alpha sees: its room only, scores, teammates' rooms, mail
     game.act(0, "Inspect Bomb 2")                 # the feedback text; parsed as in the paper's text interface
     game.act(1, Action.move(3))                   # or an Action
@@ -246,7 +246,7 @@ class DefuseGame:
         """A game from a task dict (its `layout`, `bombs`, `cutters` and `round_limit`)."""
         if task.get("type") != "defuse":
             raise ValueError(f"not a defuse task (type {task.get('type')!r}): make one with "
-                             f"mindpy.tasks.defuse.generator")
+                             f"mindpy.tasks.families.defuse.generator")
         data = {**task["layout"], "bombs": task["bombs"], "cutters": task["cutters"]}
         options.setdefault("round_limit", int(task.get("round_limit", ROUND_LIMIT)))
         return cls(Layout.from_dict(data), **options)

@@ -8,9 +8,9 @@ the world mirrors it.
     world.bomb_blocks(2, ())                   # {cell: "air", ...}: what a defused bomb's cells hold
     for line in world.move_lines(0, 3): issue(line)             # andy is moved into room 3
 
-What is built (mindpy.tasks.defuse.layout draws the plan): the plan's area emptied over a smooth stone floor; each
-room's box as stone brick walls WALL_HEIGHT high, open above; a door (1 wide, 2 high) in the shared wall of two
-rooms joined by a hallway; each bomb a TNT block with a wool block on top in the colour of its next phase (a
+What is built (mindpy.tasks.families.defuse.layout draws the plan): the plan's area emptied over a smooth stone
+floor; each room's box as stone brick walls WALL_HEIGHT high, open above; a door (1 wide, 2 high) in the shared
+wall of two rooms joined by a hallway; each bomb a TNT block with a wool block on top in the colour of its next phase (a
 marker for whoever watches; the agents are told only what the game tells them). A defused bomb's blocks are
 removed. Every agent holds its cutters as dyes (red_dye, green_dye, blue_dye) and stands in its start room.
 
@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .defuse.layout import Box, Cell, Layout
-from .schema import Task
-from .world import TaskSetup
+from ...schema import Task
+from ...world import TaskSetup
+from .layout import Box, Cell, Layout
 
 WALL = "stone_bricks"
 FLOOR = "smooth_stone"

@@ -26,33 +26,29 @@ commands (mindpy.dispatch.cooks), with the modes that would walk them away on th
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, cast
 
-from ..bridge.plain_chat import tell_commands
-from ..dispatch import Decision, Dispatcher, DispatcherOptions, OpenOrder
-from ..dispatch.cooks import CookCommands, feedback_lines, killed_animals
-from ..dispatch.human import WAIT_S as PLAYER_WAIT_S
-from ..dispatch.human import HumanDispatcher, human_player
-from ..dispatch.kitchen import KitchenView, command_name, dispatch_state
-from ..dispatch.oracle import OracleDispatcher
-from ..errors import ConfigError, MindpyError
-from ..models.base import ChatModel
-from ..models.budget import BUDGET_END_REASON, Budget, BudgetLimits, release_budget, shared_budget
-from ..models.outage import OutageWatch
-from ..tasks.checkers import ERROR, TIMEOUT
-from ..tasks.cos import completion_rate, cos, tally
-from ..tasks.orders import OrderBook, OrderStream
-from ..tasks.orders_world import ServingChest, restock_commands, set_up_orders
-from ..tasks.results import EpisodeRecorder
-from ..tasks.schema import Task
-from ..tasks.world import WorldSetupError, issue_via_bot, issue_via_server
+from ....bridge.plain_chat import tell_commands
+from ....dispatch import Decision, Dispatcher, DispatcherOptions, OpenOrder
+from ....dispatch.cooks import CookCommands, feedback_lines, killed_animals
+from ....dispatch.human import WAIT_S as PLAYER_WAIT_S
+from ....dispatch.human import HumanDispatcher, human_player
+from ....dispatch.kitchen import KitchenView, command_name, dispatch_state
+from ....dispatch.oracle import OracleDispatcher
+from ....errors import ConfigError, MindpyError
+from ....models.base import ChatModel
+from ....models.budget import BUDGET_END_REASON, Budget
+from ...checkers import ERROR, TIMEOUT
+from ...results import EpisodeRecorder
+from ...schema import Task
+from .book import OrderBook, OrderStream
+from .cos import completion_rate, cos, tally
+from .world import ServingChest, restock_commands, set_up_orders
 
 DISPATCHER_KEY = "dispatcher"  # the key of `models` that holds a ready dispatcher model
 CALLS_FILE = "dispatcher_calls.jsonl"
@@ -91,10 +87,10 @@ def make_dispatcher(task: Task, names: list[str], model: Any, models: dict[str, 
                     player_wait_s: float = PLAYER_WAIT_S) -> Dispatcher:
     """A ready model from `models`, else the model `model` names (None: the agents' default model): the oracle is
     the scripted dispatcher, `human:NAME` the player NAME in chat, any other a chat model."""
-    from ..agent.factory import default_model_spec
-    from ..models import create_model, parse_model_spec
+    from ....agent.factory import default_model_spec
+    from ....models import create_model, parse_model_spec
 
-    dishes = list(task.extra["dishes"])
+    dishes = list(task.fields.dishes)
     if models and DISPATCHER_KEY in models:
         return Dispatcher(models[DISPATCHER_KEY], options, names, dishes=dishes)
     spec = model if model is not None else default_model_spec()
@@ -163,129 +159,106 @@ class OrdersPlay:
         return served
 
 
-def run_orders_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: str = "embedded",
-                       seed: int = 0, progress: Callable[[str], None] | None = None,
-                       models: dict[str, Any] | None = None, echo: bool = False,
-                       options: OrdersOptions | None = None, budget: BudgetLimits | None = None) -> dict:
-    """Play the orders task `task` once (see the module doc). Returns the result, also in RUN_DIR/result.json.
-    `budget` limits the dispatcher's model calls (None: the settings' `budget`); once its dollars are spent the
-    episode ends with the reason "budget" after the step under way. EpisodeInfraError when the server, the bots,
-    the set-up or a reading of the world fail, or when the dispatcher's model endpoint cannot be used (after the
-    step whose call found it down; result.json then ends as "error" with the URL and the cause)."""
-    from ..agent.runner import AgentRunner, ConsoleLog
-    from ..models.replay import ReplayModel
-    from ..profiles import load_profile
-    from ..settings import load_settings
-    from .episode import (
-        TASK_ORIGIN,
-        EpisodeInfraError,
-        _Tee,
-        agent_names,
-        open_server,
-        refuse_unplayable,
-        refuse_unpriced,
-        write_profiles,
-    )
+def run_orders_episode(task: Task, run_dir: str | Path, *, options: OrdersOptions | None = None,
+                       **session_options: Any) -> dict:
+    """Play the orders task `task` once (see the module doc) with these OrdersOptions; `session_options` are an
+    EpisodeSession's (model, server, seed, progress, models, echo, budget). Returns the result, also in
+    RUN_DIR/result.json."""
+    from ....harness.session import EpisodeSession
 
-    refuse_unplayable(task)
-    options = options or OrdersOptions()
-    stream = OrderStream.from_fields(task.extra)
+    with EpisodeSession(task, run_dir, family_options={"orders": options or OrdersOptions()},
+                        **session_options) as session:
+        return play(session)
+
+
+def play(session: Any) -> dict:
+    """Play an orders episode in `session` (mindpy.harness.session). `budget` limits the dispatcher's model calls;
+    once its dollars are spent the episode ends with the reason "budget" after the step under way.
+    EpisodeInfraError when the server, the bots, the set-up or a reading of the world fail, or when the
+    dispatcher's model endpoint cannot be used (after the step whose call found it down; result.json then ends as
+    "error" with the URL and the cause)."""
+    from ....agent.runner import AgentRunner
+    from ....harness.episode import TASK_ORIGIN
+    from ....harness.session import EpisodeInfraError
+    from ....models.replay import ReplayModel
+
+    task, names, say, model, models = session.task, session.names, session.say, session.model, session.models
+    options: OrdersOptions = session.family_options.get("orders") or OrdersOptions()
+    stream = OrderStream.from_fields(task.fields.as_dict())
     steps = min(stream.episode_steps, options.max_steps or stream.episode_steps)
     cap_s = options.step_cap_s or task.timeout / stream.episode_steps
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    say = progress or (lambda text: None)
-    names = agent_names(task)
-    overrides: dict[str, Any] = {
-        "bots_dir": str(run_dir / "bots"), "narrate_behavior": False, "load_memory": False, "init_message": "",
-        "profiles": [str(p) for p in write_profiles(run_dir, names, None, "task")]}
-    settings = load_settings(None, **overrides)
-    limits = budget if budget is not None else settings.budget_limits()
+    settings = session.load_settings(base_profile="task", profile_model=False, init_message="")
     dispatcher = make_dispatcher(task, names, model, models, options.dispatcher, settings, options.player_wait_s)
     if not (models and DISPATCHER_KEY in models) and not isinstance(dispatcher, HumanDispatcher):
-        refuse_unpriced(model, limits)  # before the server starts: an unpriced model cannot be budgeted
-    profiles = [load_profile(p, settings=settings) for p in settings.profiles]
-    console_file = (run_dir / "console.log").open("a", encoding="utf-8")
-    console = ConsoleLog(_Tee(console_file, sys.stdout) if echo else console_file)
-    with contextlib.ExitStack() as stack:
-        stack.callback(console_file.close)
-        stack.callback(console.close)
-        spend = shared_budget(str(run_dir), limits)
-        stack.callback(release_budget, str(run_dir))
-        outage = OutageWatch()  # a dispatcher's call that finds its endpoint down ends the episode after the step
-        if not isinstance(dispatcher, (OracleDispatcher, HumanDispatcher)):  # these cost nothing
-            dispatcher.model = cast(ChatModel, outage.wrap(spend.wrap(dispatcher.model)))  # a ChatModel's proxy
-        embedded, host, port = open_server(stack, server, run_dir, settings.minecraft_version)
-        say(f"{task.id}: {len(names)} cooks ({', '.join(names)}) joining {host}:{port}")
-        recorder = EpisodeRecorder(task, names)
-        cooks = CookCommands({})  # its agents come once they have joined
-        # the cooks only run the dispatcher's commands: their own model never speaks
-        runner = AgentRunner(settings, profiles, host, port, console=console, task=task,
-                             event_hooks=lambda name: [_event_hook(name, cooks, recorder)],
-                             models={n: ReplayModel([], default="") for n in names})
-        stack.enter_context(runner)
-        try:
-            agents = runner.start()
-        except MindpyError as exc:
-            raise EpisodeInfraError(f"the cooks could not join {host}:{port}: {exc}") from exc
-        cooks.agents.update(agents)
-        for agent in agents.values():
-            agent.settings.hears_players = False  # the cooks take commands from the dispatcher alone
-            for mode in QUIET_MODES:
-                agent.modes.set_on(mode, False)
-        bots = [agents[n].bot for n in names]
-        if isinstance(dispatcher, HumanDispatcher):  # from now on: lines typed during the set-up count for step 0
-            listen_to_the_player(dispatcher, bots)
-        issue = issue_via_server(embedded) if embedded is not None else issue_via_bot(bots[0])
-        restore = [(agent, mode, agent.modes.get(mode).on) for agent in agents.values() for mode in SETUP_QUIET_MODES]
-        for agent, mode, _ in restore:
+        session.refuse_unpriced([model])  # before the server starts: an unpriced model cannot be budgeted
+    console = session.open_console()
+    spend = session.open_budget()
+    outage = session.outage  # a dispatcher's call that finds its endpoint down ends the episode after the step
+    if not isinstance(dispatcher, (OracleDispatcher, HumanDispatcher)):  # these cost nothing
+        dispatcher.model = cast(ChatModel, outage.wrap(spend.wrap(dispatcher.model)))  # a ChatModel's proxy
+    host, port = session.open_server()
+    say(f"{task.id}: {len(names)} cooks ({', '.join(names)}) joining {host}:{port}")
+    recorder = EpisodeRecorder(task, names)
+    cooks = CookCommands({})  # its agents come once they have joined
+    # the cooks only run the dispatcher's commands: their own model never speaks
+    runner = AgentRunner(settings, session.profiles, host, port, console=console, task=task,
+                         event_hooks=lambda name: [_event_hook(name, cooks, recorder)],
+                         models={n: ReplayModel([], default="") for n in names})
+    agents = session.start_runner(runner, who="cooks")
+    cooks.agents.update(agents)
+    for agent in agents.values():
+        agent.settings.hears_players = False  # the cooks take commands from the dispatcher alone
+        for mode in QUIET_MODES:
             agent.modes.set_on(mode, False)
-        try:
-            setup = set_up_orders(task, bots, issue, origin=TASK_ORIGIN, seed=seed)
-        except WorldSetupError as exc:
-            raise EpisodeInfraError(str(exc)) from exc
-        for agent, mode, was_on in restore:
-            agent.modes.set_on(mode, was_on)
-        say(f"{task.id}: kitchen set up; {steps} steps of at most {cap_s:g} s")
-        if isinstance(dispatcher, HumanDispatcher):
-            seat_the_player(dispatcher, bots, issue, setup.stations["serving_chest"], say)
+    bots = [agents[n].bot for n in names]
+    if isinstance(dispatcher, HumanDispatcher):  # from now on: lines typed during the set-up count for step 0
+        listen_to_the_player(dispatcher, bots)
+    issue = session.issue_for(bots)
+    restore = [(agent, mode, agent.modes.get(mode).on) for agent in agents.values() for mode in SETUP_QUIET_MODES]
+    for agent, mode, _ in restore:
+        agent.modes.set_on(mode, False)
+    with session.setting_up():
+        setup = set_up_orders(task, bots, issue, origin=TASK_ORIGIN, seed=session.seed)
+    for agent, mode, was_on in restore:
+        agent.modes.set_on(mode, was_on)
+    say(f"{task.id}: kitchen set up; {steps} steps of at most {cap_s:g} s")
+    if isinstance(dispatcher, HumanDispatcher):
+        seat_the_player(dispatcher, bots, issue, setup.stations["serving_chest"], say)
 
-        def restock(killed: list[str]) -> None:
-            for line in restock_commands(setup, killed):
-                issue(line)
+    def restock(killed: list[str]) -> None:
+        for line in restock_commands(setup, killed):
+            issue(line)
 
-        book = OrderBook(stream)
-        recorder.started_at = time.time()  # the play starts now
-        with (run_dir / CALLS_FILE).open("w", encoding="utf-8") as calls:
-            play = OrdersPlay(book, dispatcher, cooks, lambda: {n: agents[n].bot.inventory() for n in names},
-                              ServingChest(bots[0], setup.stations["serving_chest"]), restock, cap_s, calls)
-            played = steps
-            for t in range(steps):
-                try:
-                    decision = play.step(t)
-                except MindpyError as exc:
-                    raise EpisodeInfraError(f"step {t}: reading or changing the kitchen failed: {exc}") from exc
-                say(f"{task.id}: step {t}: {dict(decision.commands) or 'no command'}; {book.counts()}")
-                if outage.down is not None:
-                    played = t + 1
-                    break
-                if spend.exceeded is not None:
-                    say(f"{task.id}: the model budget is spent after step {t}: the episode is cut off")
-                    played = t + 1
-                    break
-        error = str(outage.down) if outage.down is not None else None
-        if steps == stream.episode_steps and spend.exceeded is None and error is None:
-            book.finish()
-        result = orders_result(task, recorder, play, played, spend, error)
-        result = {**result, "serving_chest": list(setup.stations["serving_chest"]), "run_dir": str(run_dir),
-                  "agent_names": names}
-        (run_dir / "result.json").write_text(json.dumps(result, indent=2) + "\n")
-        if error is not None:
-            raise EpisodeInfraError(error)
-        orders = result["orders"]
-        say(f"{task.id}: {orders['completed']} of {orders['completed'] + orders['failed']} orders served "
-            f"(rate {orders['completion_rate']:.3f}) in {result['duration_s']:.0f} s")
-        return result
+    book = OrderBook(stream)
+    recorder.started_at = time.time()  # the play starts now
+    with (session.run_dir / CALLS_FILE).open("w", encoding="utf-8") as calls:
+        play = OrdersPlay(book, dispatcher, cooks, lambda: {n: agents[n].bot.inventory() for n in names},
+                          ServingChest(bots[0], setup.stations["serving_chest"]), restock, cap_s, calls)
+        played = steps
+        for t in range(steps):
+            try:
+                decision = play.step(t)
+            except MindpyError as exc:
+                raise EpisodeInfraError(f"step {t}: reading or changing the kitchen failed: {exc}") from exc
+            say(f"{task.id}: step {t}: {dict(decision.commands) or 'no command'}; {book.counts()}")
+            if outage.down is not None:
+                played = t + 1
+                break
+            if spend.exceeded is not None:
+                say(f"{task.id}: the model budget is spent after step {t}: the episode is cut off")
+                played = t + 1
+                break
+    error = str(outage.down) if outage.down is not None else None
+    if steps == stream.episode_steps and spend.exceeded is None and error is None:
+        book.finish()
+    result = orders_result(task, recorder, play, played, spend, error)
+    result = session.write_result({**result, "serving_chest": list(setup.stations["serving_chest"])})
+    if error is not None:
+        raise EpisodeInfraError(error)
+    orders = result["orders"]
+    say(f"{task.id}: {orders['completed']} of {orders['completed'] + orders['failed']} orders served "
+        f"(rate {orders['completion_rate']:.3f}) in {result['duration_s']:.0f} s")
+    return result
 
 
 def seat_the_player(dispatcher: HumanDispatcher, bots: list, issue: Callable[[str], Any],
@@ -293,8 +266,8 @@ def seat_the_player(dispatcher: HumanDispatcher, bots: list, issue: Callable[[st
                     join_wait_s: float = PLAYER_JOIN_WAIT_S) -> None:
     """Wait for the dispatching player to be online, bring them beside the serving chest and tell them the state
     through whispers from the server. EpisodeInfraError when they do not come within `join_wait_s` seconds."""
-    from ..world.bulk import player_names
-    from .episode import EpisodeInfraError
+    from ....harness.session import EpisodeInfraError
+    from ....world.bulk import player_names
 
     player = dispatcher.replies.player
     waited_since = time.monotonic()
@@ -346,12 +319,12 @@ def orders_result(task: Task, recorder: EpisodeRecorder, play: OrdersPlay, steps
     book = play.book
     rate = completion_rate(book.events)
     counts = tally(book.events)
-    alpha = float(task.extra.get("alpha", 1.0))
+    alpha = float(task.fields.alpha)
     cut_off = spend is not None and spend.exceeded is not None
     extra = {"budget": spend.summary()} if spend is not None else {}
     reason = ERROR if error is not None else BUDGET_END_REASON if cut_off else TIMEOUT
     return {**recorder.on_end(rate, reason, error), **extra, "orders": {
-        "level": task.extra.get("level"), "alpha": alpha, "steps": steps, "created": book.counts()["created"],
+        "level": task.fields.level, "alpha": alpha, "steps": steps, "created": book.counts()["created"],
         "completed": counts.completed, "failed": counts.failed, "open_at_end": len(book.open),
         "skipped": len(book.skipped), "wasted": dict(play.wasted), "completion_rate": rate},
         "cos": cos({alpha: rate}, alphas=None),

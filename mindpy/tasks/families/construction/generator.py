@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..blueprint import Blueprint
-from .common import rng_for, split_by_kind
+from ...blueprint import Blueprint
+from ...generators.common import rng_for, split_by_kind
 
 ORIGIN = (150, -60, -170)
 AGENTS = 2

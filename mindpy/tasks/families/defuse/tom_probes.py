@@ -19,10 +19,12 @@ told from a bias towards one word.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .game import DefuseGame
 from .knowledge import LEVELS, Probe
@@ -111,3 +113,19 @@ class ProbeScore:
                 score.correct += int(counts.get("correct", 0))
                 score.true += int(counts.get("yes", 0))
         return total
+
+
+def probes_summary(rows: list[dict]) -> dict | None:
+    """Defuse episodes played with --tom-probes: the theory-of-mind probes' accuracy per level over all of them
+    (mindpy.tasks.families.defuse.tom_probes), read from each episode's result.json; None when none asked any."""
+    summaries = []
+    for r in rows:
+        try:
+            summary = json.loads((Path(r["run_dir"]) / "result.json").read_text()).get("tom_probes")
+        except (OSError, ValueError, TypeError):
+            continue
+        if isinstance(summary, dict):
+            summaries.append(summary)
+    if not summaries:
+        return None
+    return {"episodes": len(summaries), **ProbeScore.merge(summaries).summary()}

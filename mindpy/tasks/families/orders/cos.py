@@ -10,11 +10,13 @@ was served, so it adds nothing to the score rather than being left out of the me
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
-from .orders import ALPHAS, OrderEvent
+from .book import ALPHAS, OrderEvent
 
 
 @dataclass(frozen=True)
@@ -76,3 +78,22 @@ def cos(rates_by_alpha: Mapping[float, float], alphas: Sequence[float] | None = 
         raise ValueError(f"completion rates must be from 0 to 1, got {bad}")
     # exact sum, so the score does not depend on the order of the α
     return float(sum(Fraction(r) for r in rates_by_alpha.values()) / len(rates_by_alpha))
+
+
+def cos_summary(rows: list[dict]) -> dict | None:
+    """Orders episodes: CoS (the mean completion rate over the α played; `cos` above) per level and agent
+    count, read from each episode's result.json; None without orders episodes. A level played at fewer than the
+    five α says which it has."""
+    rates: dict[str, dict[float, list[float]]] = {}
+    for r in rows:
+        try:
+            result = json.loads((Path(r["run_dir"]) / "result.json").read_text())
+            level, alpha = result["orders"]["level"], float(result["orders"]["alpha"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        key = f"{level}/{r['agent_count']}_agents"
+        rates.setdefault(key, {}).setdefault(alpha, []).append(float(r["score"]))
+    if not rates:
+        return None
+    return {key: {"cos": cos({a: sum(v) / len(v) for a, v in by_alpha.items()}, alphas=None),
+                  "alphas": sorted(by_alpha)} for key, by_alpha in sorted(rates.items())}

@@ -22,11 +22,11 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..errors import MindpyError
-from ..world import bulk
-from .blueprint import block_base_name
-from .coblock_site import NoStructureError, box_cells, site_box, structure_cells
-from .generators.coblock import neighbours
+from ....errors import MindpyError
+from ....world import bulk
+from ...blueprint import block_base_name
+from .generator import neighbours
+from .site import NoStructureError, box_cells, site_box, structure_cells
 
 Cell = tuple[int, int, int]
 MOST_REVIEW_LINES = 12   # review_text lists at most this many problems; the rest are counted

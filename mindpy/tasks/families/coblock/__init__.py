@@ -1,0 +1,112 @@
+"""The coblock family (CoBlock, seed 000): two partners build one structure, each knowing only its own part of it
+(its private goal) and holding blocks the other may need. `FAMILY` is its Family object (mindpy.tasks.family)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar
+
+from ...family import Family
+from . import fields as coblock_fields
+
+# The blueprint commands: the structure is in each agent's own goal, there is no blueprint to read
+BLUEPRINT_COMMANDS = ("getBlueprint", "getBlueprintLevel", "checkBlueprint", "checkBlueprintLevel")
+
+
+class CoblockFamily(Family):
+    """CoBlock: two partners, one structure, private goals."""
+
+    name = "coblock"
+    summary = "two partners build one structure, each from its private goal (CoBlock)"
+    fields = coblock_fields.FIELDS
+    builds = True
+    base_profile = "coblock"  # the prompt follows the paper's
+    blocked_commands = BLUEPRINT_COMMANDS
+    split_sizes: ClassVar[dict[str, int]] = {"train": 300, "test": 24}  # 100 and 8 structures, each split 3 ways
+    oracle_entry = "mindpy.tasks.families.coblock.oracle:CoblockPlan"
+
+    def parse_fields(self, parser: Any) -> Any:
+        coblock_fields.parse_fields(parser)  # typed on Task itself: coblock_type, private_goals, complexity
+        return None
+
+    def fields_to_dict(self, task: Any) -> dict[str, Any]:
+        return coblock_fields.fields_to_dict(task)
+
+    def unplayable_reason(self, task: Any) -> str | None:
+        if task.blueprint is None and not task.private_goals:
+            return "a coblock task needs its structure (a blueprint or private goals): there is nothing to build"
+        return None
+
+    def generate_raw(self, split: str, seed: int, count: int | None, agents: Any = None) -> dict[str, Any]:
+        from .generator import generate
+
+        exclude = self.test_fingerprints() if split == "train" else ()  # no structure of the test split
+        return generate(split, seed, self.count(split, count), agents=agents, exclude=exclude)
+
+    def unsolvable_reason(self, task: Any, version: str) -> str | None:
+        from ...solvable import coblock_reason
+
+        return coblock_reason(task)
+
+    def plan_world(self, setup: Any, origin: Any, seed: int) -> None:
+        from ...world import plan_agent
+        from .world import FACING_NORTH, plan_coblock_site
+
+        spots = plan_coblock_site(setup, len(setup.agent_names))  # `origin` is not used: the site is the task's
+        for i, (name, spot) in enumerate(zip(setup.agent_names, spots, strict=True)):
+            plan_agent(setup, i, name, spot, yaw=FACING_NORTH)
+
+    def checker(self, task: Any, human_inventories: Any = None) -> Any:
+        from .checker import CoblockChecker
+
+        return CoblockChecker(task)
+
+    def result_fields(self, recorder: Any, agents: dict[str, dict]) -> dict[str, Any]:
+        from .results import coblock_metrics
+
+        return coblock_metrics(recorder, agents)
+
+    summary_key = "coblock"
+
+    def summarize(self, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+        from .results import coblock_summary
+
+        return coblock_summary(rows)
+
+    def configure_agent(self, task: Any, agent: Any) -> None:
+        from .site import structure_cells
+
+        # walking must not dig through the structure: its blocks are lost then
+        agent.skills.runner.protect_blocks(sorted(set(structure_cells(task).values())))
+
+    def reviewer(self, task: Any, names: list[str], agents: Any) -> Any:
+        from .reflection import Reviewer
+
+        return Reviewer(task, names, agents)
+
+    # ----- text -----
+    def summary_line(self, task: Any) -> str:
+        """One line on a coblock task: its type, complexity and the size of each player's private goal."""
+        from ...schema import counted
+
+        sizes = [len(task.private_goals.get(str(i), [])) for i in range(task.agent_count + task.human_count)]
+        complexity = "?" if task.complexity is None else f"{task.complexity:g}"
+        return (f"{task.coblock_type}; complexity {complexity}; private goals of "
+                f"{' + '.join(map(str, sizes))} = {counted(sum(sizes), 'block')}")
+
+    def describe(self, task: Any) -> list[str]:
+        return ["  coblock: " + self.summary_line(task)]
+
+    def describe_player(self, task: Any, index: int) -> list[str]:
+        from ...describe import items_text
+        from ...schema import counted
+
+        own = task.private_goals.get(str(index), [])
+        colours = Counter(block for *_, block in own)
+        return [f"    private goal: {counted(len(own), 'block')} ({items_text(dict(sorted(colours.items())))})"]
+
+    def what(self, task: Any) -> str:
+        return self.summary_line(task)
+
+
+FAMILY = CoblockFamily()

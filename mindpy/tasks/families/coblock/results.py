@@ -1,0 +1,74 @@
+"""What a coblock episode's result adds: the paper's timesteps, refused actions, messages, placements per agent and
+the workload balance gamma (mindpy.tasks.results' module doc lists the fields)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...results import BREAK, PLACE
+from ...schema import Task
+from .site import structure_cells
+from .workload import optimal_assignment, workload_balance
+
+
+def coblock_metrics(recorder: Any, agents: dict[str, dict]) -> dict:
+    """The coblock fields of a result (the module doc of mindpy.tasks.results says what each is), and each
+    agent's `commands_failed` added to its entry of `agents`."""
+    for name, entry in agents.items():
+        entry["commands_failed"] = dict(sorted(recorder.failed.get(name, Counter()).items()))
+    names = sorted(set(recorder.agent_names) | set(recorder.commands) | set(recorder.failed), key=recorder.order)
+    done = {name: recorder.succeeded(name) for name in names}
+    placed = {name: done[name][PLACE] for name in names}
+    broken = {name: done[name][BREAK] for name in names}
+    gamma, note = coblock_gamma(recorder.task, [placed.get(name, 0) for name in recorder.agent_names])
+    return {
+        "timesteps": sum(placed.values()) + sum(broken.values()),
+        "refused_actions": sum(recorder.failed.get(name, Counter())[kind] for name in names for kind in (PLACE, BREAK)),
+        "messages": sum(recorder.messages.values()),
+        "placed_by_agent": placed,
+        "broken_by_agent": broken,
+        "gamma": gamma,
+        "gamma_note": note,
+        "rounds": recorder.rounds,
+    }
+
+
+def coblock_gamma(task: Task, placed: Sequence[int]) -> tuple[float | None, str | None]:
+    """(γ, None), or (None, why γ is undefined), for the successful placements of the task's agents in task order.
+    The optimal split comes from the colours each agent holds at the start (mindpy.tasks.families.coblock.workload)."""
+    if task.agent_count != 2 or task.human_count:
+        return None, (f"γ compares two agents' placements; this task has {task.agent_count} agent(s) and "
+                      f"{task.human_count} human player(s), whose placements are not recorded")
+    colours = [_colours(task.inventory_for(i)) for i in (0, 1)]
+    best = optimal_assignment(colours[0], colours[1], list(structure_cells(task).values()))
+    n_a, n_b = (int(n) for n in (list(placed) + [0, 0])[:2])
+    gamma = workload_balance(n_a, n_b, best)
+    if math.isnan(gamma):
+        return None, "N_a* = 0: agent 0 holds none of the structure's colours, so its optimal share is empty"
+    if n_a == n_b == 0:
+        return gamma, "nobody placed a block"
+    return gamma, None
+
+
+def _colours(inventory: Mapping[str, int]) -> set[str]:
+    return {item for item, n in inventory.items() if n > 0}
+
+
+def coblock_summary(rows: list[dict]) -> dict | None:
+    """For the played coblock episodes: mean γ over those where it is defined, mean timesteps, and mean rounds
+    over those played in rounds (each mean None when no episode has the value); None without coblock episodes."""
+    if not rows:
+        return None
+
+    def mean_of(key: str) -> tuple[float | None, int]:
+        values = [float(r[key]) for r in rows if r.get(key) not in (None, "")]
+        return (sum(values) / len(values) if values else None), len(values)
+
+    gamma, with_gamma = mean_of("gamma")
+    timesteps, _ = mean_of("timesteps")
+    rounds, in_rounds = mean_of("rounds")
+    return {"episodes": len(rows), "mean_gamma": gamma, "episodes_with_gamma": with_gamma,
+            "mean_timesteps": timesteps, "mean_rounds": rounds, "episodes_in_rounds": in_rounds}

@@ -1,0 +1,56 @@
+"""The construction family (MineCollab's): the team builds a blueprint, level by level, from the materials its
+members hold. `FAMILY` is its Family object (mindpy.tasks.family)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ...family import Family
+
+
+class ConstructionFamily(Family):
+    """MineCollab construction: a blueprint built from the team's materials."""
+
+    name = "construction"
+    summary = "build a blueprint from the materials each agent holds (MineCollab)"
+    inferred = True
+    builds = True
+    split_sizes: ClassVar[dict[str, int]] = {"train": 2000, "test": 30}
+    oracle_entry = "mindpy.tasks.families.construction.oracle:ConstructionPlan"
+
+    def unplayable_reason(self, task: Any) -> str | None:
+        return None if task.blueprint is not None else "a construction task needs a blueprint"
+
+    def generate_raw(self, split: str, seed: int, count: int | None, agents: Any = None) -> dict[str, Any]:
+        from .generator import generate
+
+        exclude = self.test_fingerprints() if split == "train" else ()  # no house of the test split in training
+        return generate(split, seed, self.count(split, count), agents=agents, exclude=exclude)
+
+    def unsolvable_reason(self, task: Any, version: str) -> str | None:
+        from ...solvable import blueprint_clash
+
+        return blueprint_clash(task) or super().unsolvable_reason(task, version)
+
+    def wanted_items(self, task: Any, version: str) -> tuple[dict[str, int], list[str]]:
+        from ...solvable import blueprint_items
+
+        return blueprint_items(task, version)
+
+    def plan_world(self, setup: Any, origin: Any, seed: int) -> None:
+        from ...world import plan_agents_around
+        from .world import construction_start, plan_construction_site
+
+        plan_construction_site(setup)
+        plan_agents_around(setup, construction_start(setup.task), seed)
+
+    def checker(self, task: Any, human_inventories: Any = None) -> Any:
+        from ...checkers import ConstructionChecker
+
+        return ConstructionChecker(task.blueprint)
+
+    def configure_agent(self, task: Any, agent: Any) -> None:
+        agent.modes.set_on("cheat", True)  # blocks are placed with commands: building is about the plan
+
+
+FAMILY = ConstructionFamily()

@@ -1,0 +1,41 @@
+"""The cooking family (MineCollab's): the team makes dishes in a world with a farm, animals and a kitchen; Hell's
+Kitchen tasks give each agent its own dish. `FAMILY` is its Family object (mindpy.tasks.family)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ...family import Family
+
+
+class CookingFamily(Family):
+    """MineCollab cooking: dishes from the farm, animals and kitchen."""
+
+    name = "cooking"
+    summary = "cook dishes from the farm, the animals and the kitchen (MineCollab; Hell's Kitchen variant)"
+    inferred = True
+    split_sizes: ClassVar[dict[str, int]] = {"train": 350, "test": 54}
+    oracle_entry = "mindpy.tasks.families.cooking.oracle:CookingPlan"
+
+    def generate_raw(self, split: str, seed: int, count: int | None, agents: Any = None) -> dict[str, Any]:
+        from .generator import generate
+
+        return generate(split, seed, self.count(split, count), agents=agents)
+
+    def plan_world(self, setup: Any, origin: Any, seed: int) -> None:
+        from ...world import plan_agents_around
+        from .world import plan_cooking_world
+
+        origin = self._need_origin(setup, origin)
+        plan_cooking_world(setup, origin)
+        plan_agents_around(setup, origin, seed)
+
+    def hells_kitchen(self, task: Any) -> bool:
+        """MINDcraft marks Hell's Kitchen tasks by their id; the target list is then ordered by agent."""
+        return "hells_kitchen" in task.id and isinstance(task.target, list)
+
+    def kind_text(self, task: Any) -> str:
+        return self.name + (" (Hell's Kitchen)" if task.is_hells_kitchen else "")
+
+
+FAMILY = CookingFamily()
