@@ -55,6 +55,7 @@ class Family:
     summary: ClassVar[str] = ""                   # one line for `mindpy tasks families`
     fields: ClassVar[tuple[str, ...]] = ()        # task fields only this family has
     inferred: ClassVar[bool] = False              # a MineCollab file's task without a type may be this family
+    inference_rank: ClassVar[int] = 0             # the order inferred families are asked in (lowest first)
     split_sizes: ClassVar[Mapping[str, int]] = {}  # split -> number of tasks the generator makes
     base_profile: ClassVar[str] = "task"          # the profile its agents build on (profiles/)
     blocked_commands: ClassVar[tuple[str, ...]] = ()  # commands no agent of the family may use
@@ -70,6 +71,11 @@ class Family:
     summary_key: ClassVar[str | None] = None   # the key of summary.json holding `summarize`'s figures
 
     # ----- the task file -----
+    def recognises(self, data: Mapping[str, Any]) -> str | None:
+        """For an `inferred` family: why a MINDcraft task that names no type is of this family ("it has a
+        blueprint"), or None. Families are asked in `inference_rank` order; the first that recognises wins."""
+        return None
+
     def file_type(self) -> str:
         """The `type` a task file of this family carries."""
         return self.type_name or self.name

@@ -20,13 +20,12 @@ from collections.abc import Collection, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import MindpyError
+from ..errors import ConfigError, MindpyError
 from ..userfiles import one_line, shown_name
 from ..userfiles import quote as _show
 from .blueprint import MAX_ITEM_COUNT, Blueprint
-from .family import UnknownFamily, family_named, file_types, is_family
+from .family import UnknownFamily, family_named, file_types, inferred_families, is_family
 
-INFERRED_TYPES = ("techtree", "cooking", "construction")   # what a MINDcraft task without a type can be read as
 DEFAULT_TIMEOUT = 300
 
 # Ranges of the numbers in a task: what a run can play (the embedded server admits 50 players; an inventory holds
@@ -591,17 +590,19 @@ def _highest_agent_index(data: Mapping[str, Any]) -> tuple[int, str]:
 
 
 def _inferred_type(data: Mapping[str, Any]) -> tuple[str, str]:
-    """The type of a task that names none, and why: what MINDcraft's files of each type hold (construction tasks a
-    blueprint, cooking tasks recipes and a list or {item: count} of dishes, techtree tasks one target item)."""
-    if data.get("task_type") in INFERRED_TYPES:
-        return data["task_type"], "its 'task_type' field"
-    if "blueprint" in data:
-        return "construction", "it has a blueprint"
-    if "recipes" in data:
-        return "cooking", "it has recipes"
-    if isinstance(data.get("target"), (list, Mapping)):
-        return "cooking", "its target lists several items, as cooking tasks do"
-    return "techtree", "it has no blueprint, no recipes and one target item"
+    """The type of a task that names none, and why: its 'task_type' field (MINDcraft's label), else the first
+    family that recognises what the task holds (`Family.recognises`; MINDcraft's files: construction tasks hold a
+    blueprint, cooking tasks recipes or several targets, crafting tasks one target item)."""
+    candidates = sorted(inferred_families(), key=lambda family: family.inference_rank)
+    label = data.get("task_type")
+    for family in candidates:
+        if isinstance(label, str) and label in (family.file_type(), family.name):
+            return family.file_type(), "its 'task_type' field"
+    for family in candidates:
+        why = family.recognises(data)
+        if why:
+            return family.file_type(), why
+    raise ConfigError("no task family reads a task without a type")  # the crafting family reads any
 
 
 def _people(agents: int, humans: int) -> str:

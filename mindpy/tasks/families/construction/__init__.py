@@ -14,9 +14,13 @@ class ConstructionFamily(Family):
     name = "construction"
     summary = "build a blueprint from the materials each agent holds (MineCollab)"
     inferred = True
+    inference_rank = 0  # a blueprint says construction whatever else the task holds
     builds = True
     split_sizes: ClassVar[dict[str, int]] = {"train": 2000, "test": 30}
     oracle_entry = "mindpy.tasks.families.construction.oracle:ConstructionPlan"
+
+    def recognises(self, data: Any) -> str | None:
+        return "it has a blueprint" if "blueprint" in data else None
 
     def unplayable_reason(self, task: Any) -> str | None:
         return None if task.blueprint is not None else "a construction task needs a blueprint"

@@ -3,6 +3,7 @@ Kitchen tasks give each agent its own dish. `FAMILY` is its Family object (mindp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ...family import Family
@@ -14,8 +15,16 @@ class CookingFamily(Family):
     name = "cooking"
     summary = "cook dishes from the farm, the animals and the kitchen (MineCollab; Hell's Kitchen variant)"
     inferred = True
+    inference_rank = 1
     split_sizes: ClassVar[dict[str, int]] = {"train": 350, "test": 54}
     oracle_entry = "mindpy.tasks.families.cooking.oracle:CookingPlan"
+
+    def recognises(self, data: Any) -> str | None:
+        if "recipes" in data:
+            return "it has recipes"
+        if isinstance(data.get("target"), (list, Mapping)):
+            return "its target lists several items, as cooking tasks do"
+        return None
 
     def generate_raw(self, split: str, seed: int, count: int | None, agents: Any = None) -> dict[str, Any]:
         from .generator import generate

@@ -16,8 +16,12 @@ class CraftingFamily(Family):
     aliases = ("techtree",)
     summary = "craft a target item together from what each agent holds (MineCollab)"
     inferred = True
+    inference_rank = 2  # the last asked: it reads any task the others do not
     split_sizes: ClassVar[dict[str, int]] = {"train": 1200, "test": 100}
     oracle_entry = "mindpy.tasks.families.crafting.oracle:CraftingPlan"
+
+    def recognises(self, data: Any) -> str | None:
+        return "it has no blueprint, no recipes and one target item"
 
     def generate_raw(self, split: str, seed: int, count: int | None, agents: Any = None) -> dict[str, Any]:
         from .generator import generate
