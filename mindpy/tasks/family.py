@@ -46,8 +46,8 @@ BUILTIN = ("crafting", "cooking", "construction", "coblock", "orders", "defuse")
 
 
 class Family:
-    """Everything one kind of task knows. A family subclasses this and overrides the hooks it needs; the defaults
-    are those of a family of items to make (MineCollab's crafting and cooking)."""
+    """Everything one kind of task knows. A family subclasses this and overrides the hooks it needs (mindpy's
+    families of things to make or build start from mindpy.tasks.families.common.ItemsFamily)."""
 
     name: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()       # other names of the family in task files ("techtree")
@@ -111,50 +111,22 @@ class Family:
                               f"{', '.join(self.split_sizes) or 'none'})")
         return self.split_sizes[split]
 
-    def test_fingerprints(self) -> frozenset[str]:
-        """The blueprints' fingerprints of the family's standard test split (a builder's train split leaves them
-        out)."""
-        from .blueprint import Blueprint
-        from .splits import SEEDS
-
-        tasks = self.generate_raw("test", SEEDS["test"], None)
-        return frozenset(Blueprint.from_dict(t["blueprint"]).fingerprint() for t in tasks.values())
-
     # ----- solvability -----
     def unsolvable_reason(self, task: Task, version: str) -> str | None:
-        """None when the task can be solved from what the team and the world hold; otherwise one line why not."""
-        from .solvable import items_unsolvable_reason
-
-        return items_unsolvable_reason(task, version, self.wanted_items(task, version))
-
-    def wanted_items(self, task: Task, version: str) -> tuple[dict[str, int], list[str]]:
-        """The items the task needs at the end, and blocks no item places (builders)."""
-        return task.targets(), []
+        """None when the task can be solved from what the team and the world hold; otherwise one line why not.
+        The default: solvable (a family that can tell says so)."""
+        return None
 
     # ----- the world -----
     def plan_world(self, setup: TaskSetup, origin: tuple[int, int, int] | None, seed: int) -> None:
-        """Add the family's world (sites, stations, supplies) and the agents' spots to `setup`. The default stands
-        the agents around `origin` (agent 0 on it)."""
-        from .world import plan_agents_around
-
-        plan_agents_around(setup, self._need_origin(setup, origin), seed)
-
-    @staticmethod
-    def _need_origin(setup: TaskSetup, origin: tuple[int, int, int] | None) -> tuple[int, int, int]:
-        from .world import WorldSetupError
-
-        if origin is None:
-            raise WorldSetupError(f"Task '{setup.task.id}': the set-up needs agent 0's position (origin)")
-        return origin
+        """Add the family's world (sites, stations, supplies) and stand the agents (`mindpy.tasks.world.plan_agent`
+        gives each its items and its spot): every family that sets up a world says how."""
+        raise NotImplementedError(f"the {self.name} family does not say how its world is set up")
 
     # ----- scoring -----
     def checker(self, task: Task, human_inventories: HumanInventories | None = None) -> Checker:
-        """The checker that scores the task: by default the items held (the human players' too)."""
-        from .checkers import HellsKitchenChecker, ItemChecker
-
-        if task.is_hells_kitchen:
-            return HellsKitchenChecker(task)  # the dishes must be in the agents' own hands
-        return ItemChecker(task, human_inventories)
+        """The checker that scores the task (its `check(bots)` gives a CheckResult)."""
+        raise NotImplementedError(f"the {self.name} family has no checker")
 
     def result_fields(self, recorder: Any, agents: dict[str, dict]) -> dict[str, Any]:
         """What the family adds to an episode's result (mindpy.tasks.results), from the recorder's counts;
@@ -198,11 +170,7 @@ class Family:
 
     def what(self, task: Task) -> str:
         """A few words on what the task wants, for the file's list (`mindpy tasks show FILE`)."""
-        from .describe import blueprint_summary, items_text
-
-        if task.blueprint is not None:
-            return blueprint_summary(task)
-        return "targets " + items_text(task.targets())
+        return ""
 
     def __repr__(self) -> str:
         return f"<task family {self.name}>"

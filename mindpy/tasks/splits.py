@@ -65,8 +65,12 @@ def generate(family: str, split: str, seed: int | None = None, count: int | None
 
 
 def fingerprints_of_test_split(family: str = "construction") -> frozenset[str]:
-    """The fingerprints of the test split's blueprints (construction houses, or coblock structures)."""
-    return family_named(family).test_fingerprints()
+    """The fingerprints of the test split's blueprints (construction houses, or coblock structures): a builder's
+    train split leaves them out."""
+    from .blueprint import Blueprint
+
+    tasks = family_named(family).generate_raw("test", SEEDS["test"], None)
+    return frozenset(Blueprint.from_dict(t["blueprint"]).fingerprint() for t in tasks.values())
 
 
 def sha256_of(family: str, split: str, seed: int | None = None, count: int | None = None) -> str:

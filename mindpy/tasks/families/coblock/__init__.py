@@ -38,9 +38,11 @@ class CoblockFamily(Family):
         return None
 
     def generate_raw(self, split: str, seed: int, count: int | None, agents: Any = None) -> dict[str, Any]:
+        from ...splits import fingerprints_of_test_split
         from .generator import generate
 
-        exclude = self.test_fingerprints() if split == "train" else ()  # no structure of the test split
+        # no structure of the test split
+        exclude = fingerprints_of_test_split(self.name) if split == "train" else ()
         return generate(split, seed, self.count(split, count), agents=agents, exclude=exclude)
 
     def unsolvable_reason(self, task: Any, version: str) -> str | None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...family import Family
+from ..common import ItemsFamily
 
 
-class ConstructionFamily(Family):
+class ConstructionFamily(ItemsFamily):
     """MineCollab construction: a blueprint built from the team's materials."""
 
     name = "construction"
@@ -18,6 +18,7 @@ class ConstructionFamily(Family):
     builds = True
     split_sizes: ClassVar[dict[str, int]] = {"train": 2000, "test": 30}
     oracle_entry = "mindpy.tasks.families.construction.oracle:ConstructionPlan"
+    probes_entry = "mindpy.tasks.families.construction.probes:ConstructionQuestions"  # its probe questions
 
     def recognises(self, data: Any) -> str | None:
         return "it has a blueprint" if "blueprint" in data else None
@@ -26,9 +27,11 @@ class ConstructionFamily(Family):
         return None if task.blueprint is not None else "a construction task needs a blueprint"
 
     def generate_raw(self, split: str, seed: int, count: int | None, agents: Any = None) -> dict[str, Any]:
+        from ...splits import fingerprints_of_test_split
         from .generator import generate
 
-        exclude = self.test_fingerprints() if split == "train" else ()  # no house of the test split in training
+        # no house of the test split in training
+        exclude = fingerprints_of_test_split(self.name) if split == "train" else ()
         return generate(split, seed, self.count(split, count), agents=agents, exclude=exclude)
 
     def unsolvable_reason(self, task: Any, version: str) -> str | None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...family import Family
+from ..common import ItemsFamily, need_origin
 
 
-class CookingFamily(Family):
+class CookingFamily(ItemsFamily):
     """MineCollab cooking: dishes from the farm, animals and kitchen."""
 
     name = "cooking"
@@ -18,6 +18,7 @@ class CookingFamily(Family):
     inference_rank = 1
     split_sizes: ClassVar[dict[str, int]] = {"train": 350, "test": 54}
     oracle_entry = "mindpy.tasks.families.cooking.oracle:CookingPlan"
+    probes_entry = "mindpy.tasks.families.cooking.probes:CookingQuestions"  # its probe questions (mindpy.probes)
 
     def recognises(self, data: Any) -> str | None:
         if "recipes" in data:
@@ -35,7 +36,7 @@ class CookingFamily(Family):
         from ...world import plan_agents_around
         from .world import plan_cooking_world
 
-        origin = self._need_origin(setup, origin)
+        origin = need_origin(setup, origin)
         plan_cooking_world(setup, origin)
         plan_agents_around(setup, origin, seed)
 

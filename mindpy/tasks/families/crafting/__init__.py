@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...family import Family
+from ..common import ItemsFamily, need_origin
 
 
-class CraftingFamily(Family):
+class CraftingFamily(ItemsFamily):
     """MineCollab crafting: a target item from the team's items."""
 
     name = "crafting"
@@ -19,6 +19,7 @@ class CraftingFamily(Family):
     inference_rank = 2  # the last asked: it reads any task the others do not
     split_sizes: ClassVar[dict[str, int]] = {"train": 1200, "test": 100}
     oracle_entry = "mindpy.tasks.families.crafting.oracle:CraftingPlan"
+    probes_entry = "mindpy.tasks.families.crafting.probes:CraftingQuestions"  # its probe questions (mindpy.probes)
 
     def recognises(self, data: Any) -> str | None:
         return "it has no blueprint, no recipes and one target item"
@@ -32,7 +33,7 @@ class CraftingFamily(Family):
         from ...world import plan_agents_around
         from .world import forest_wood, plan_forest
 
-        origin = self._need_origin(setup, origin)
+        origin = need_origin(setup, origin)
         plan_forest(setup, origin, forest_wood(setup.task))
         plan_agents_around(setup, origin, seed)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ...family import Family
+from ..common import need_origin
 from . import fields as orders_fields
 
 
@@ -32,7 +33,7 @@ class OrdersFamily(Family):
     def plan_world(self, setup: Any, origin: Any, seed: int) -> None:
         from .world import plan_kitchen
 
-        plan_kitchen(setup, self._need_origin(setup, origin), seed)
+        plan_kitchen(setup, need_origin(setup, origin), seed)
 
     def unsolvable_reason(self, task: Any, version: str) -> str | None:
         return None  # the world restocks what the dishes need
