@@ -28,7 +28,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # probes: the records, answer reading and scoring are services; building them from played episodes (the
     # oracle's prompts, the command parser, mindpy eval) and the `mindpy probe` command are runs
     ("runs", ("mindpy.harness", "mindpy.demo", "mindpy.doctor", "mindpy.probes.build", "mindpy.probes.cli",
-              "mindpy.probes.moments", "mindpy.probes.construction")),
+              "mindpy.probes.moments")),
     # the web dashboard: it watches runs and evaluations (through their watcher hooks) and steers their agents
     ("interface", ("mindpy.ui",)),
 ]
@@ -37,10 +37,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 ALLOWED_ANYWHERE = ("mindpy.cli",)
 
 # A task family's folder (mindpy/tasks/families/<name>/) holds parts of several layers; a module's name says which:
-# `play` plays an episode (a run), `oracle` is the scripted player's plan (an agent part); the rest are services.
+# `play` plays an episode (a run), `oracle` is the scripted player's plan (an agent part), `probes` builds probe
+# questions from played episodes (a run); the rest are services.
 # Lower layers reach a family's parts only through the registry (mindpy.tasks.family), by name, never by import.
 FAMILIES = "mindpy.tasks.families"
-FAMILY_ROLES = {"play": "runs", "oracle": "agent"}
+FAMILY_ROLES = {"play": "runs", "oracle": "agent", "probes": "runs"}
 
 
 def layer_index(name: str) -> int:

@@ -17,20 +17,23 @@ Questions, by category:
 - JP (joint planning): the best next command for me (the oracle's reply). The wrong options of ToM and JP are
   commands the acting agent cannot carry out in the state shown (an item it does not hold, more than it holds, a
   craft it lacks materials for), so the oracle's choice is the single good one.
-- Construction (after a blueprint check): see mindpy.probes.construction.
+- Construction (after a blueprint check): see mindpy.tasks.families.construction.probes.
+
+Which questions a moment allows is its family's: a family names its questions in `probes_entry` ("module:Class",
+a `FamilyQuestions`; mindpy's own are in mindpy/tasks/families/<name>/probes.py); a goal of no family with
+questions of its own gets `FamilyQuestions`, the questions any team's moment allows.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..oracle import cooking
 from ..recipes import recipe_book
-from . import construction
+from ..tasks.family import UnknownFamily, family_named, load_entry
 from .moments import Moment, make_probe, next_moment_of, read_moments
 from .record import CATEGORIES, Probe
 
@@ -71,16 +74,14 @@ def command_text(command: tuple[str, list]) -> str:
 def _relevant_items(moment: Moment) -> list[str]:
     """Items the task is about: held by anyone, or raw materials of its targets."""
     items = {item for inv in moment.team.values() for item in inv}
+    questions = questions_for(moment)
     for target, n in moment.goal.targets.items():
-        if moment.goal.kind == "crafting":
-            items |= set(recipe_book().plan(target, n, {}, table_available=True).base_resources)
-        else:
-            items |= cooking.ingredients(target)
+        items |= questions.made_of(target, n)
     return sorted(items)
 
 
 def impossible_commands(moment: Moment, actor: str, rng: random.Random) -> list[tuple[str, list]]:
-    """Commands `actor` cannot carry out in the state: gives of what it lacks, crafts it lacks materials for."""
+    """Commands `actor` cannot carry out in the state: gives of what it lacks, makes it lacks materials for."""
     inv = moment.team[actor]
     others = [n for n in sorted(moment.team) if n != actor]
     out: list[tuple[str, list]] = []
@@ -90,36 +91,12 @@ def impossible_commands(moment: Moment, actor: str, rng: random.Random) -> list[
             out.append(("givePlayer", [to, item, rng.choice([1, 2, 4])]))
         else:
             out.append(("givePlayer", [to, item, inv[item] + rng.choice([1, 3, 8])]))
-    for target in moment.goal.targets:
-        if moment.goal.kind == "crafting" and not can_craft(target, 1, inv):
-            out.append(("craftRecipe", [target, 1]))
+    out += questions_for(moment).impossible_makes(moment, inv)
     rng.shuffle(out)
     return [c for c in out if not possible(c, actor, moment.team)]
 
 
 # ---- questions -----------------------------------------------------------------------------------------------------
-def ec_team_need(moment: Moment, rng: random.Random) -> Probe | None:
-    """How many more of a base item the team needs for its crafting target, beyond what everyone holds."""
-    if moment.goal.kind != "crafting" or len(moment.goal.targets) != 1:
-        return None
-    (target, n), = moment.goal.targets.items()
-    pooled: dict[str, int] = {}
-    for inv in moment.team.values():
-        for item, k in inv.items():
-            pooled[item] = pooled.get(item, 0) + k
-    if pooled.get(target, 0) >= n:
-        return None
-    plan = recipe_book().plan(target, n, pooled, table_available=True)
-    if not plan.craftable or not plan.base_resources:
-        return None
-    item = rng.choice(sorted(plan.base_resources))
-    right = plan.missing.get(item, 0)
-    wrong = [str(x) for x in (right + 1, right + 2, max(right - 1, 0), plan.base_resources[item], right + 4)
-             if x != right]
-    return make_probe(moment, "EC", "team_need", f"How many more {item} does the team need, beyond what its members "
-                  f"hold together, to craft {n} {target}?", str(right), wrong, rng)
-
-
 def ec_holder(moment: Moment, rng: random.Random) -> Probe | None:
     """Who holds an item that exactly one agent holds."""
     held: dict[str, list[str]] = {}
@@ -135,8 +112,10 @@ def ec_holder(moment: Moment, rng: random.Random) -> Probe | None:
                   [n for n in names if n != held[item][0]] + ["nobody on the team"], rng, item=item)
 
 
-def ec_alone(moment: Moment, rng: random.Random) -> Probe | None:
-    """Whether I can make my target from my own inventory (and the world, for cooking) without teammates."""
+def ec_alone(moment: Moment, rng: random.Random, alone: Callable[[str, int, dict[str, int]], bool],
+             verb: str) -> Probe | None:
+    """Whether I can `verb` my target from my own inventory without teammates, as `alone(target, n, inventory)`
+    judges it (the family's: a recipe plan, a kitchen)."""
     goal = moment.goal
     if len(goal.targets) != 1:
         return None
@@ -144,60 +123,10 @@ def ec_alone(moment: Moment, rng: random.Random) -> Probe | None:
     inv = moment.team[moment.me]
     if inv.get(target, 0) >= n:
         return None
-    if goal.kind == "crafting":
-        alone = recipe_book().plan(target, n, inv, table_available=True).complete
-    elif goal.kind == "cooking" and not goal.hells_kitchen:
-        alone = not cooking.lacking(target, n, inv)
-    else:
-        return None
+    can = alone(target, n, inv)
     others = ", ".join(n for n in sorted(moment.team) if n != moment.me)
-    what = "craft" if goal.kind == "crafting" else "make"
-    return make_probe(moment, "EC", "alone", f"Can {moment.me} {what} {n} {target} without any item from {others}?",
-                  "Yes" if alone else "No", ["No" if alone else "Yes"], rng)
-
-
-_RECIPE_HOLDER = re.compile(r"\bagent (\d+) (?:has|holds) it\b", re.IGNORECASE)
-_PARTNER_HOLDS = re.compile(r"\byour partner (?:has|holds) it\b", re.IGNORECASE)  # MINDcraft's two-agent wording
-
-
-def _only_teammate(moment: Moment) -> str | None:
-    """The one other agent of a two-agent team ("your partner" in MINDcraft's goals), else None."""
-    others = [name for name in moment.team if name != moment.me]
-    return others[0] if len(others) == 1 else None
-
-
-def ec_recipe_holder(moment: Moment, rng: random.Random) -> Probe | None:
-    """Hell's Kitchen: who holds the recipe of my dish, as my goal says (an agent number, or "your partner")."""
-    goal = moment.goal
-    if not goal.hells_kitchen or len(goal.targets) != 1:
-        return None
-    (target, _), = goal.targets.items()
-    numbered, partner = _RECIPE_HOLDER.search(moment.view.goal), _only_teammate(moment)
-    if numbered is not None:
-        holder = int(numbered.group(1))
-        right, wrong = f"agent {holder}", [f"agent {i}" for i in range(len(moment.team)) if i != holder]
-    elif partner is not None and _PARTNER_HOLDS.search(moment.view.goal):
-        right, wrong = partner, [moment.me]
-    else:
-        return None
-    return make_probe(moment, "EC", "recipe_holder", f"Who holds the recipe for {target}, the dish {moment.me} must "
-                  f"make?", right, wrong, rng)
-
-
-def tom_recipe_need(moment: Moment, rng: random.Random) -> Probe | None:
-    """Hell's Kitchen: what the teammate whose recipe I hold needs from me to make its dish."""
-    goal = moment.goal
-    if not goal.hells_kitchen or goal.partner_dish is None or len(goal.targets) != 1:
-        return None
-    mate = f"agent {goal.partner_index}" if goal.partner_index is not None else _only_teammate(moment)
-    if mate is None:
-        return None
-    (mine, _), = goal.targets.items()
-    dish = goal.partner_dish
-    return make_probe(moment, "ToM", "recipe_need", f"{mate[0].upper()}{mate[1:]} must make {dish}. What does {mate} "
-                  f"need to learn from {moment.me} to make it?", f"the recipe for {dish}",
-                  [f"the recipe for {mine}", f"nothing: {mate} already holds the recipe for {dish}"], rng,
-                  partner=mate)
+    return make_probe(moment, "EC", "alone", f"Can {moment.me} {verb} {n} {target} without any item from {others}?",
+                  "Yes" if can else "No", ["No" if can else "Yes"], rng)
 
 
 def _action_probe(moment: Moment, actor_moment: Moment, category: str, kind: str, question: str,
@@ -226,24 +155,52 @@ def tom_next(moment: Moment, moments: list[Moment], rng: random.Random) -> list[
     return asked
 
 
-def tom_crafter(moment: Moment, moments: list[Moment], rng: random.Random) -> Probe | None:
-    """Who on the team crafts the target (the one agent that did in the episode, later than this moment)."""
-    if moment.goal.kind != "crafting" or len(moment.goal.targets) != 1 or len(moment.team) < 2:
-        return None
-    (target, _), = moment.goal.targets.items()
-    crafters = {m.me for m in moments if m.time > moment.time and m.command
-                and m.command[0] == "craftRecipe" and m.command[1][0] == target}
-    if len(crafters) != 1:
-        return None
-    crafter = crafters.pop()
-    return make_probe(moment, "ToM", "crafter", f"Who on the team will craft the {target}?", crafter,
-                  [n for n in sorted(moment.team) if n != crafter], rng)
-
-
 def jp_next(moment: Moment, rng: random.Random) -> Probe | None:
     """The best next command for me: the oracle's, against commands I cannot carry out."""
     return _action_probe(moment, moment, "JP", "my_next",
                          f"You are {moment.me}. What is the best next command for you?", rng)
+
+
+# ---- a family's questions -----------------------------------------------------------------------------------------
+class FamilyQuestions:
+    """The questions one family's moments allow, and what the wrong options of the shared ones draw on. These
+    defaults are any team's: who holds what, what a teammate does next, my best next command."""
+
+    def made_of(self, target: str, count: int) -> set[str]:
+        """Items `count` of one target are made of (the gives a wrong option may name)."""
+        return set(cooking.ingredients(target))
+
+    def impossible_makes(self, moment: Moment, inv: dict[str, int]) -> list[tuple[str, list]]:
+        """Commands that make a target, for wrong options (kept where `inv` cannot carry them out)."""
+        return []
+
+    def questions(self, moment: Moment, moments: list[Moment], rng: random.Random) -> list[Probe | None]:
+        """Every question the moment allows, in a fixed order (the seed's draws follow it)."""
+        return [ec_holder(moment, rng), *tom_next(moment, moments, rng), jp_next(moment, rng)]
+
+
+_QUESTIONS: dict[str, FamilyQuestions] = {}
+
+
+def questions_for(moment: Moment) -> FamilyQuestions:
+    """The questions of the moment's family (its `probes_entry`), FamilyQuestions when it has none of its own."""
+    kind = moment.goal.kind
+    if kind not in _QUESTIONS:
+        _QUESTIONS[kind] = _load_questions(kind)
+    return _QUESTIONS[kind]
+
+
+def _load_questions(kind: str) -> FamilyQuestions:
+    try:
+        entry = getattr(family_named(kind), "probes_entry", None)
+    except UnknownFamily:
+        return FamilyQuestions()
+    if entry is None:
+        return FamilyQuestions()
+    questions = load_entry(entry)()
+    if not isinstance(questions, FamilyQuestions):
+        raise TypeError(f"the {kind} family's probes_entry {entry!r} is not a FamilyQuestions")
+    return questions
 
 
 # ---- the set -------------------------------------------------------------------------------------------------------
@@ -255,10 +212,7 @@ def probes_of_episode(run_dir: str | Path, rng: random.Random) -> dict[str, list
     seen: set[tuple[str, str]] = set()
     asked_once: set[tuple[str, str]] = set()
     for moment in moments:
-        for made in (ec_team_need(moment, rng), ec_holder(moment, rng), ec_alone(moment, rng),
-                     ec_recipe_holder(moment, rng), *tom_next(moment, moments, rng),
-                     tom_crafter(moment, moments, rng), tom_recipe_need(moment, rng), jp_next(moment, rng),
-                     *construction.construction_probes(moment, moments, rng)):
+        for made in questions_for(moment).questions(moment, moments, rng):
             if made is None:
                 continue
             once = ((made.meta["kind"], "") if made.meta["kind"] in ONCE_PER_EPISODE else

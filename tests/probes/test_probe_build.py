@@ -13,13 +13,16 @@ from mindpy.cli import main
 from mindpy.harness.episode import run_episode
 from mindpy.models.replay import ReplayModel
 from mindpy.oracle.construction import my_fixes, parse_check
-from mindpy.oracle.goals import parse_goal
+from mindpy.oracle.goals import TaskGoal, parse_goal
 from mindpy.oracle.prompt import PromptView
 from mindpy.probes.answers import letter
-from mindpy.probes.build import Moment, build_probes, can_craft, ec_recipe_holder, read_moments, tom_recipe_need
+from mindpy.probes.build import FamilyQuestions, Moment, build_probes, can_craft, questions_for, read_moments
+from mindpy.probes.moments import make_probe
 from mindpy.probes.record import CATEGORIES, read_probes
 from mindpy.probes.run import run_probes
 from mindpy.recipes import recipe_book
+from mindpy.tasks.families.cooking.probes import ec_recipe_holder, tom_recipe_need
+from mindpy.tasks.family import Family, register, unregister
 from mindpy.tasks.loader import read_task_file
 
 TASK = "multiagent_crafting_polished_blackstone_brick_wall_partial_plan_requires_ctable__depth_2__2_agents"
@@ -258,7 +261,7 @@ def test_where_a_teammate_builds_next_is_read_from_what_it_did_not_one_wording(j
     level is 0 by the team's policy; the question about her is kept when the episode shows she built there."""
     import random
 
-    from mindpy.probes.construction import construction_probes
+    from mindpy.tasks.families.construction.probes import construction_probes
 
     level0 = [*LEVEL0, ("oak_planks", 2, -60, 0)]
     andy = _build_moment(1.0, "andy", "!checkBlueprint", _check_text({0: level0, 1: LEVEL1}), TEAM)
@@ -271,3 +274,34 @@ def test_where_a_teammate_builds_next_is_read_from_what_it_did_not_one_wording(j
     assert len(about_jill) == int(kept), [p.question for p in probes]
     if kept:
         assert about_jill[0].options[about_jill[0].answer] == "level 0"
+
+
+class OneQuestion(FamilyQuestions):
+    """A family's questions of its own: one, about who acts."""
+
+    def questions(self, moment, moments, rng):
+        return [make_probe(moment, "EC", "who_acts", "Who acts now?", moment.me, ["nobody"], rng)]
+
+
+class QuizFamily(Family):
+    name = "quiz"
+    probes_entry = f"{__name__}:OneQuestion"
+
+
+@pytest.fixture
+def quiz():
+    register("quiz", QuizFamily)
+    yield
+    unregister("quiz")
+
+
+def test_a_moment_s_questions_are_its_family_s(quiz):
+    import random
+
+    view = PromptView(kind="conversing", name="andy", goal="", inventory={}, inventory_known=True)
+    moment = Moment("q", 1.0, "andy", view, "", None, {"andy": {}, "jill": {}}, TaskGoal("quiz"))
+    assert [p.meta["kind"] for p in questions_for(moment).questions(moment, [moment], random.Random(0))] == \
+        ["who_acts"]
+    crafting = Moment("c", 1.0, "andy", view, "", None, {"andy": {}}, parse_goal("Craft 2 sticks."))
+    assert type(questions_for(crafting)).__module__ == "mindpy.tasks.families.crafting.probes"
+    assert type(questions_for(Moment("u", 1.0, "andy", view, "", None, {}))) is FamilyQuestions  # no family

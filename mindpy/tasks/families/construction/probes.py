@@ -31,8 +31,10 @@ import random
 import re
 from dataclasses import dataclass
 
-from ..oracle.construction import Fix, my_fixes, parse_check
-from .moments import Moment, make_probe, next_moment_of, state_text
+from ....oracle.construction import Fix, my_fixes, parse_check
+from ....probes.build import FamilyQuestions
+from ....probes.moments import Moment, make_probe, next_moment_of, state_text
+from ....probes.record import Probe
 
 SHOWN_LEVELS = 2             # open levels shown of a check: enough to ask about, short enough to read
 _COMPLETE = re.compile(r"^Level (\d+) is complete", re.M)
@@ -75,7 +77,7 @@ class Check:
 def read_check(moment: Moment) -> Check | None:
     """The check the agent read just before this turn, cut to SHOWN_LEVELS open levels; None when its last output
     was no check, the blueprint was complete, or the check asks for removals."""
-    if moment.goal.kind != "construction" or not moment.view.last_output:
+    if not moment.view.last_output:
         return None
     fixes = parse_check(moment.view.last_output)
     if not fixes or any(f.kind != "place" for f in fixes):
@@ -225,3 +227,10 @@ def construction_probes(moment: Moment, moments: list[Moment], rng: random.Rando
     return [ec_missing_count(moment, check, rng), ec_lowest_open(moment, check, rng), ec_enough(moment, check, rng),
             tom_who_places(moment, check, rng), *tom_partner_level(moment, moments, check, rng),
             jp_my_share(moment, moments, check, rng)]
+
+
+class ConstructionQuestions(FamilyQuestions):
+    """Construction: any team's questions, and those of the blueprint check a turn follows."""
+
+    def questions(self, moment: Moment, moments: list[Moment], rng: random.Random) -> list[Probe | None]:
+        return [*super().questions(moment, moments, rng), *construction_probes(moment, moments, rng)]

@@ -1,0 +1,72 @@
+"""The scripted player's plan for construction goals (mindpy.oracle.plan): each agent places the blocks it holds
+materials for, lowest level first, from what `!checkBlueprint` answers; the lead also clears wrong blocks."""
+
+from __future__ import annotations
+
+from ....oracle import construction
+from ....oracle.cooking import Move
+from ....oracle.dialogue import quote
+from ....oracle.goals import TaskGoal
+from ....oracle.plan import OraclePlan
+from ....oracle.player import MAX_REPEATS, WAIT
+from ....oracle.prompt import PromptView
+
+
+class ConstructionPlan(OraclePlan):
+    """Construction: everyone builds its share of the blueprint; nobody hands materials over."""
+
+    def observe(self, view: PromptView) -> None:
+        self._observe_blueprint(view)
+
+    def leads(self, view: PromptView, goal: TaskGoal) -> bool:
+        return True  # each agent builds its own share
+
+    def keep(self, view: PromptView, goal: TaskGoal, item: str) -> int:
+        return 0
+
+    def done(self, view: PromptView, goal: TaskGoal) -> bool:
+        return self.mem.fixes == []
+
+    def finish_text(self, view: PromptView, goal: TaskGoal) -> str:
+        return "The house matches the blueprint: the task is done!"
+
+    def idles_when_stalled(self, view: PromptView, goal: TaskGoal) -> bool:
+        return True
+
+    def opening(self, view: PromptView, goal: TaskGoal, partner: str) -> str:
+        kinds = sorted(i for i in view.inventory if not i.endswith("_pickaxe"))
+        return (f"I'll place the blocks I have materials for ({', '.join(kinds) or 'none'}), lowest level "
+                f"first; you place yours.")
+
+    def work(self, view: PromptView, goal: TaskGoal) -> tuple[Move | None, dict[str, int]]:
+        return self._build(view), {}
+
+    def _observe_blueprint(self, view: PromptView) -> list | None:
+        """The fixes of the !checkBlueprint answer I just got, or None when the last output is something else."""
+        checked = construction.parse_check(view.last_output) if view.last_output else None
+        if checked is not None:
+            self.mem.fixes = checked
+        return checked
+
+    def _build(self, view: PromptView) -> Move | None:
+        mem = self.mem
+        checked = self._observe_blueprint(view)
+        if checked is None:
+            return Move("!checkBlueprint", "Checking the blueprint.")
+        if not checked:
+            return None
+        mine = construction.my_fixes(checked, view.inventory, view.name == self.player.lead(view))
+        if mine:
+            if mine != mem.coding_fixes:
+                mem.build_tries = 0
+            elif mem.build_counted_at != mem.calls:  # one try per call, however often it is planned
+                mem.build_tries += 1
+            mem.build_counted_at = mem.calls
+            if mem.build_tries < MAX_REPEATS:
+                mem.coding_fixes = mine
+                level = mine[0].level
+                kinds = sorted({f.block for f in mine if f.kind != "remove"})
+                task = (f"Place the {len(mine)} missing blocks of level {level} that I have materials for "
+                        f"({', '.join(kinds) or 'clearing only'}) at their blueprint positions.")
+                return Move(f"!newAction({quote(task)})", f"Building level {level}.")
+        return Move(WAIT, "My blocks are placed; waiting for the rest.")

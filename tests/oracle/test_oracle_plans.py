@@ -1,0 +1,77 @@
+"""The scripted player's per-family decisions are its families' plans, found through the family registry: no
+module of mindpy/oracle or mindpy/probes branches on a goal's kind."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import mindpy
+from mindpy.oracle.goals import TaskGoal, parse_goal
+from mindpy.oracle.plan import OraclePlan, plan_for
+from mindpy.oracle.player import Player
+from mindpy.oracle.prompt import PromptView
+from mindpy.tasks.family import Family, register, unregister
+
+PACKAGE = Path(mindpy.__file__).resolve().parent
+
+
+class EchoPlan(OraclePlan):
+    """A plan of its own: every turn says the same thing."""
+
+    def own_turn(self, view: PromptView, goal: TaskGoal) -> str | None:
+        return "Echo. !stay(1)"
+
+
+class EchoFamily(Family):
+    name = "echo"
+    oracle_entry = f"{__name__}:EchoPlan"
+
+
+@pytest.fixture
+def echo():
+    register("echo", EchoFamily)
+    yield
+    unregister("echo")
+
+
+@pytest.mark.parametrize("goal, family", [
+    ("Collaborate with the other agents to craft a wooden_sword.", "crafting"),
+    ("Collaborate with the other agents to make baked_potato and bread.", "cooking"),
+    ("Make a structure with the blueprint below", "construction"),
+    ("Place exactly these 2 blocks, bottom up: yellow_wool at (100, -60, -98), orange_wool at (101, -60, -98).",
+     "coblock"),
+])
+def test_each_family_s_plan_comes_from_its_own_folder(goal, family):
+    plan = Player().plan(parse_goal(goal))
+    assert type(plan).__module__ == f"mindpy.tasks.families.{family}.oracle"
+
+
+def test_a_goal_of_no_family_gets_the_default_plan():
+    assert plan_for("unknown") is OraclePlan
+    assert type(Player().plan(parse_goal("Hello there."))) is OraclePlan
+
+
+def test_a_registered_family_s_plan_plays_its_goals(echo):
+    player = Player()
+    assert type(player.plan(TaskGoal("echo"))) is EchoPlan
+    assert player.plan(TaskGoal("echo")) is player.plan(TaskGoal("echo"))  # one plan a kind: it may keep state
+
+
+def family_branches(folder: Path) -> list[str]:
+    """`goal.kind == ...`, `... != goal.kind`, `goal.kind in (...)`: tests of a goal's kind, by line."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and any(
+                    isinstance(side, ast.Attribute) and side.attr in ("kind", "type") and
+                    ast.unparse(side.value).split(".")[-1] in ("goal", "task") for side in (node.left, *node.comparators)):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.parametrize("folder", ["oracle", "probes"])
+def test_no_family_branch_outside_the_families(folder):
+    assert family_branches(PACKAGE / folder) == []
