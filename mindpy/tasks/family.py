@@ -111,6 +111,10 @@ class Family:
                               f"{', '.join(self.split_sizes) or 'none'})")
         return self.split_sizes[split]
 
+    def examples(self) -> dict[str, dict[str, Any]]:
+        """A small task or two of the family for demos (tasks/example_tasks.json), by id; {} for none."""
+        return {}
+
     # ----- solvability -----
     def unsolvable_reason(self, task: Task, version: str) -> str | None:
         """None when the task can be solved from what the team and the world hold; otherwise one line why not.

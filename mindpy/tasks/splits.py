@@ -89,33 +89,8 @@ def blueprint_fingerprints(tasks: Mapping[str, Task]) -> set[str]:
 
 
 def example_tasks() -> dict[str, Task]:
-    """One small task per family, for demos (tasks/example_tasks.json)."""
-    import random
-
-    from .families.construction import generator as construction
-    from .families.cooking import generator as cooking
-
-    raw: dict[str, dict[str, Any]] = {
-        "example_crafting_wooden_pickaxe": {
-            "type": "techtree",
-            "goal": "Collaborate with the other agent to craft a wooden_pickaxe.",
-            "conversation": "Let's work together to craft a wooden_pickaxe.",
-            "agent_count": 2,
-            # 2 logs make 8 planks; the pickaxe takes 3 planks and 2 sticks (2 more planks): 5 planks,
-            # so neither agent's single log is enough.
-            "initial_inventory": {"0": {"oak_log": 1}, "1": {"crafting_table": 1, "oak_log": 1}},
-            "target": "wooden_pickaxe",
-            "number_of_target": 1,
-            "timeout": 300,
-            "blocked_actions": {"0": [], "1": []},
-            "missing_items": [],
-            "requires_ctable": True,
-            "max_depth": 2,
-            "depth": 2,
-        },
-    }
-    cid, ctask = cooking._hells_kitchen(["bread", "cooked_beef"], random.Random(0))
-    raw["example_cooking_bread_cooked_beef_hells_kitchen"] = ctask
-    blueprint = construction.house(0, 0, 1, 1, random.Random(0))
-    raw["example_construction_materials_0_rooms_0_window_1_carpet_1"] = construction._task(blueprint, 0)
+    """One small task per family that has one, for demos (tasks/example_tasks.json; `Family.examples`)."""
+    raw: dict[str, dict[str, Any]] = {}
+    for family in families():
+        raw.update(family.examples())
     return parse_tasks(raw, source="<examples>", names=NameChecker.for_version())

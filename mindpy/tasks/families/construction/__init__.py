@@ -20,6 +20,14 @@ class ConstructionFamily(ItemsFamily):
     oracle_entry = "mindpy.tasks.families.construction.oracle:ConstructionPlan"
     probes_entry = "mindpy.tasks.families.construction.probes:ConstructionQuestions"  # its probe questions
 
+    def examples(self) -> dict[str, dict[str, Any]]:
+        import random
+
+        from .generator import house, house_task
+
+        blueprint = house(0, 0, 1, 1, random.Random(0))
+        return {"example_construction_materials_0_rooms_0_window_1_carpet_1": house_task(blueprint, 0)}
+
     def recognises(self, data: Any) -> str | None:
         return "it has a blueprint" if "blueprint" in data else None
 

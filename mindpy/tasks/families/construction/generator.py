@@ -169,7 +169,8 @@ def house(m: int, r: int, w: int, c: int, rng, origin: tuple[int, int, int] = OR
     }, []).with_materials()  # type: ignore[union-attr]
 
 
-def _task(blueprint: Blueprint, r: int) -> dict[str, Any]:
+def house_task(blueprint: Blueprint, r: int) -> dict[str, Any]:
+    """The task of a house blueprint with `r` rooms: each agent holds the materials of its kinds of block."""
     kinds = split_by_kind(blueprint.required_items(), AGENTS)
     inventories = {str(i): dict(sorted({**inv, "diamond_pickaxe": 1}.items())) for i, inv in enumerate(kinds)}
     return {
@@ -220,5 +221,5 @@ def generate(split: str, seed: int, count: int, *, exclude: Iterable[str] = (),
         else:
             raise ValueError(f"could not make a new blueprint for {task_name(m, r, w, c, v)}")
         seen.add(fp)
-        tasks[task_name(m, r, w, c, v)] = _task(blueprint, r)
+        tasks[task_name(m, r, w, c, v)] = house_task(blueprint, r)
     return tasks

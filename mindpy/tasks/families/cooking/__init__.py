@@ -20,6 +20,14 @@ class CookingFamily(ItemsFamily):
     oracle_entry = "mindpy.tasks.families.cooking.oracle:CookingPlan"
     probes_entry = "mindpy.tasks.families.cooking.probes:CookingQuestions"  # its probe questions (mindpy.probes)
 
+    def examples(self) -> dict[str, dict[str, Any]]:
+        import random
+
+        from .generator import hells_kitchen_task
+
+        _, task = hells_kitchen_task(["bread", "cooked_beef"], random.Random(0))
+        return {"example_cooking_bread_cooked_beef_hells_kitchen": task}
+
     def recognises(self, data: Any) -> str | None:
         if "recipes" in data:
             return "it has recipes"

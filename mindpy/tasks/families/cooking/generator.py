@@ -174,7 +174,8 @@ def _plain(dishes: Sequence[str], agents: int, blocked: Sequence[int], rng) -> t
     return task_id, task
 
 
-def _hells_kitchen(dishes: Sequence[str], rng) -> tuple[str, dict[str, Any]]:
+def hells_kitchen_task(dishes: Sequence[str], rng) -> tuple[str, dict[str, Any]]:
+    """(id, task) of a Hell's Kitchen task: agent i makes dishes[i] and holds the recipe of another's dish."""
     agents = len(dishes)
     goal = {}
     for i, mine in enumerate(dishes):
@@ -222,7 +223,7 @@ def generate(split: str, seed: int, count: int, *, agents: str | Sequence[int] |
         kind = rng.random()
         if kind < 0.25 and 2 <= n <= len(pool):
             dishes = rng.sample(pool, n)
-            made = _hells_kitchen(dishes, rng)
+            made = hells_kitchen_task(dishes, rng)
         else:
             size = rng.choice((1, 2, 2, 3))
             dishes = sorted(rng.sample(pool, size), key=pool.index)

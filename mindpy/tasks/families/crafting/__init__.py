@@ -21,6 +21,25 @@ class CraftingFamily(ItemsFamily):
     oracle_entry = "mindpy.tasks.families.crafting.oracle:CraftingPlan"
     probes_entry = "mindpy.tasks.families.crafting.probes:CraftingQuestions"  # its probe questions (mindpy.probes)
 
+    def examples(self) -> dict[str, dict[str, Any]]:
+        return {"example_crafting_wooden_pickaxe": {
+            "type": "techtree",
+            "goal": "Collaborate with the other agent to craft a wooden_pickaxe.",
+            "conversation": "Let's work together to craft a wooden_pickaxe.",
+            "agent_count": 2,
+            # 2 logs make 8 planks; the pickaxe takes 3 planks and 2 sticks (2 more planks): 5 planks,
+            # so neither agent's single log is enough.
+            "initial_inventory": {"0": {"oak_log": 1}, "1": {"crafting_table": 1, "oak_log": 1}},
+            "target": "wooden_pickaxe",
+            "number_of_target": 1,
+            "timeout": 300,
+            "blocked_actions": {"0": [], "1": []},
+            "missing_items": [],
+            "requires_ctable": True,
+            "max_depth": 2,
+            "depth": 2,
+        }}
+
     def recognises(self, data: Any) -> str | None:
         return "it has no blueprint, no recipes and one target item"
 
