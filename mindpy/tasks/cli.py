@@ -112,6 +112,18 @@ def _cmd_generate(args) -> int:
     return 0
 
 
+def _cmd_families(args) -> int:
+    from .family import families, family_source
+
+    for family in families():
+        names = ", ".join(dict.fromkeys(n for n in (family.file_type(), *family.aliases) if n != family.name))
+        sizes = "/".join(str(n) for n in family.split_sizes.values()) or "-"
+        print(f"{family.name:<13} {family.summary}")
+        print(f"{'':<13} files say: {names or family.name}; splits (train/test): {sizes}; from "
+              f"{family_source(family.name)}")
+    return 0
+
+
 def register(subparsers) -> None:
     """Add `tasks` with its sub-subcommands to the main CLI's subparsers."""
     from .splits import SEEDS, generated_families, split_size
@@ -152,3 +164,8 @@ def register(subparsers) -> None:
                                "default 2-5)")
     generate.add_argument("--out", default=None, help="output file (.json or .yaml); default: standard output")
     generate.set_defaults(func=_cmd_generate)
+
+    listed = sub.add_parser("families", help="list the task families: name, other names, splits, where from",
+                            description="Every registered task family (mindpy's own and those other packages add "
+                                        "through the mindpy.families entry point; docs/adding-a-family.md).")
+    listed.set_defaults(func=_cmd_families)

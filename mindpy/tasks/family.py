@@ -27,6 +27,7 @@ docs/adding-a-family.md walks through writing one.
 from __future__ import annotations
 
 import importlib
+import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -39,6 +40,8 @@ if TYPE_CHECKING:  # names for types only: the schema imports this module
     from .checkers import Checker, HumanInventories
     from .schema import Task
     from .world import TaskSetup
+
+log = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "mindpy.families"
 FAMILIES_PACKAGE = "mindpy.tasks.families"
@@ -197,6 +200,7 @@ class _Registry:
         self._aliases: dict[str, str] = {}
         self._lock = threading.RLock()
         self._discovered = False
+        self._reported: set[str] = set()
         for name in BUILTIN:
             self._entries[name] = _Entry(name, f"{FAMILIES_PACKAGE}.{name}:FAMILY", "mindpy")
 
@@ -238,17 +242,31 @@ class _Registry:
         if name in self._entries:
             return name
         if not self._aliases or name not in self._aliases:
-            self._aliases = {alias: family.name for family in (self.get_loaded(n) for n in self._entries)
+            self._aliases = {alias: family.name for family in self.loadable()
                              for alias in (*family.aliases, family.file_type()) if alias != family.name}
         if name in self._aliases:
             return self._aliases[name]
         known = ", ".join(sorted(self._entries))
         raise UnknownFamily(f"unknown task family {name!r}: one of {known}")
 
-    def get_loaded(self, name: str) -> Family:
-        if name not in self._loaded:
-            self._loaded[name] = self._load(self._entries[name])
-        return self._loaded[name]
+    def loadable(self) -> list[Family]:
+        """Every registered family that loads; one that does not is reported once and left out (a broken plugin
+        must not stop the others)."""
+        found = []
+        for name, entry in list(self._entries.items()):
+            if name not in self._loaded:
+                try:
+                    self._loaded[name] = self._load(entry)
+                except ConfigError as exc:
+                    if name not in self._reported:
+                        self._reported.add(name)
+                        log.warning("%s", exc)
+                    continue
+            found.append(self._loaded[name])
+        return found
+
+    def source(self, name: str) -> str:
+        return self._entries[name].source
 
     @staticmethod
     def _load(entry: _Entry) -> Family:
@@ -306,8 +324,15 @@ def family_names() -> list[str]:
 
 
 def families() -> list[Family]:
-    """Every registered family (each loaded)."""
-    return [family_named(name) for name in family_names()]
+    """Every registered family that loads (one that does not is reported once in the log and left out)."""
+    with _REGISTRY._lock:
+        _REGISTRY._discover()
+        return _REGISTRY.loadable()
+
+
+def family_source(name: str) -> str:
+    """Where a family was registered from: "mindpy", "entry point" or "register()"."""
+    return _REGISTRY.source(family_named(name).name)
 
 
 def is_family(name: str) -> bool:
@@ -344,5 +369,5 @@ def unregister(name: str) -> None:
 
 
 __all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "Family", "UnknownFamily", "canonical_name", "families", "family_named",
-           "family_names", "family_of", "file_types", "inferred_families", "is_family", "load_entry", "register",
-           "unregister"]
+           "family_names", "family_of", "family_source", "file_types", "inferred_families", "is_family", "load_entry",
+           "register", "unregister"]

@@ -14,7 +14,7 @@ import pytest
 from conftest import REPO_ROOT, run_mindpy
 from mindpy.errors import ConfigError
 from mindpy.tasks import check_task, family_named, register
-from mindpy.tasks.family import UnknownFamily, family_names, unregister
+from mindpy.tasks.family import BUILTIN, UnknownFamily, families, family_names, unregister
 
 TESTS = REPO_ROOT / "tests"
 BEACON = {"type": "beacon", "goal": "Place your block where you stand.", "agent_count": 1,
@@ -59,6 +59,17 @@ def test_registering_a_second_family_under_a_taken_name_is_refused(beacon):
     assert "beacon" in family_names()
 
 
+def test_a_family_that_does_not_load_stops_no_other():
+    register("broken", "no_such_module:BrokenFamily")
+    try:
+        with pytest.raises(ConfigError, match="task family 'broken'.*cannot load 'no_such_module:BrokenFamily'"):
+            family_named("broken")
+        assert [f.name for f in families()][:6] == list(BUILTIN)  # the others load and are listed
+        assert check_task("t", {"type": "techtree", "goal": "g", "agent_count": 1, "target": "stick"}).task
+    finally:
+        unregister("broken")
+
+
 def _install_entry_point(folder: Path) -> dict[str, str]:
     """A distribution whose entry point adds the family, as `pip install` would leave it; returns the environment
     that puts it and tests/ on the path."""
@@ -78,6 +89,8 @@ def test_mindpy_eval_plays_a_family_found_through_its_entry_point(tmp_path):
 
     code, out = run_mindpy("tasks", "validate", str(tasks), cwd=tmp_path, env=env)
     assert code == 0, out
+    code, out = run_mindpy("tasks", "families", cwd=tmp_path, env=env)
+    assert code == 0 and "beacon" in out and "from entry point" in out, out
 
     out_dir = tmp_path / "eval"
     code, out = run_mindpy("eval", str(tasks), "--out", str(out_dir), "--model",
