@@ -13,7 +13,7 @@ message, items received) or some waits have passed.
 Colours: as in the paper, blocks cannot be handed over in CoBlock's prompt (!givePlayer is blocked), so an agent
 that lacks a colour asks its partner to place those cells ("I hold no yellow_wool: please place these for me:
 yellow_wool at (100, -60, -98)."), and the partner promises the cells its spare blocks cover (`placement_request`,
-`Site.promise`). Where giving is allowed, the player asks for the items instead (mindpy.oracle.player).
+`Site.promise`). Where giving is allowed, the player asks for the items instead (mindpy.tasks.families.coblock.oracle).
 
 Workload: an agent whose part is done offers to help, naming the colours it holds ("My goal is done ... I hold
 blue_wool and green_wool: tell me which of your blocks to place."). The partner hands over half of what is left

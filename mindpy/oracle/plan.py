@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..tasks.family import UnknownFamily, family_named, load_entry
+from ..tasks.family import UnknownFamily, families, family_named, load_entry
 from . import cooking
 from .cooking import Move
 from .dialogue import item_list, quote
@@ -38,6 +38,17 @@ class OraclePlan:
     def mem(self) -> Memory:
         """The player's memory: a plan keeps its state there, where a dropped reply can undo it."""
         return self.player.mem
+
+    # ----- a game of the family's own -----
+    @classmethod
+    def claims(cls, system: str) -> bool:
+        """Is a prompt with this system text one of the family's own games, which the plan answers whole
+        (`answer`), not read by the player?"""
+        return False
+
+    def answer(self, system: str, message: str) -> str:
+        """The reply to the newest message of a prompt the plan claims."""
+        raise NotImplementedError(f"{type(self).__name__} claims no prompt")
 
     # ----- the turn -----
     def own_turn(self, view: PromptView, goal: TaskGoal) -> str | None:
@@ -151,3 +162,13 @@ def plan_for(kind: str) -> type[OraclePlan]:
     if not (isinstance(plan, type) and issubclass(plan, OraclePlan)):
         raise TypeError(f"the {kind} family's oracle_entry {entry!r} is not an OraclePlan")
     return plan
+
+
+def claiming_plan(system: str) -> type[OraclePlan] | None:
+    """The plan of the family whose own game a prompt with this system text is (`claims`), or None."""
+    for family in families():
+        if family.oracle_entry is not None:
+            plan = plan_for(family.name)
+            if plan.claims(system):
+                return plan
+    return None

@@ -5,11 +5,9 @@
 
 Deterministic: the same prompts in the same order give the same replies. Use one instance per agent.
 
-Defuse prompts (mindpy.tasks.families.defuse.play: the goal names a "bomb disposal team") are played by the
-coordinating defuse team's agent (mindpy.oracle.defuse), which reads the map and everyone's cutters from the goal
-and its observation from the last message, and answers in the defuse commands (mindpy.commands.defuse). Asked
-for a belief state (in any family), it writes back the observation; asked a theory-of-mind probe, it says it
-cannot say.
+A family whose prompts are a game of its own (defuse: the goal names a "bomb disposal team") claims them
+(`OraclePlan.claims`), and its plan answers them whole (mindpy.tasks.families.defuse.oracle); the others' prompts
+are read by the player. Asked for a belief state (in any family), it writes back the observation.
 """
 
 from __future__ import annotations
@@ -17,13 +15,10 @@ from __future__ import annotations
 import re
 import threading
 
-from ..commands.defuse import BELIEF_REQUEST, command_text
+from ..commands.defuse import BELIEF_REQUEST
 from ..models.base import ChatModel, Usage
 from ..models.tokens import count_messages, count_tokens
-from ..tasks.families.defuse.game import BombView, Observation, parse_action
-from ..tasks.families.defuse.layout import AGENT_NAMES, Layout, Room
-from ..tasks.families.defuse.tom_probes import PROBE_MARK
-from .defuse import OracleAgent
+from .plan import OraclePlan, claiming_plan
 from .player import Player
 from .prompt import read_prompt
 
@@ -36,7 +31,7 @@ class OracleModel(ChatModel):
     def __init__(self, model: str = "oracle", version: str | None = None):
         super().__init__(model or "oracle")
         self.player = Player(version)
-        self.defuse: OracleAgent | None = None  # made at the first defuse prompt
+        self.games: dict[type[OraclePlan], OraclePlan] = {}  # the plans answering their own games' prompts
         self.calls: list[dict] = []  # {"system", "messages", "reply"}: what it was asked and answered
         self._play_lock = threading.Lock()
 
@@ -49,8 +44,8 @@ class OracleModel(ChatModel):
             if messages and str(messages[-1]["content"]).startswith(BELIEF_REQUEST):
                 # its belief is what it was just shown (a profile's belief_state; defuse's too): it decides on that
                 reply = str(messages[-1]["content"]).split("New observation:", 1)[-1].strip()
-            elif DEFUSE_TEAM in str(system) and messages:
-                reply = self._defuse_reply(str(system), str(messages[-1]["content"]))
+            elif messages and (game := self._game(str(system))) is not None:
+                reply = game.answer(str(system), str(messages[-1]["content"]))
             else:
                 reply = self.player.reply(read_prompt(unfold_belief(messages), system))
             self.calls.append({"system": str(system), "messages": [dict(m) for m in messages], "reply": reply})
@@ -58,14 +53,14 @@ class OracleModel(ChatModel):
                       estimated=True)
         return reply, usage
 
-    def _defuse_reply(self, system: str, observation: str) -> str:
-        if PROBE_MARK in observation:  # a side question: the scripted team keeps no account of who knows what
-            return "I cannot say."
-        if self.defuse is None:
-            index, layout = read_defuse_goal(system)
-            self.defuse = OracleAgent(index, layout)
-        action = parse_action(self.defuse.reply(read_observation(observation, self.defuse.index)))
-        return command_text(action) if action is not None else "!wait"
+    def _game(self, system: str) -> OraclePlan | None:
+        """The plan that answers this prompt whole (a family's game of its own), made at its first prompt."""
+        plan = claiming_plan(system)
+        if plan is None:
+            return None
+        if plan not in self.games:
+            self.games[plan] = plan(self.player)
+        return self.games[plan]
 
 
 _BELIEF_TURN = re.compile(r"^Your belief state:\n.*?\n\nLatest:\n(?P<latest>.*)$", re.S)
@@ -90,57 +85,3 @@ def unfold_belief(messages: list[dict]) -> list[dict]:
                 out.append({"role": "user", "content": line})
     return out
 
-
-# ----- defuse: the goal and the observation, read back from their texts (mindpy.tasks.families.defuse) -----
-DEFUSE_TEAM = "of a bomb disposal team"
-_PLAYER = re.compile(r"You are Player (\w+) " + DEFUSE_TEAM)
-_LINKS = re.compile(r"Room (\d+) connects to ([\d, and]+)")
-_HOLDS = re.compile(r"(\w+) has (\w+) and (\w+)")
-_ROUND = re.compile(r"^Round (\d+) of (\d+)\. Total team score: (\d+)\.", re.M)
-_RESULT = re.compile(r"^Result of your last action: (.*)$", re.M)
-_HERE = re.compile(r"^You are Player (\w+), in Room (\d+);", re.M)
-_BOMB = re.compile(r"^Bomb (\d+) is here, (?:(defused|exploded)\.|active, (\d+) phase\(s\) left|"
-                   r"active; remaining sequence: ([a-z, ]+)\.)", re.M)
-_MATE = re.compile(r"Player (\w+) is in Room (\d+)")
-_CUTTERS = re.compile(r"^Your cutters: ([a-z, ]+)\.", re.M)
-_MAIL = re.compile(r'^Message from (\w+): "(.*)"$', re.M)
-
-
-def read_defuse_goal(system: str) -> tuple[int, Layout]:
-    """(my agent index, the public layout: rooms, hallways and everyone's cutters, no bombs) from a defuse goal."""
-    me = _PLAYER.search(system)
-    map_text = system[system.index("Map:"):system.index("Cutters:")] if "Map:" in system else ""
-    cutters_text = system[system.index("Cutters:"):].split(".")[0] if "Cutters:" in system else ""
-    if me is None or not map_text or not cutters_text:
-        raise ValueError("the defuse goal lacks the player's name, the map or the cutters: the oracle needs the "
-                         "goal as mindpy.tasks.families.defuse.generator writes it")
-    hallways = {tuple(sorted((int(room), int(n)))) for room, ns in _LINKS.findall(map_text)
-                for n in re.findall(r"\d+", ns)}
-    rooms = sorted({r for pair in hallways for r in pair})
-    holds = {name: (a, b) for name, a, b in _HOLDS.findall(cutters_text)}
-    names = [n for n in AGENT_NAMES if n in holds]
-    layout = Layout(rooms=tuple(Room(r, (0, 0, 0, 0, 0, 0)) for r in rooms), hub=rooms[0],
-                    hallways=tuple(sorted((a, b) for a, b in hallways)), doors=(), bombs=(),
-                    cutters=tuple(holds[n] for n in names), start_rooms=(rooms[0],) * len(names))
-    return names.index(me.group(1)), layout
-
-
-def read_observation(text: str, agent: int) -> Observation:
-    """The Observation whose `text()` is `text` (the lines the oracle decides on)."""
-    head, here, cutters = _ROUND.search(text), _HERE.search(text), _CUTTERS.search(text)
-    if head is None or here is None or cutters is None:
-        raise ValueError("not a defuse observation: it needs the round line, the player's room and the cutters")
-    result = _RESULT.search(text)
-    bombs = tuple(BombView(int(m.group(1)), m.group(2) or "active",
-                           int(m.group(3)) if m.group(3) else len(_colours(m.group(4) or "")),
-                           _colours(m.group(4)) if m.group(4) else None) for m in _BOMB.finditer(text))
-    teammates = next((line for line in text.splitlines() if line.startswith("Teammates:")), "")
-    return Observation(
-        agent=agent, name=here.group(1), round_no=int(head.group(1)), round_limit=int(head.group(2)),
-        score=int(head.group(3)), room=int(here.group(2)), adjacent=(), bombs=bombs,
-        teammates={name: int(room) for name, room in _MATE.findall(teammates)}, cutters=_colours(cutters.group(1)),
-        messages=tuple(_MAIL.findall(text)), feedback=result.group(1) if result else "")
-
-
-def _colours(text: str) -> tuple[str, ...]:
-    return tuple(c.strip() for c in text.split(",") if c.strip())

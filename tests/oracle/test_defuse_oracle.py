@@ -7,10 +7,10 @@ import statistics
 
 import pytest
 
-from mindpy.oracle.defuse import Beliefs, OracleAgent, play, random_policy, random_team
-from mindpy.oracle.defuse import oracle_team as make_oracle_team
 from mindpy.tasks.families.defuse.game import DefuseGame
 from mindpy.tasks.families.defuse.generator import generate
+from mindpy.tasks.families.defuse.oracle import Beliefs, OracleAgent, play, random_policy, random_team
+from mindpy.tasks.families.defuse.oracle import oracle_team as make_oracle_team
 
 TASKS = generate("test")
 

@@ -13,16 +13,24 @@ from mindpy.oracle.goals import TaskGoal, parse_goal
 from mindpy.oracle.plan import OraclePlan, plan_for
 from mindpy.oracle.player import Player
 from mindpy.oracle.prompt import PromptView
+from mindpy.oracle.provider import OracleModel
 from mindpy.tasks.family import Family, register, unregister
 
 PACKAGE = Path(mindpy.__file__).resolve().parent
 
 
 class EchoPlan(OraclePlan):
-    """A plan of its own: every turn says the same thing."""
+    """A plan of its own: every turn says the same thing; an echo game's prompts it answers whole."""
 
     def own_turn(self, view: PromptView, goal: TaskGoal) -> str | None:
         return "Echo. !stay(1)"
+
+    @classmethod
+    def claims(cls, system: str) -> bool:
+        return "echo game" in system
+
+    def answer(self, system: str, message: str) -> str:
+        return f"echo: {message}"
 
 
 class EchoFamily(Family):
@@ -58,6 +66,13 @@ def test_a_registered_family_s_plan_plays_its_goals(echo):
     player = Player()
     assert type(player.plan(TaskGoal("echo"))) is EchoPlan
     assert player.plan(TaskGoal("echo")) is player.plan(TaskGoal("echo"))  # one plan a kind: it may keep state
+
+
+def test_a_family_s_own_game_is_answered_whole_by_its_plan(echo):
+    model = OracleModel()
+    assert model.send([{"role": "user", "content": "ping"}], "You play an echo game.").text == "echo: ping"
+    crafting = model.send([{"role": "user", "content": "Hi"}], "You are andy. Your task: Craft 2 sticks.").text
+    assert not crafting.startswith("echo")  # the player reads the others
 
 
 def family_branches(folder: Path) -> list[str]:

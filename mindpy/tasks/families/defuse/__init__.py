@@ -26,6 +26,7 @@ class DefuseFamily(Family):
     fields = defuse_fields.FIELDS
     split_sizes: ClassVar[dict[str, int]] = dict(generator.SPLIT_SIZES)
     play_entry = "mindpy.tasks.families.defuse.play:play"
+    oracle_entry = "mindpy.tasks.families.defuse.oracle:DefusePlan"  # the `oracle` model plays its prompts
     episode_options = ("belief_state", "tom_probes")  # switches only its episodes take
 
     def parse_fields(self, parser: Any) -> Any:

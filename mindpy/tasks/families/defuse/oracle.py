@@ -16,6 +16,11 @@ agent also says which bomb it is inspecting, so nobody inspects it again while t
 without a job backs up the nearest cut it could make, else waits by a bomb that may need its colours, else goes
 to the best connected room. A bomb's phases-left count, seen in the room, corrects news that a cut made stale.
 
+`DefusePlan` is the `oracle` model's player of defuse prompts (mindpy.tasks.families.defuse.play: the goal names a
+"bomb disposal team"): an OracleAgent that reads the map and everyone's cutters from the goal and its observation
+from the last message, and answers in the defuse commands (mindpy.commands.defuse). Asked a theory-of-mind probe,
+it says it cannot say.
+
 `random_policy` picks uniformly among the legal actions (the game's `valid_actions`), seeded per agent; with
 `whole_space` it picks among all of the paper's n + m + 1 actions, legal or not.
 """
@@ -27,9 +32,16 @@ import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from ..tasks.families.defuse.game import Action, DefuseGame, Observation
-from ..tasks.families.defuse.layout import AGENT_NAMES, COLOURS, Layout
+from ....commands.defuse import command_text
+from ....oracle.plan import OraclePlan
+from .game import Action, BombView, DefuseGame, Observation, parse_action
+from .layout import AGENT_NAMES, COLOURS, Layout, Room
+from .tom_probes import PROBE_MARK
+
+if TYPE_CHECKING:
+    from ....oracle.player import Player
 
 Policy = Callable[[Observation], str]
 
@@ -268,3 +280,76 @@ def play(game: DefuseGame, team: list[Policy]) -> PlayResult:
                 break
             game.act(agent, policy(game.observation(agent)))
     return PlayResult(game.score, game.rounds_used, game.valid_rate())
+
+
+# ----- the `oracle` model's defuse player -----
+class DefusePlan(OraclePlan):
+    """Defuse prompts, answered whole: one OracleAgent, made at the first prompt from the goal's map."""
+
+    def __init__(self, player: Player):
+        super().__init__(player)
+        self.agent: OracleAgent | None = None
+
+    @classmethod
+    def claims(cls, system: str) -> bool:
+        return DEFUSE_TEAM in system
+
+    def answer(self, system: str, message: str) -> str:
+        if PROBE_MARK in message:  # a side question: the scripted team keeps no account of who knows what
+            return "I cannot say."
+        if self.agent is None:
+            index, layout = read_defuse_goal(system)
+            self.agent = OracleAgent(index, layout)
+        action = parse_action(self.agent.reply(read_observation(message, self.agent.index)))
+        return command_text(action) if action is not None else "!wait"
+
+
+# ----- defuse: the goal and the observation, read back from their texts (generator.py, game.py) -----
+DEFUSE_TEAM = "of a bomb disposal team"
+_PLAYER = re.compile(r"You are Player (\w+) " + DEFUSE_TEAM)
+_LINKS = re.compile(r"Room (\d+) connects to ([\d, and]+)")
+_HOLDS = re.compile(r"(\w+) has (\w+) and (\w+)")
+_ROUND = re.compile(r"^Round (\d+) of (\d+)\. Total team score: (\d+)\.", re.M)
+_RESULT = re.compile(r"^Result of your last action: (.*)$", re.M)
+_HERE = re.compile(r"^You are Player (\w+), in Room (\d+);", re.M)
+_BOMB = re.compile(r"^Bomb (\d+) is here, (?:(defused|exploded)\.|active, (\d+) phase\(s\) left|"
+                   r"active; remaining sequence: ([a-z, ]+)\.)", re.M)
+_MATE = re.compile(r"Player (\w+) is in Room (\d+)")
+_CUTTERS = re.compile(r"^Your cutters: ([a-z, ]+)\.", re.M)
+_MAIL = re.compile(r'^Message from (\w+): "(.*)"$', re.M)
+
+
+def read_defuse_goal(system: str) -> tuple[int, Layout]:
+    """(my agent index, the public layout: rooms, hallways and everyone's cutters, no bombs) from a defuse goal."""
+    me = _PLAYER.search(system)
+    map_text = system[system.index("Map:"):system.index("Cutters:")] if "Map:" in system else ""
+    cutters_text = system[system.index("Cutters:"):].split(".")[0] if "Cutters:" in system else ""
+    if me is None or not map_text or not cutters_text:
+        raise ValueError("the defuse goal lacks the player's name, the map or the cutters: the oracle needs the "
+                         "goal as mindpy.tasks.families.defuse.generator writes it")
+    hallways = {tuple(sorted((int(room), int(n)))) for room, ns in _LINKS.findall(map_text)
+                for n in re.findall(r"\d+", ns)}
+    rooms = sorted({r for pair in hallways for r in pair})
+    holds = {name: (a, b) for name, a, b in _HOLDS.findall(cutters_text)}
+    names = [n for n in AGENT_NAMES if n in holds]
+    layout = Layout(rooms=tuple(Room(r, (0, 0, 0, 0, 0, 0)) for r in rooms), hub=rooms[0],
+                    hallways=tuple(sorted((a, b) for a, b in hallways)), doors=(), bombs=(),
+                    cutters=tuple(holds[n] for n in names), start_rooms=(rooms[0],) * len(names))
+    return names.index(me.group(1)), layout
+
+
+def read_observation(text: str, agent: int) -> Observation:
+    """The Observation whose `text()` is `text` (the lines the oracle decides on)."""
+    head, here, cutters = _ROUND.search(text), _HERE.search(text), _CUTTERS.search(text)
+    if head is None or here is None or cutters is None:
+        raise ValueError("not a defuse observation: it needs the round line, the player's room and the cutters")
+    result = _RESULT.search(text)
+    bombs = tuple(BombView(int(m.group(1)), m.group(2) or "active",
+                           int(m.group(3)) if m.group(3) else len(_colours(m.group(4) or "")),
+                           _colours(m.group(4)) if m.group(4) else None) for m in _BOMB.finditer(text))
+    teammates = next((line for line in text.splitlines() if line.startswith("Teammates:")), "")
+    return Observation(
+        agent=agent, name=here.group(1), round_no=int(head.group(1)), round_limit=int(head.group(2)),
+        score=int(head.group(3)), room=int(here.group(2)), adjacent=(), bombs=bombs,
+        teammates={name: int(room) for name, room in _MATE.findall(teammates)}, cutters=_colours(cutters.group(1)),
+        messages=tuple(_MAIL.findall(text)), feedback=result.group(1) if result else "")
