@@ -21,6 +21,7 @@ from typing import Any
 
 from ..tasks.families.coblock.generator import neighbours
 from ..tasks.families.coblock.site import NoStructureError, box_text, in_site, site_box
+from ..tasks.family import command_sets_of
 from ..tasks.generators.common import join_words
 from ..world import bulk
 from .common import HORIZONTAL, Y_RANGE, CommandOutput, action, perform, query
@@ -35,11 +36,13 @@ BREAK_WAIT_S = 5.0      # how long the server may take to clear a broken block
 MOST_GOAL_LINES = 20    # !checkGoal lists at most this many blocks; the rest are counted
 
 Cell = tuple[int, int, int]
+COMMAND_SET = "coblock"  # the name a family's `command_sets` gives these commands by
 
 
 def is_coblock(task: Any) -> bool:
-    """Whether `task` (a Task, or anything with a `type`) is a coblock task."""
-    return getattr(task, "type", None) == "coblock"
+    """Whether an agent with `task` (a Task, or anything with a `type`) plays with these commands: its family
+    takes the "coblock" command set (mindpy.tasks.family)."""
+    return COMMAND_SET in command_sets_of(task)
 
 
 def with_coblock(answer: Callable[..., Any]) -> Callable[..., Any]:

@@ -29,6 +29,7 @@ from ..prompts.belief import BELIEF_REQUEST, belief_prompt
 from ..prompts.belief import belief_request as team_belief_request
 from ..tasks.families.defuse.game import Action
 from ..tasks.families.defuse.layout import COLOURS
+from ..tasks.family import command_sets_of
 from . import rounds
 from .common import CommandOutput, action
 from .context import AgentContext
@@ -53,8 +54,9 @@ class DefuseTable(Protocol):
 
 
 def is_defuse(task: Any) -> bool:
-    """Whether `task` (a Task, or anything with a `type`) is a defuse task."""
-    return getattr(task, "type", None) == "defuse"
+    """Whether an agent with `task` (a Task, or anything with a `type`) plays with these commands: its family
+    takes the "defuse" command set (mindpy.tasks.family)."""
+    return COMMAND_SET in command_sets_of(task)
 
 
 def _unbound(ctx: AgentContext, *args: Any) -> CommandOutput:
@@ -81,6 +83,7 @@ COMMANDS = (
            run=_unbound, interrupts=False),
 )
 NAMES = tuple(command.name for command in COMMANDS)
+COMMAND_SET = "defuse"  # the name a family's `command_sets` gives these commands by
 
 
 def blocked_outside_defuse(task: Any) -> list[str]:

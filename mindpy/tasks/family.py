@@ -62,6 +62,8 @@ class Family:
     split_sizes: ClassVar[Mapping[str, int]] = {}  # split -> number of tasks the generator makes
     base_profile: ClassVar[str] = "task"          # the profile its agents build on (profiles/)
     blocked_commands: ClassVar[tuple[str, ...]] = ()  # commands no agent of the family may use
+    # the sets of family commands its agents see (mindpy.commands: "coblock", "defuse"); the others' they do not
+    command_sets: ClassVar[tuple[str, ...]] = ()
     builds: ClassVar[bool] = False                # its goal is a structure: set-up stands agents at the site
     # "module:function" of how an episode is played (None: MineCollab's: agents prompting themselves toward their
     # goals, the checker on the update tick); a family of another shape plays its own (mindpy.harness.session)
@@ -312,6 +314,12 @@ def family_of(task: Task) -> Family:
     return _REGISTRY.get(task.type)
 
 
+def command_sets_of(task: Any) -> tuple[str, ...]:
+    """The family command sets an agent with this task sees (none without a task, or for an unknown type)."""
+    kind = getattr(task, "type", None)
+    return family_named(kind).command_sets if isinstance(kind, str) and is_family(kind) else ()
+
+
 def canonical_name(kind: str) -> str:
     """The family name a task type or alias stands for ("techtree" -> "crafting"); an unknown one as it is (an old
     result of a family no longer registered)."""
@@ -368,6 +376,6 @@ def unregister(name: str) -> None:
         _REGISTRY._aliases = {}
 
 
-__all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "Family", "UnknownFamily", "canonical_name", "families", "family_named",
-           "family_names", "family_of", "family_source", "file_types", "inferred_families", "is_family", "load_entry",
-           "register", "unregister"]
+__all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "Family", "UnknownFamily", "canonical_name", "command_sets_of", "families",
+           "family_named", "family_names", "family_of", "family_source", "file_types", "inferred_families", "is_family",
+           "load_entry", "register", "unregister"]

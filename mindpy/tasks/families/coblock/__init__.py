@@ -22,6 +22,7 @@ class CoblockFamily(Family):
     builds = True
     base_profile = "coblock"  # the prompt follows the paper's
     blocked_commands = BLUEPRINT_COMMANDS
+    command_sets = ("coblock",)  # !placeBlock, !breakBlock, !checkGoal, !endTask (mindpy.commands.coblock)
     split_sizes: ClassVar[dict[str, int]] = {"train": 300, "test": 24}  # 100 and 8 structures, each split 3 ways
     oracle_entry = "mindpy.tasks.families.coblock.oracle:CoblockPlan"
 

@@ -28,6 +28,7 @@ class DefuseFamily(Family):
     play_entry = "mindpy.tasks.families.defuse.play:play"
     oracle_entry = "mindpy.tasks.families.defuse.oracle:DefusePlan"  # the `oracle` model plays its prompts
     episode_options = ("belief_state", "tom_probes")  # switches only its episodes take
+    command_sets = ("defuse",)  # !inspectBomb, !applyTool, !goToRoom, !broadcast (mindpy.commands.defuse)
 
     def parse_fields(self, parser: Any) -> Any:
         return defuse_fields.parse_fields(parser)
