@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..tasks.family import Family, family_named, is_family
 from . import coblock
 from .blocking import available
 from .params import BOOL, Choice, Domain, NameType, Param, StringType
@@ -70,7 +71,7 @@ class Situation:
     """What decides which commands the prompt offers."""
 
     coding: bool = False          # the agent may write code (!newAction)
-    task: str | None = None       # the task family (crafting, cooking, construction, coblock...); None: free play
+    task: str | None = None       # the task's type (its family: mindpy.tasks.family); None: free play
     blueprint: bool = False       # the task has a blueprint to build
     vision: bool = False          # the agent's looks come back with what it sees (allow_vision)
 
@@ -90,19 +91,27 @@ def coding(s: Situation) -> bool:
     return s.coding
 
 
+def _family(s: Situation) -> Family | None:
+    """The family of the situation's task (None: free play, or a type no family has)."""
+    return family_named(s.task) if s.task is not None and is_family(s.task) else None
+
+
 def building(s: Situation) -> bool:
-    """A construction task, or any task with a blueprint."""
-    return s.task == "construction" or s.blueprint
+    """A task whose family builds a structure, or any task with a blueprint."""
+    family = _family(s)
+    return s.blueprint or (family is not None and family.builds)
 
 
 def in_coblock(s: Situation) -> bool:
-    """A coblock task."""
-    return s.task == "coblock"
+    """A task whose family takes the coblock commands."""
+    family = _family(s)
+    return family is not None and "coblock" in family.command_sets
 
 
 def in_defuse(s: Situation) -> bool:
-    """A defuse task."""
-    return s.task == "defuse"
+    """A task whose family takes the defuse commands."""
+    family = _family(s)
+    return family is not None and "defuse" in family.command_sets
 
 
 def free_play(s: Situation) -> bool:

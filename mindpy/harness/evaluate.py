@@ -482,13 +482,12 @@ def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = N
     by_family = {name: {"episodes": f["episodes"], "success_rate": f["successes"] / f["episodes"],
                         "mean_score": f["score_sum"] / f["episodes"]} for name, f in sorted(families.items())}
     tokens = sum(int(r["tokens"] or 0) for r in rows)
-    construction = [float(r["score"]) for r in played if r["family"] == "construction"]
     return {
         "model": model or "default",
         "episodes": len(rows), "played": len(played), "errors": len(errors),
         "success_rate": (sum(1 for r in played if r["success"]) / len(played)) if played else 0.0,
         "by_family": by_family, "by_family_and_agents": by_group,
-        "construction_mean_score": (sum(construction) / len(construction)) if construction else None,
+        **partial_score_means(played),
         "tokens": tokens, "cost_usd": round(tokens / 1e6 * usd_per_mtok, 4),
         "errors_by_episode": [{k: r.get(k) for k in ("file", "task_id", "agent_count", "trial", "error")}
                               for r in errors],
@@ -501,6 +500,18 @@ def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = N
         "trials": trial_spread(played),
         **family_summaries(played),
     }
+
+
+def partial_score_means(played: list[dict]) -> dict[str, float | None]:
+    """`<family>_mean_score` for each family judged by its mean score (construction), None when none was played."""
+    from ..tasks.family import families
+
+    means: dict[str, float | None] = {}
+    for family in families():
+        if family.partial_scores:
+            scores = [float(r["score"]) for r in played if r["family"] == family.name]
+            means[f"{family.name}_mean_score"] = sum(scores) / len(scores) if scores else None
+    return means
 
 
 def family_summaries(played: list[dict]) -> dict[str, dict | None]:
@@ -619,9 +630,11 @@ def _blank_if_none(value):
 
 
 def chart(summary: dict, path: Path) -> None:
-    """Success rate (and mean construction score) per family and agent count as a bar chart, then a panel of
-    success rates per breakdown that has values (summary.json's by_breakdown)."""
+    """Success rate per family and agent count as a bar chart (the mean score for a family judged by it, such as
+    construction), then a panel of success rates per breakdown that has values (summary.json's by_breakdown)."""
     import matplotlib
+
+    from ..tasks.family import scores_partially
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -634,9 +647,12 @@ def chart(summary: dict, path: Path) -> None:
     fig, axes = plt.subplots(lines, columns, figsize=(width, 4 * lines), squeeze=False)
     flat = list(axes.flat)
     labels = [f"{g['family']}\n{g['agent_count']} agents" for g in groups.values()]
-    values = [g["mean_score"] if g["family"] == "construction" else g["success_rate"] for g in groups.values()]
-    _bars(flat[0], labels, values, ["#4c72b0" if "construction" not in label else "#dd8452" for label in labels])
-    flat[0].set_ylabel("success rate (construction: mean score)")
+    partial = [scores_partially(g["family"]) for g in groups.values()]
+    values = [g["mean_score"] if by_mean else g["success_rate"] for g, by_mean in zip(groups.values(), partial,
+                                                                                      strict=True)]
+    _bars(flat[0], labels, values, ["#dd8452" if by_mean else "#4c72b0" for by_mean in partial])
+    named = ", ".join(sorted({g["family"] for g, by_mean in zip(groups.values(), partial, strict=True) if by_mean}))
+    flat[0].set_ylabel("success rate" + (f" ({named}: mean score)" if named else ""))
     flat[0].set_title(f"{summary['model']}: {summary['played']} episodes, {summary['errors']} errors", fontsize=9)
     for ax, (key, values_of_key) in zip(flat[1:], panels.items(), strict=False):
         labels = [f"{value}\n({part['successes']}/{part['episodes']})" for value, part in values_of_key.items()]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models.tokens import count_tokens
-from ..tasks.family import canonical_name
+from ..tasks.family import canonical_name, scores_partially
 from .calls import read_calls
 
 TOP_SHARE = 0.25
@@ -36,18 +36,19 @@ def find_episodes(run_dirs: list[str | Path]) -> list[tuple[Path, dict]]:
 
 
 def successful(episodes: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
-    """The episodes that count as successful: score 1, or the top 25% of construction scores."""
-    construction = sorted((float(r["score"]) for _, r in episodes if r.get("type") == "construction"),
-                          reverse=True)
-    cut = None
-    if construction:
-        keep = max(1, math.ceil(len(construction) * TOP_SHARE))
-        cut = construction[keep - 1]
+    """The episodes that count as successful: score 1, or, in a family judged by its mean score (construction),
+    the top 25% of that family's scores."""
+    cuts: dict[str, float] = {}
+    for family in {_family(r) for _, r in episodes}:
+        if isinstance(family, str) and scores_partially(family):
+            scores = sorted((float(r["score"]) for _, r in episodes if _family(r) == family), reverse=True)
+            cuts[family] = scores[max(1, math.ceil(len(scores) * TOP_SHARE)) - 1]
     chosen = []
     for folder, result in episodes:
         score = float(result.get("score", 0))
-        if result.get("type") == "construction":
-            if cut is not None and score >= cut and score > 0:
+        family = _family(result)
+        if isinstance(family, str) and family in cuts:
+            if score >= cuts[family] and score > 0:
                 chosen.append((folder, result))
         elif score >= 1.0:
             chosen.append((folder, result))

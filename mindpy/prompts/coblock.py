@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from ..tasks.families.coblock.review import built_blocks
+from ..tasks.family import command_sets_of
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ def structure_text(agent: Any) -> str:
     or when the world cannot be read: a failed read must not stop the prompt)."""
     task = getattr(agent, "task", None)
     bot = getattr(agent, "bot", None)
-    if getattr(task, "type", None) != "coblock" or bot is None:
+    if "coblock" not in command_sets_of(task) or bot is None:
         return ""
     try:
         return structure_lines(built_blocks(bot, task))

@@ -57,6 +57,7 @@ class Family:
     type_name: ClassVar[str] = ""                 # the `type` its task files carry ("" = the name)
     summary: ClassVar[str] = ""                   # one line for `mindpy tasks families`
     fields: ClassVar[tuple[str, ...]] = ()        # task fields only this family has
+    required_fields: ClassVar[tuple[str, ...]] = ()  # common fields its tasks must have ("target", "blueprint")
     inferred: ClassVar[bool] = False              # a MineCollab file's task without a type may be this family
     inference_rank: ClassVar[int] = 0             # the order inferred families are asked in (lowest first)
     split_sizes: ClassVar[Mapping[str, int]] = {}  # split -> number of tasks the generator makes
@@ -65,6 +66,9 @@ class Family:
     # the sets of family commands its agents see (mindpy.commands: "coblock", "defuse"); the others' they do not
     command_sets: ClassVar[tuple[str, ...]] = ()
     builds: ClassVar[bool] = False                # its goal is a structure: set-up stands agents at the site
+    # its score is a fraction (how much of a blueprint matches): summaries give its mean score and SFT export keeps
+    # its best quarter of episodes (MINDcraft's rule for construction), not only those scoring 1
+    partial_scores: ClassVar[bool] = False
     # "module:function" of how an episode is played (None: MineCollab's: agents prompting themselves toward their
     # goals, the checker on the update tick); a family of another shape plays its own (mindpy.harness.session)
     play_entry: ClassVar[str | None] = None
@@ -320,6 +324,11 @@ def command_sets_of(task: Any) -> tuple[str, ...]:
     return family_named(kind).command_sets if isinstance(kind, str) and is_family(kind) else ()
 
 
+def scores_partially(kind: str) -> bool:
+    """Is a family (by name or type) judged by its mean score rather than by success? False for an unknown one."""
+    return is_family(kind) and family_named(kind).partial_scores
+
+
 def canonical_name(kind: str) -> str:
     """The family name a task type or alias stands for ("techtree" -> "crafting"); an unknown one as it is (an old
     result of a family no longer registered)."""
@@ -378,4 +387,4 @@ def unregister(name: str) -> None:
 
 __all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "Family", "UnknownFamily", "canonical_name", "command_sets_of", "families",
            "family_named", "family_names", "family_of", "family_source", "file_types", "inferred_families", "is_family",
-           "load_entry", "register", "unregister"]
+           "load_entry", "register", "scores_partially", "unregister"]

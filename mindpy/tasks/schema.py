@@ -824,7 +824,7 @@ class _TaskParser:
         target = self.data.get("target")
         task_type = self.kw["type"]
         if target is None:
-            if task_type in ("techtree", "cooking"):
+            if "target" in self.required_fields():
                 self.notes.add("target", f"is required for {task_type} tasks")
         elif isinstance(target, str):
             target = self.item_name(target, "target")
@@ -1000,7 +1000,7 @@ class _TaskParser:
     def _blueprint(self) -> None:
         raw = self.data.get("blueprint")
         if raw is None:
-            if self.kw["type"] in ("construction", "coblock"):
+            if "blueprint" in self.required_fields():
                 self.notes.add("blueprint", f"is required for {self.kw['type']} tasks")
             self.kw["blueprint"] = None
             return
@@ -1033,6 +1033,11 @@ class _TaskParser:
         rows = [[self.item_name(b, "blueprint.levels", "block") if isinstance(b, str) else b for b in row]
                 if isinstance(row, list) else row for row in level["placement"]]
         return {**level, "placement": rows}
+
+    def required_fields(self) -> tuple[str, ...]:
+        """The common fields the task's family requires (Family.required_fields); none for an unknown type."""
+        kind = self.kw["type"]
+        return family_named(kind).required_fields if isinstance(kind, str) and is_family(kind) else ()
 
     # ----- the family's own fields -----
     def _family_fields(self) -> None:

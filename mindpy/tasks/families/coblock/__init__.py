@@ -18,6 +18,7 @@ class CoblockFamily(Family):
 
     name = "coblock"
     summary = "two partners build one structure, each from its private goal (CoBlock)"
+    required_fields = ("blueprint",)
     fields = coblock_fields.FIELDS
     builds = True
     base_profile = "coblock"  # the prompt follows the paper's

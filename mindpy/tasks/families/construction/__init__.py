@@ -13,9 +13,11 @@ class ConstructionFamily(ItemsFamily):
 
     name = "construction"
     summary = "build a blueprint from the materials each agent holds (MineCollab)"
+    required_fields = ("blueprint",)
     inferred = True
     inference_rank = 0  # a blueprint says construction whatever else the task holds
     builds = True
+    partial_scores = True  # matches / (matches + mismatches) over the blueprint
     split_sizes: ClassVar[dict[str, int]] = {"train": 2000, "test": 30}
     oracle_entry = "mindpy.tasks.families.construction.oracle:ConstructionPlan"
     probes_entry = "mindpy.tasks.families.construction.probes:ConstructionQuestions"  # its probe questions

@@ -14,6 +14,7 @@ class CookingFamily(ItemsFamily):
 
     name = "cooking"
     summary = "cook dishes from the farm, the animals and the kitchen (MineCollab; Hell's Kitchen variant)"
+    required_fields = ("target",)
     inferred = True
     inference_rank = 1
     split_sizes: ClassVar[dict[str, int]] = {"train": 350, "test": 54}

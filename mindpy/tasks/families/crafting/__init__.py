@@ -15,6 +15,7 @@ class CraftingFamily(ItemsFamily):
     type_name = "techtree"
     aliases = ("techtree",)
     summary = "craft a target item together from what each agent holds (MineCollab)"
+    required_fields = ("target",)
     inferred = True
     inference_rank = 2  # the last asked: it reads any task the others do not
     split_sizes: ClassVar[dict[str, int]] = {"train": 1200, "test": 100}
