@@ -8,7 +8,7 @@ coblock task every command answers that there is none;
 agents whose task is not a coblock task do not see these commands at all (`blocked_outside_coblock`, applied
 where agents are built, mindpy.agent.factory), so they cost nothing in other prompts.
 
-An agent's goal is `task.private_goals[str(index)]`, `index` being `ctx.agent_index` (the player of the task the
+An agent's goal is `task.fields.private_goals[str(index)]`, `index` being `ctx.agent_index` (the player of the task the
 agent plays; see AgentContext).
 """
 
@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..tasks.families.coblock.fields import private_goals_of
 from ..tasks.families.coblock.generator import neighbours
 from ..tasks.families.coblock.site import NoStructureError, box_text, in_site, site_box
 from ..tasks.family import command_sets_of
@@ -72,7 +73,7 @@ def structure_blocks(task: Any) -> set[str]:
     blueprint = getattr(task, "blueprint", None)
     if blueprint is not None:
         return set(blueprint.block_counts())
-    return {block for goal in (getattr(task, "private_goals", None) or {}).values() for *_, block in goal}
+    return {block for goal in private_goals_of(task).values() for *_, block in goal}
 
 
 def _held_text(ctx: AgentContext, task: Any) -> str:
@@ -187,7 +188,7 @@ def my_goal(ctx: AgentContext, task: Any) -> list[tuple[int, int, int, str]] | N
     """This agent's private goal, or None when the context does not say which player of the task it is."""
     if ctx.agent_index is None:
         return None
-    goals = getattr(task, "private_goals", None) or {}
+    goals = private_goals_of(task)
     return [(int(x), int(y), int(z), str(block)) for x, y, z, block in goals.get(str(ctx.agent_index), [])]
 
 

@@ -146,14 +146,17 @@ def episode_dir(out: Path, file: str, task_id: str, agent_count: int, trial: int
 
 
 def task_breakdown(task) -> dict[str, str]:
-    """The task's values for BREAKDOWN_FIELDS, as results.csv writes them ("n/a" where the task has none)."""
+    """The task's values for BREAKDOWN_FIELDS, as results.csv writes them ("n/a" where the task has none; a
+    family's own, such as coblock_type, from its family)."""
+    from ..tasks.family import family_of
+
     blocked = bool(task.blocked_access_to_recipe) or any(task.blocked_actions_for(i) for i in task.agent_indices)
     difficulty = task.difficulty_metrics.get("difficulty_category")
     return {"plan_depth": NOT_APPLICABLE if task.depth is None else str(task.depth),
             "difficulty": str(difficulty) if difficulty not in (None, "") else NOT_APPLICABLE,
-            "coblock_type": task.coblock_type or NOT_APPLICABLE,
+            "coblock_type": NOT_APPLICABLE,
             "blocked_access": "yes" if blocked else "no",
-            "hells_kitchen": "yes" if task.is_hells_kitchen else "no"}
+            "hells_kitchen": "yes" if task.is_hells_kitchen else "no", **family_of(task).breakdown(task)}
 
 
 def is_success(result: dict) -> bool:

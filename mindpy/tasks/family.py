@@ -146,6 +146,11 @@ class Family:
         `agents` are the result's per-agent entries (the family may add to them)."""
         return {}
 
+    def breakdown(self, task: Task) -> dict[str, str]:
+        """Values of the evaluation's breakdown keys (mindpy.harness.evaluate.BREAKDOWN_FIELDS) that only this
+        family's tasks have (coblock: coblock_type)."""
+        return {}
+
     def summarize(self, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
         """The family's own figures over its played episodes' rows of results.csv (each with its `run_dir`, whose
         result.json it may read), kept in summary.json under `summary_key`; None: it has none."""

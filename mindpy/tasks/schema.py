@@ -285,9 +285,6 @@ class Task:
     blocked_access_to_recipe: list[str] = field(default_factory=list)
     difficulty_metrics: dict[str, Any] = field(default_factory=dict)
     blueprint: Blueprint | None = None
-    coblock_type: str | None = None                # coblock: independent, skill_dependent or goal_dependent
-    private_goals: dict[str, list[GoalBlock]] = field(default_factory=dict)  # coblock: each player's blocks
-    complexity: float | None = None                # coblock: log10 of the structure's spanning trees
     human_count: int = 0
     usernames: list[str] = field(default_factory=list)
     fields: Any = None  # the family's own typed fields (orders' order stream, defuse's map), None when it has none

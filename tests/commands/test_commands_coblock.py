@@ -14,6 +14,7 @@ from mindpy.commands import AgentCommands, AgentContext, default_registry
 from mindpy.commands.coblock import NAMES, NO_COBLOCK, blocked_outside_coblock
 from mindpy.models.replay import ReplayModel
 from mindpy.profiles import load_profile
+from mindpy.tasks.families.coblock.fields import CoblockFields
 from mindpy.tasks.schema import Task
 from mindpy.world import queries
 
@@ -22,7 +23,7 @@ Y = -60  # the ground layer of a structure (the bots of `isolate` stand on it)
 
 def coblock_task(goals: dict[str, list[tuple[int, int, int, str]]]) -> Task:
     return Task(id="coblock_test", type="coblock", agent_count=2, goal={"0": "Build.", "1": "Build."},
-                coblock_type="independent", private_goals=goals)
+                fields=CoblockFields("independent", goals))
 
 
 def block(bot, x, y, z) -> str | None:

@@ -15,6 +15,7 @@ from mindpy.harness.evaluate import Episode, Evaluation, coblock_line, summarize
 from mindpy.tasks import Task, load_tasks
 from mindpy.tasks.checkers import ENDED, SUCCESS, TaskMonitor, checker_for
 from mindpy.tasks.families.coblock.checker import CoblockChecker
+from mindpy.tasks.families.coblock.fields import CoblockFields
 from mindpy.tasks.families.coblock.results import coblock_gamma
 from mindpy.tasks.families.coblock.site import SITE_MARGIN, in_site, site_box, structure_cells
 from mindpy.tasks.results import EpisodeRecorder, load_result
@@ -66,7 +67,7 @@ def test_the_site_is_the_blueprint_grid_with_a_margin(tasks):
                               z1 + SITE_MARGIN)
     assert y0 == -60  # the ground layer; the superflat ground (y = -61) is not part of the site
     g = structure_cells(task)
-    assert g == {(x, y, z): b for goal in task.private_goals.values() for x, y, z, b in goal}
+    assert g == {(x, y, z): b for goal in task.fields.private_goals.values() for x, y, z, b in goal}
     assert len(g) == sum(task.blueprint.block_counts().values())
     assert all(in_site(task, *cell) for cell in g)
     assert not in_site(task, x0 - SITE_MARGIN - 1, y0, z0) and not in_site(task, x0, y0 - 1, z0)
@@ -115,7 +116,7 @@ def test_the_checker_wants_exactly_the_structure_and_scores_built_minus_extra(se
 
 def test_the_score_never_drops_below_zero():
     task = Task(id="t", type="coblock", agent_count=2, goal="Build.",
-                private_goals={"0": [(0, -60, 0, "red_wool")], "1": []})
+                fields=CoblockFields(private_goals={"0": [(0, -60, 0, "red_wool")], "1": []}))
     checker = CoblockChecker(task)
     world = {(1, -60, 0): "stone", (2, -60, 0): "stone"}
     result = checker.check_blocks(lambda x, y, z: world.get((x, y, z), "air"))
@@ -173,7 +174,7 @@ def test_place_block_refuses_a_cell_outside_the_site(server, make_bot, tasks, la
                                       f"({bounds}): place the structure's blocks inside it."), out
     assert block_name(bot, (x1 + 1, y0, z1)) == "air" and bot.inventory() == held
 
-    x, y, z, block = next(b for b in task.private_goals["0"] if b[1] == y0)  # a goal block on the ground, inside
+    x, y, z, block = next(b for b in task.fields.private_goals["0"] if b[1] == y0)  # a goal block on the ground, inside
     out = run(layer, ctx, f'!placeBlock("{block}", {x}, {y}, {z})')
     assert out.ok and block_name(bot, (x, y, z)) == block, out
     wait_until(lambda: bot.inventory().get(block, 0) == held[block] - 1, message=f"one {block} used")

@@ -119,7 +119,7 @@ def test_bad_agent_or_task_is_one_clear_line(tasks):
     with pytest.raises(ReviewError, match=r"^task coblock_independent_0 has no private goal for agent 2 "
                                           r"\(goals for agents: 0, 1\)$"):
         review(tasks["coblock_independent_0"], 2, {})
-    construction = dataclasses.replace(tasks["coblock_independent_0"], type="construction", private_goals={})
+    construction = dataclasses.replace(tasks["coblock_independent_0"], type="construction", fields=None)
     with pytest.raises(ReviewError, match="has no private goal for agent 0 \\(goals for agents: none\\)"):
         review(construction, 0, {})
 
@@ -143,7 +143,7 @@ def test_the_site_read_from_the_world_is_reviewed(tasks, make_bot):
     (x0, y0, z0), (x1, y1, z1) = task.blueprint.bounds()
     sx0, sy0, sz0, sx1, sy1, sz1 = site_box(task)  # the whole site is read: empty it all, margin included
     bot.command(f"/fill {sx0} {sy0} {sz0} {sx1} {sy1} {sz1} air")
-    goal0 = task.private_goals["0"]
+    goal0 = task.fields.private_goals["0"]
     yellow, orange = goal0[0], goal0[1]
     wrong = goal0[3]  # blue_wool in the goal, on the orange_wool of the ground layer
     placed = {(yellow[0], yellow[1], yellow[2]): "yellow_wool", (orange[0], orange[1], orange[2]): "orange_wool",

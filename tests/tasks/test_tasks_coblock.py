@@ -16,6 +16,7 @@ from mindpy.tasks import Task, check_task, load_tasks
 from mindpy.tasks.blueprint import block_base_name
 from mindpy.tasks.checkers import checker_for
 from mindpy.tasks.families.coblock import generator as cb
+from mindpy.tasks.families.coblock.fields import CoblockFields
 from mindpy.tasks.family import family_named
 from mindpy.tasks.schema import NameChecker, unplayable_reason
 from mindpy.tasks.solvable import unsolvable_reason
@@ -38,7 +39,7 @@ def split() -> dict[str, Task]:
 def site_goals(task: Task) -> tuple[dict, dict]:
     """The two private goals as the generator's structures: site coordinates, ground layer y = 0."""
     ox, oy, oz = cb.ORIGIN
-    goals = tuple({(x - ox, y - oy, z - oz): block for x, y, z, block in task.private_goals[str(i)]} for i in (0, 1))
+    goals = tuple({(x - ox, y - oy, z - oz): block for x, y, z, block in task.fields.private_goals[str(i)]} for i in (0, 1))
     return goals[0], goals[1]
 
 
@@ -53,7 +54,7 @@ def blueprint_blocks(task: Task) -> dict[tuple[int, int, int], str]:
 
 
 def of_type(tasks: dict[str, Task], kind: str) -> list[Task]:
-    return [t for t in tasks.values() if t.coblock_type == kind]
+    return [t for t in tasks.values() if t.fields.coblock_type == kind]
 
 
 # ----- the committed test split -----
@@ -64,10 +65,10 @@ def test_the_family_is_registered_with_its_sizes():
 
 def test_the_test_split_has_eight_tasks_of_each_type(split):
     assert len(split) == 24
-    assert Counter(t.coblock_type for t in split.values()) == {kind: 8 for kind in cb.TASK_TYPES}
+    assert Counter(t.fields.coblock_type for t in split.values()) == {kind: 8 for kind in cb.TASK_TYPES}
     for task in split.values():
         assert task.type == "coblock" and task.agent_count == 2 and task.timeout == 600
-        assert re.fullmatch(rf"coblock_{task.coblock_type}_\d+", task.id)
+        assert re.fullmatch(rf"coblock_{task.fields.coblock_type}_\d+", task.id)
         assert unplayable_reason(task) is None
 
 
@@ -102,7 +103,7 @@ def test_independent_tasks_are_independent(split):
 
 def test_the_private_goals_partition_the_blueprint(split):
     for task in split.values():
-        a, b = ([(x, y, z, block) for x, y, z, block in task.private_goals[str(i)]] for i in (0, 1))
+        a, b = ([(x, y, z, block) for x, y, z, block in task.fields.private_goals[str(i)]] for i in (0, 1))
         assert a and b and not {p[:3] for p in a} & {p[:3] for p in b}, task.id
         assert {p[:3]: p[3] for p in a + b} == blueprint_blocks(task), task.id
         assert len(a) + len(b) == len(blueprint_blocks(task))
@@ -115,13 +116,13 @@ def test_the_private_goals_partition_the_blueprint(split):
         takes = Counter(blueprint_blocks(task).values())
         assert set(task.inventory_for(0)) | set(task.inventory_for(1)) == set(takes)
         assert all(n == max(20, takes[c]) for i in (0, 1) for c, n in task.inventory_for(i).items())
-        assert task.complexity == round(cb.complexity(set(site_goals(task)[0]) | set(site_goals(task)[1])), 2)
+        assert task.fields.complexity == round(cb.complexity(set(site_goals(task)[0]) | set(site_goals(task)[1])), 2)
 
 
 def test_the_goal_texts_are_private(split):
     for task in split.values():
         for i in (0, 1):
-            text, own, other = task.goal_for(i), task.private_goals[str(i)], task.private_goals[str(1 - i)]
+            text, own, other = task.goal_for(i), task.fields.private_goals[str(i)], task.fields.private_goals[str(1 - i)]
             assert all(f"{block} at ({x}, {y}, {z})" in text for x, y, z, block in own), task.id
             assert not any(f"({x}, {y}, {z})" in text for x, y, z, _ in other), task.id
             assert f"exactly these {len(own)} blocks" in text
@@ -265,7 +266,7 @@ def test_a_task_without_a_type_is_still_read_as_before(raw_split):
     assert check.task is not None and check.task.type == "construction"
     assert check.warnings == ["f.json: task 't': warning: field 'type' is missing: read as construction (it has a "
                               "blueprint)"]
-    assert check.task.coblock_type is None and check.task.private_goals == {}
+    assert check.task.fields is None  # a construction task has no fields of its own
     assert set(check.task.extra) == {"coblock_type", "private_goals", "complexity"}
     assert check.task.to_dict() == {**data, "type": "construction"}  # the type read is written out, as before
     assert check_task("t", {**data, "task_type": "coblock"}).task.type == "construction"
@@ -276,7 +277,7 @@ def test_coblock_fields_of_other_tasks_are_kept_as_they_are(raw_split):
             "initial_inventory": {"0": {"oak_planks": 2}}, "complexity": "anything", "coblock_type": 7}
     task = check_task("t", data).task
     assert task is not None and task.extra == {"complexity": "anything", "coblock_type": 7}
-    assert task.complexity is None and task.to_dict() == data
+    assert task.fields is None and task.to_dict() == data
 
 
 # ----- solvable -----
@@ -309,8 +310,8 @@ def test_show_gives_type_complexity_goal_sizes_and_inventories(split, capsys):
     task = split["coblock_skill_dependent_1"]
     assert main(["tasks", "show", str(COBLOCK_FILE), task.id]) == 0
     text = capsys.readouterr().out
-    sizes = [len(task.private_goals[str(i)]) for i in (0, 1)]
-    assert (f"coblock: skill_dependent; complexity {task.complexity:g}; private goals of {sizes[0]} + {sizes[1]} = "
+    sizes = [len(task.fields.private_goals[str(i)]) for i in (0, 1)]
+    assert (f"coblock: skill_dependent; complexity {task.fields.complexity:g}; private goals of {sizes[0]} + {sizes[1]} = "
             f"{sum(sizes)} blocks\n") in text
     for i in (0, 1):
         items = ", ".join(f"{name} x{n}" for name, n in task.inventory_for(i).items())
@@ -337,7 +338,7 @@ def test_a_coblock_task_without_a_structure_is_refused_with_one_line(tmp_path):
     from mindpy.errors import ConfigError
     from mindpy.harness.episode import run_episode
 
-    task = Task(id="empty", type="coblock", agent_count=2, goal="Build.", coblock_type="independent")
+    task = Task(id="empty", type="coblock", agent_count=2, goal="Build.", fields=CoblockFields("independent"))
     reason = "a coblock task needs its structure (a blueprint or private goals): there is nothing to build"
     assert unplayable_reason(task) == reason
     with pytest.raises(ConfigError, match=re.escape(f"task 'empty': {reason}")):

@@ -137,7 +137,7 @@ def test_coblock_structures_never_in_both_splits(train_splits, test_splits):
     assert len(train) == 100 and len(test) == 8  # one structure per three tasks, none repeated inside a split
     assert not train & test
     for tasks in (train_splits["coblock"], test_splits["coblock"]):
-        kinds = Counter(task.coblock_type for task in tasks.values())
+        kinds = Counter(task.fields.coblock_type for task in tasks.values())
         assert kinds == {kind: len(tasks) // 3 for kind in ("independent", "skill_dependent", "goal_dependent")}
 
 

@@ -28,14 +28,10 @@ class CoblockFamily(Family):
     oracle_entry = "mindpy.tasks.families.coblock.oracle:CoblockPlan"
 
     def parse_fields(self, parser: Any) -> Any:
-        coblock_fields.parse_fields(parser)  # typed on Task itself: coblock_type, private_goals, complexity
-        return None
-
-    def fields_to_dict(self, task: Any) -> dict[str, Any]:
-        return coblock_fields.fields_to_dict(task)
+        return coblock_fields.parse_fields(parser)  # CoblockFields: coblock_type, private_goals, complexity
 
     def unplayable_reason(self, task: Any) -> str | None:
-        if task.blueprint is None and not task.private_goals:
+        if task.blueprint is None and not coblock_fields.private_goals_of(task):
             return "a coblock task needs its structure (a blueprint or private goals): there is nothing to build"
         return None
 
@@ -72,6 +68,10 @@ class CoblockFamily(Family):
 
     summary_key = "coblock"
 
+    def breakdown(self, task: Any) -> dict[str, str]:
+        fields = task.fields
+        return {"coblock_type": fields.coblock_type} if fields is not None and fields.coblock_type else {}
+
     def summarize(self, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
         from .results import coblock_summary
 
@@ -93,9 +93,10 @@ class CoblockFamily(Family):
         """One line on a coblock task: its type, complexity and the size of each player's private goal."""
         from ...schema import counted
 
-        sizes = [len(task.private_goals.get(str(i), [])) for i in range(task.agent_count + task.human_count)]
-        complexity = "?" if task.complexity is None else f"{task.complexity:g}"
-        return (f"{task.coblock_type}; complexity {complexity}; private goals of "
+        fields = task.fields or coblock_fields.CoblockFields()
+        sizes = [len(fields.private_goals.get(str(i), [])) for i in range(task.agent_count + task.human_count)]
+        complexity = "?" if fields.complexity is None else f"{fields.complexity:g}"
+        return (f"{fields.coblock_type}; complexity {complexity}; private goals of "
                 f"{' + '.join(map(str, sizes))} = {counted(sum(sizes), 'block')}")
 
     def describe(self, task: Any) -> list[str]:
@@ -105,7 +106,7 @@ class CoblockFamily(Family):
         from ...describe import items_text
         from ...schema import counted
 
-        own = task.private_goals.get(str(index), [])
+        own = coblock_fields.private_goals_of(task).get(str(index), [])
         colours = Counter(block for *_, block in own)
         return [f"    private goal: {counted(len(own), 'block')} ({items_text(dict(sorted(colours.items())))})"]
 

@@ -1,9 +1,14 @@
-"""CoBlock's own task fields: coblock_type, private_goals (absolute blocks per player, disjoint, together the
-blueprint's blocks) and complexity, read and checked for the schema (mindpy.tasks.schema)."""
+"""CoBlock's own task fields, typed in `Task.fields`: coblock_type, private_goals (absolute blocks per player,
+disjoint, together the blueprint's blocks) and complexity, read and checked for the schema (mindpy.tasks.schema).
+
+    task.fields.private_goals["0"]      # [(x, y, z, block), ...]: player 0's part of the structure
+    private_goals_of(task)              # the same, {} for a task (or any object) without them
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ....userfiles import quote as show
@@ -14,14 +19,38 @@ from .generator import TASK_TYPES as COBLOCK_TYPES
 FIELDS = ("coblock_type", "private_goals", "complexity")
 
 
-def parse_fields(p: Any) -> None:
-    """Read the fields into the task's keywords (`Task` types them itself); problems go to `p.notes`. `p` is the
-    schema's parser of one task."""
+@dataclass(frozen=True)
+class CoblockFields:
+    """A coblock task's kind (independent, skill_dependent or goal_dependent), each player's private goal (its
+    blocks: x, y, z, block) and the structure's complexity (log10 of its spanning trees)."""
+
+    coblock_type: str | None = None
+    private_goals: dict[str, list[GoalBlock]] = field(default_factory=dict)
+    complexity: float | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as a task file writes them (those that are set)."""
+        values: dict[str, Any] = {}
+        if self.coblock_type is not None:
+            values["coblock_type"] = self.coblock_type
+        if self.private_goals:
+            values["private_goals"] = {k: [list(b) for b in blocks] for k, blocks in self.private_goals.items()}
+        if self.complexity is not None:
+            values["complexity"] = self.complexity
+        return values
+
+
+def private_goals_of(task: Any) -> dict[str, list[GoalBlock]]:
+    """The private goals of a coblock task ({} for a task, or any object, without them)."""
+    return getattr(getattr(task, "fields", None), "private_goals", None) or {}
+
+
+def parse_fields(p: Any) -> CoblockFields:
+    """The fields of one task's dictionary; problems go to `p.notes` (`p` is the schema's parser of one task)."""
     kind = p.data.get("coblock_type")
     if kind not in COBLOCK_TYPES:
         p.notes.add("coblock_type", f"must be one of {', '.join(COBLOCK_TYPES)}, got {show(kind)}")
         kind = None
-    p.kw["coblock_type"] = kind
     players = p.agent_count + p.human_count
     if p.agent_count and players != 2:
         p.notes.add("agent_count", f"and human_count must add up to 2 players in coblock tasks (two partners), "
@@ -30,23 +59,10 @@ def parse_fields(p: Any) -> None:
     if complexity is not None and (not is_number(complexity) or not 0 <= complexity < float("inf")):
         p.notes.add("complexity", f"must be a number >= 0 (log10 of spanning trees), got {show(complexity)}")
         complexity = None
-    p.kw["complexity"] = complexity
     goals = private_goals(p)
-    p.kw["private_goals"] = goals or {}
     if goals is not None and p.kw.get("blueprint") is not None:
         goals_cover_blueprint(p, goals, p.kw["blueprint"])
-
-
-def fields_to_dict(task: Any) -> dict[str, Any]:
-    """The coblock fields of `task` as its file writes them."""
-    values: dict[str, Any] = {}
-    if task.coblock_type is not None:
-        values["coblock_type"] = task.coblock_type
-    if task.private_goals:
-        values["private_goals"] = {k: [list(b) for b in blocks] for k, blocks in task.private_goals.items()}
-    if task.complexity is not None:
-        values["complexity"] = task.complexity
-    return values
+    return CoblockFields(kind, goals or {}, complexity)
 
 
 def private_goals(p: Any) -> dict[str, list[GoalBlock]] | None:

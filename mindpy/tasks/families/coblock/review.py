@@ -25,6 +25,7 @@ from typing import Any
 from ....errors import MindpyError
 from ....world import bulk
 from ...blueprint import block_base_name
+from .fields import private_goals_of
 from .generator import neighbours
 from .site import NoStructureError, box_cells, site_box, structure_cells
 
@@ -46,7 +47,7 @@ def _at(cell: Cell) -> str:
 
 def goal_cells(task: Any, agent_index: int) -> dict[Cell, str]:
     """Agent `agent_index`'s private goal as {(x, y, z): block}."""
-    goals = getattr(task, "private_goals", None) or {}
+    goals = private_goals_of(task)
     if str(agent_index) not in goals:
         known = ", ".join(sorted(goals)) or "none"
         raise ReviewError(f"task {getattr(task, 'id', '?')} has no private goal for agent {agent_index} "

@@ -10,7 +10,7 @@ SITE_MARGIN blocks on each horizontal side and SITE_MARGIN above the top level; 
 lowest layer (y = -60 in generated tasks, standing on the superflat ground at y = -61), so the ground itself is
 never part of the site. A task without a blueprint (one built in code) uses its private goals' bounding box.
 
-Functions take any object with `blueprint` and `private_goals` (a Task), so commands can pass their context's task.
+Functions take any object with `blueprint` and coblock `fields` (a Task), so commands can pass their context's task.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...blueprint import block_base_name
+from .fields import private_goals_of
 
 SITE_MARGIN = 2  # blocks of free room around the structure (each horizontal side, and above)
 
@@ -32,7 +33,7 @@ class NoStructureError(ValueError):
 def structure_cells(task: Any) -> dict[Cell, str]:
     """G: every block of the structure, from the private goals united (they partition the blueprint's non-air
     cells; a validated task guarantees it). Without private goals, the blueprint's non-air cells."""
-    goals = getattr(task, "private_goals", None) or {}
+    goals = private_goals_of(task)
     cells = {(int(x), int(y), int(z)): block_base_name(str(block))
              for goal in goals.values() for x, y, z, block in goal}
     blueprint = getattr(task, "blueprint", None)
