@@ -1,9 +1,11 @@
-"""MineCollab tasks: the task schema and files, blueprints, generators and train/test splits (pure Python).
+"""Tasks: the task schema and files, the task families (family.py: one registered Family per kind of task; each
+family's package in families/), blueprints, generators and train/test splits.
 
-    from mindpy.tasks import load_tasks, read_task_file
+    from mindpy.tasks import load_tasks, read_task_file, family_of
     tasks = load_tasks("tasks/example_tasks.json")
-    task = tasks["..."]; task.goal_for(0), task.targets(), task.inventory_for(1), task.blueprint
+    task = tasks["..."]; task.goal_for(0), task.targets(), task.inventory_for(1), task.blueprint, task.fields
     report = read_task_file("other/tasks.json")    # task by task: report.tasks, report.problems, report.warnings
+    family_of(task).checker(task)                  # what a family knows: mindpy.tasks.family
 
 World set-up (world.py), live checkers (checkers.py) and episode result files (results.py) talk to a server
 through the agents' bots or an `issue(command)` callable; the rest is pure Python.
