@@ -11,15 +11,19 @@ of no known family gets `OraclePlan` itself, which makes nothing and follows the
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..errors import ConfigError
 from ..tasks.family import UnknownFamily, families, family_named, load_entry
 from . import cooking
 from .cooking import Move
 from .dialogue import item_list, quote
 from .goals import TaskGoal
 from .prompt import PromptView
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # the player makes its plans: names for types only
     from .player import Memory, Player
@@ -165,10 +169,19 @@ def plan_for(kind: str) -> type[OraclePlan]:
 
 
 def claiming_plan(system: str) -> type[OraclePlan] | None:
-    """The plan of the family whose own game a prompt with this system text is (`claims`), or None."""
+    """The plan of the family whose own game a prompt with this system text is (`claims`), or None. A family
+    whose plan does not load is reported once and passed over: it must not stop the oracle playing the others."""
     for family in families():
-        if family.oracle_entry is not None:
-            plan = plan_for(family.name)
+        if family.oracle_entry is not None and family.name not in _UNLOADABLE:
+            try:
+                plan = plan_for(family.name)
+            except (ConfigError, TypeError) as exc:
+                _UNLOADABLE.add(family.name)
+                log.warning("the %s family's oracle plan: %s", family.name, exc)
+                continue
             if plan.claims(system):
                 return plan
     return None
+
+
+_UNLOADABLE: set[str] = set()  # families whose oracle plan failed to load (reported once)

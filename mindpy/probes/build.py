@@ -192,7 +192,7 @@ def questions_for(moment: Moment) -> FamilyQuestions:
 
 def _load_questions(kind: str) -> FamilyQuestions:
     try:
-        entry = getattr(family_named(kind), "probes_entry", None)
+        entry = family_named(kind).probes_entry
     except UnknownFamily:
         return FamilyQuestions()
     if entry is None:

@@ -74,6 +74,8 @@ class Family:
     play_entry: ClassVar[str | None] = None
     # "module:Class" of the scripted player's plan for the family's goals (mindpy.oracle); None: it has none
     oracle_entry: ClassVar[str | None] = None
+    # "module:Class" of the probe questions built from its played episodes (mindpy.probes.build); None: none
+    probes_entry: ClassVar[str | None] = None
     one_model: ClassVar[bool] = False          # one model plays for the whole team (no --team)
     human_dispatcher: ClassVar[bool] = False   # `--model human:NAME` makes a player give the team's orders
     episode_options: ClassVar[tuple[str, ...]] = ()  # episode switches only this family takes (defuse's probes)
@@ -377,9 +379,13 @@ def inferred_families() -> list[Family]:
 
 
 def load_entry(target: str) -> Callable[..., Any]:
-    """The function or class a "module:attribute" string names (a family's `play_entry`, `oracle_entry`)."""
+    """The function or class a "module:attribute" string names (a family's `play_entry`, `oracle_entry`);
+    ConfigError (one line) when it cannot be loaded."""
     module_name, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(module_name), attribute)
+    try:
+        return getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise ConfigError(f"cannot load {target!r}: {exc}") from None
 
 
 def unregister(name: str) -> None:

@@ -83,10 +83,37 @@ def family_branches(folder: Path) -> list[str]:
             if isinstance(node, ast.Compare) and any(
                     isinstance(side, ast.Attribute) and side.attr in ("kind", "type") and
                     ast.unparse(side.value).split(".")[-1] in ("goal", "task") for side in (node.left, *node.comparators)):
-                found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {ast.unparse(node)}")
+                where = path.relative_to(PACKAGE.parent) if path.is_relative_to(PACKAGE.parent) else path
+                found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
     return found
 
 
 @pytest.mark.parametrize("folder", ["oracle", "probes"])
 def test_no_family_branch_outside_the_families(folder):
     assert family_branches(PACKAGE / folder) == []
+
+
+def test_no_module_outside_the_families_tests_a_task_s_type_or_a_goal_s_kind():
+    outside = [line for line in family_branches(PACKAGE) if not line.startswith("mindpy/tasks/families/")]
+    assert outside == []
+
+
+def test_the_branch_check_sees_a_branch(tmp_path):
+    (tmp_path / "m.py").write_text("def f(task, goal):\n    return task.type == 'orders' or goal.kind != 'x'\n")
+    assert [line.split(": ", 1)[1] for line in family_branches(tmp_path)] == ["task.type == 'orders'",
+                                                                           "goal.kind != 'x'"]
+
+
+class BrokenPlanFamily(Family):
+    name = "broken_plan"
+    oracle_entry = "no_such_module:Plan"
+
+
+def test_a_family_whose_plan_does_not_load_stops_no_other_game():
+    register("broken_plan", BrokenPlanFamily)
+    try:
+        model = OracleModel()
+        reply = model.send([{"role": "user", "content": "Hi"}], "You are andy. Your task: Craft 2 sticks.").text
+        assert reply  # the crafting player answers; the broken plan was passed over
+    finally:
+        unregister("broken_plan")
