@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..tasks.records import EpisodeResult
+
 # Task families and a task of each from the committed splits, played with a short time limit.
 FAMILY_TASKS = {
     "crafting": ("tasks/crafting_test.json",
@@ -71,7 +73,7 @@ def finish_episode(proc: subprocess.Popen, family: str, seed: int, folder: Path,
         hung = True
     run_dir = folder / f"{family}-{seed}"
     result_path = run_dir / "result.json"
-    end = json.loads(result_path.read_text()).get("end_reason", "?") if result_path.exists() else "no result"
+    end = (EpisodeResult.read(result_path).end_reason or "?") if result_path.exists() else "no result"
     console = run_dir / "console.log"
     logs = out + (console.read_text(errors="replace") if console.exists() else "")
     ending = ChaosEnding(family, seed, end, proc.returncode, "Traceback (most recent call last)" in logs, hung,

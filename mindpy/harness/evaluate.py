@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -64,6 +63,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..models.budget import BUDGET_END_REASON, BudgetLimits
+from ..tasks.records import EpisodeResult, Summary
 from .runners import EpisodeJob, EpisodeRunner, LocalRunner
 
 ATTEMPTS = 2  # an infrastructure failure is retried once
@@ -104,19 +104,19 @@ class Episode:
     def result_path(self) -> Path:
         return self.run_dir / "result.json"
 
-    def finished(self) -> dict | None:
+    def finished(self) -> EpisodeResult | None:
         """The saved result when the episode was played to the end (not an infrastructure error, nor cut off by
         the budget: a rerun plays those)."""
         result = self.saved()
-        return result if result is not None and result.get("end_reason") not in NOT_COUNTED else None
+        return result if result is not None and result.counted else None
 
-    def saved(self) -> dict | None:
-        """The episode's saved result, however it ended (None when there is none)."""
+    def saved(self) -> EpisodeResult | None:
+        """The episode's saved result, however it ended (None when there is none, or it is unreadable)."""
         try:
-            result = json.loads(self.result_path.read_text())
-        except (OSError, ValueError):
+            result = EpisodeResult.read(self.result_path)
+        except ValueError:
             return None
-        if not isinstance(result, dict) or result.get("task_id", self.task_id) != self.task_id:
+        if "task_id" in result.key_order and result.task_id != self.task_id:  # another episode's
             return None
         return result
 
@@ -159,12 +159,10 @@ def task_breakdown(task) -> dict[str, str]:
             "hells_kitchen": "yes" if task.is_hells_kitchen else "no", **family_of(task).breakdown(task)}
 
 
-def is_success(result: dict) -> bool:
+def is_success(result: EpisodeResult) -> bool:
     """Crafting and cooking: the targets were made. Construction: the whole blueprint matches. An episode cut off
     by the budget is no success, and no failure either: summaries leave it out (NOT_COUNTED)."""
-    if result.get("end_reason") == BUDGET_END_REASON:
-        return False
-    return float(result.get("score", 0)) >= 1.0
+    return result.succeeded
 
 
 class Evaluation:
@@ -323,7 +321,7 @@ class Evaluation:
             result = ep.saved()
             # a saved result is only written once the episode was played to the end: it counts even when the
             # process then died in the interpreter's teardown (native thread pools sometimes abort there)
-            if result is not None and result.get("end_reason") != "error":
+            if result is not None and result.end_reason != "error":
                 self._record(ep, self._row(ep, result, attempts=attempt))
                 return
             self._report(f"{ep.label}: attempt {attempt} failed ({error or f'exit code {code}'})")
@@ -346,8 +344,8 @@ class Evaluation:
 
     def _settle(self, ep: Episode) -> None:
         """The episode's process ended: count what it spent (from its result) and give back the rest of its grant."""
-        result = ep.saved() or {}
-        spent = result.get("budget", {}).get("usd", 0.0) if isinstance(result.get("budget"), dict) else 0.0
+        result = ep.saved()
+        spent = (result.budget or {}).get("usd", 0.0) if result is not None else 0.0
         with self._lock:
             self._grants.pop(ep.run_dir, None)
             self.spent_usd += float(spent or 0.0)
@@ -407,16 +405,17 @@ class Evaluation:
             self.progress(text)
 
     # ---- rows and summary ----------------------------------------------------------------------------------
-    def _row(self, ep: Episode, result: dict, attempts: int) -> dict:
-        agents = result.get("agents", {})
+    def _row(self, ep: Episode, result: EpisodeResult | dict, attempts: int) -> dict:
+        """The results.csv row of a played episode (its result, or the result's dict)."""
+        if isinstance(result, dict):
+            result = EpisodeResult.from_dict(result, str(ep.result_path))
         return {"task_id": ep.task_id, "file": ep.file, "family": ep.family, "agent_count": ep.agent_count,
-                "trial": ep.trial, "score": result.get("score", 0), "success": is_success(result),
-                "end_reason": result.get("end_reason"), "duration_s": result.get("duration_s"),
-                "commands": sum(a.get("commands_used", 0) for a in agents.values()),
-                "messages": sum(a.get("messages_sent", 0) for a in agents.values()),
-                "tokens": sum(a.get("tokens", 0) for a in agents.values()), "attempts": attempts,
-                "error": result.get("error") or "", "run_dir": str(ep.run_dir),
-                **{key: _blank_if_none(result.get(key)) for key in COBLOCK_FIELDS}, **self._breakdown(ep)}
+                "trial": ep.trial, "score": result.score, "success": is_success(result),
+                "end_reason": result.end_reason, "duration_s": result.duration_s,
+                "commands": result.total("commands_used"), "messages": result.total("messages_sent"),
+                "tokens": result.total("tokens"), "attempts": attempts,
+                "error": result.error or "", "run_dir": str(ep.run_dir),
+                **{key: _blank_if_none(result.value(key)) for key in COBLOCK_FIELDS}, **self._breakdown(ep)}
 
     def _error_row(self, ep: Episode, error: str, attempts: int) -> dict:
         return {"task_id": ep.task_id, "file": ep.file, "family": ep.family, "agent_count": ep.agent_count,
@@ -447,7 +446,7 @@ class Evaluation:
                                         "not_played": [_identity(ep) for ep in self.not_played]})
             if self.team:
                 summary["team"] = dict(self.team)
-        (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        Summary.from_dict(summary).write(self.out / "summary.json")
         chart(summary, self.out / "summary.png")
         return summary
 

@@ -16,7 +16,6 @@ own retries are off, so every attempt is the Evaluation's to count.
 from __future__ import annotations
 
 import io
-import json
 import os
 import shutil
 import socket
@@ -26,9 +25,11 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import ConfigError, SetupError
+from ..tasks.records import EpisodeResult
 from ..userfiles import one_line
 from .runners import EpisodeJob, play_in_child
 
@@ -239,12 +240,11 @@ def unpack_run_dir(packed: bytes, run_dir: Path) -> None:
             tar.extractall(run_dir, members=members)
     result_path = run_dir / "result.json"
     try:
-        result = json.loads(result_path.read_text())
-    except (OSError, ValueError):
+        result = EpisodeResult.read(result_path)
+    except ValueError:  # none, or malformed: left as it came
         return
-    if isinstance(result, dict) and "run_dir" in result:
-        result["run_dir"] = str(run_dir)
-        result_path.write_text(json.dumps(result, indent=2) + "\n")
+    if "run_dir" in result.key_order:
+        replace(result, run_dir=str(run_dir)).write(result_path)
 
 
 def _probe(address: str) -> None:

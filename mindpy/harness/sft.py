@@ -15,60 +15,54 @@ from pathlib import Path
 from typing import Any
 
 from ..models.tokens import count_tokens
-from ..tasks.family import canonical_name, scores_partially
+from ..tasks.family import scores_partially
+from ..tasks.records import EpisodeResult
 from .calls import read_calls
 
 TOP_SHARE = 0.25
 
 
-def find_episodes(run_dirs: list[str | Path]) -> list[tuple[Path, dict]]:
+def find_episodes(run_dirs: list[str | Path]) -> list[tuple[Path, EpisodeResult]]:
     """(episode folder, result) for every finished episode under the given folders."""
     found = []
     for root in run_dirs:
         for path in sorted(Path(root).rglob("result.json")):
             try:
-                result = json.loads(path.read_text())
-            except (OSError, ValueError):
+                result = EpisodeResult.read(path)
+            except ValueError:  # unreadable or malformed: not an episode to learn from
                 continue
-            if result.get("end_reason") in ("success", "timeout") and "task_id" in result:
+            if result.end_reason in ("success", "timeout") and "task_id" in result.key_order:
                 found.append((path.parent, result))
     return found
 
 
-def successful(episodes: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
+def successful(episodes: list[tuple[Path, EpisodeResult]]) -> list[tuple[Path, EpisodeResult]]:
     """The episodes that count as successful: score 1, or, in a family judged by its mean score (construction),
     the top 25% of that family's scores."""
     cuts: dict[str, float] = {}
-    for family in {_family(r) for _, r in episodes}:
-        if isinstance(family, str) and scores_partially(family):
-            scores = sorted((float(r["score"]) for _, r in episodes if _family(r) == family), reverse=True)
+    for family in {r.family for _, r in episodes}:
+        if scores_partially(family):
+            scores = sorted((float(r.score) for _, r in episodes if r.family == family), reverse=True)
             cuts[family] = scores[max(1, math.ceil(len(scores) * TOP_SHARE)) - 1]
     chosen = []
     for folder, result in episodes:
-        score = float(result.get("score", 0))
-        family = _family(result)
-        if isinstance(family, str) and family in cuts:
-            if score >= cuts[family] and score > 0:
+        score = float(result.score)
+        if result.family in cuts:
+            if score >= cuts[result.family] and score > 0:
                 chosen.append((folder, result))
         elif score >= 1.0:
             chosen.append((folder, result))
     return chosen
 
 
-def _family(result: dict) -> str | None:
-    """The family of the episode's task: its type's family ("techtree" is crafting)."""
-    kind = result.get("type")
-    return canonical_name(kind) if isinstance(kind, str) else kind
-
-
-def call_example(call: dict, result: dict) -> dict:
+def call_example(call: dict, result: EpisodeResult) -> dict:
     """One fine-tuning line: the call's messages plus the reply, with the episode's metadata."""
     messages = [{"role": "system", "content": call["system"]}]
     messages += [{"role": m["role"], "content": m["content"]} for m in call["messages"]]
     messages.append({"role": "assistant", "content": call["reply"]})
     return {"messages": messages,
-            "metadata": {"task_id": result["task_id"], "family": _family(result),
-                         "agent": call.get("agent"), "kind": call.get("kind"), "score": result.get("score")}}
+            "metadata": {"task_id": result.task_id, "family": result.family,
+                         "agent": call.get("agent"), "kind": call.get("kind"), "score": result.score}}
 
 
 def call_logs(folder: Path) -> list[Path]:
@@ -85,14 +79,14 @@ def export_sft(run_dirs: list[str | Path], out: str | Path, families: list[str] 
     kinds = kinds or ["conversing", "coding"]
     episodes = find_episodes(run_dirs)
     chosen = [(f, r) for f, r in successful(episodes)
-              if not families or _family(r) in families]
+              if not families or r.family in families]
     counts: dict[str, Any] = {"episodes": 0, "examples": 0, "tokens": 0, "by_family": {},
                               "skipped_episodes": len(episodes) - len(chosen)}
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as f:
         for folder, result in chosen:
-            family = _family(result)
+            family = result.family
             c = counts["by_family"].setdefault(family, {"episodes": 0, "examples": 0, "tokens": 0})
             c["episodes"] += 1
             counts["episodes"] += 1

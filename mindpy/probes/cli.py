@@ -90,10 +90,9 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 def _succeeded(run_dir: Path) -> bool:
     """An episode the oracle finished: its choices are the answers."""
-    import json
+    from ..tasks.records import EpisodeResult
 
-    result = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
-    return result.get("end_reason") == "success"
+    return EpisodeResult.read(run_dir / "result.json").end_reason == "success"
 
 
 def register(subparsers) -> None:

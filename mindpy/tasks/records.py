@@ -17,17 +17,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ..models.budget import BUDGET_END_REASON  # cut off by the model budget: neither success nor failure
+from .checkers import ERROR as ERROR_END_REASON
 from .family import canonical_name
 
-BUDGET_END_REASON = "budget"  # the episode was cut off by the model budget: neither success nor failure
-ERROR_END_REASON = "error"
 _NUMBER = (int, float)
 Kinds = dict[str, tuple[type, ...]]  # key -> the JSON types its value may have (or null)
 
 
 def _load_object(path: str | Path) -> dict[str, Any]:
     try:
-        data = json.loads(Path(path).read_text())
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as e:
         raise ValueError(f"{path}: cannot be read ({e.strerror or e})") from None
     except ValueError as e:
@@ -153,6 +153,10 @@ class EpisodeResult(_Record):
         """Counted in success rates: not an infrastructure error, not cut off by the budget."""
         return self.end_reason not in (ERROR_END_REASON, BUDGET_END_REASON)
 
+    def value(self, key: str) -> Any:
+        """A field, or a field the family added, by its key (None when the result has none)."""
+        return getattr(self, key) if key in self.KINDS else self.extra.get(key)
+
     def total(self, key: str) -> int:
         """The agents' sum of a count (commands_used, messages_sent, tokens)."""
         return sum(int(entry.get(key) or 0) for entry in self.agents.values() if isinstance(entry, dict))
@@ -195,7 +199,6 @@ class Summary(_Record):
         for key, value in data.items():
             if key in sections:
                 _check(source, key, value, (dict,))
-        known = {k: v for k, v in known.items() if v is not None or k in ("model", "trials")}
         return cls(**known, families={k: v for k, v in data.items() if k in sections}, extra=extra,
                    key_order=tuple(data))
 

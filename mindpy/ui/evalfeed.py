@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..harness.evaluate import NOT_COUNTED, is_success, read_results
-from ..tasks.family import canonical_name
+from ..harness.evaluate import NOT_COUNTED, read_results
+from ..tasks.records import EpisodeResult, Summary
 
 
 @dataclass
@@ -71,14 +71,13 @@ class EvalFeed:
                 entries.append(EpisodeEntry(label, row.get("task_id", ""), row.get("family", ""),
                                             row.get("agent_count", ""), trial, run_dir, row))
             return entries
-        result = _read_json(self.out / "result.json")
+        result = _read_record(EpisodeResult, self.out / "result.json")
         if result is not None:  # one episode (mindpy run --task)
-            family = canonical_name(str(result.get("type", "")))
-            names = result.get("agent_names") or list(result.get("agents", {}))
-            row = {"score": result.get("score"), "success": is_success(result), "end_reason": result.get("end_reason"),
-                   "duration_s": result.get("duration_s"), "error": result.get("error") or ""}
-            return [EpisodeEntry(str(result.get("task_id", self.out.name)), str(result.get("task_id", "")), family,
-                                 len(names) or "", 1, self.out, row)]
+            names = result.agent_names or list(result.agents)
+            row = {"score": result.score, "success": result.succeeded, "end_reason": result.end_reason,
+                   "duration_s": result.duration_s, "error": result.error or ""}
+            label = result.task_id if "task_id" in result.key_order else self.out.name
+            return [EpisodeEntry(label, result.task_id, result.family, len(names) or "", 1, self.out, row)]
         return []
 
     def _local_dir(self, recorded: str) -> Path:
@@ -132,17 +131,18 @@ class EvalFeed:
                 data["eta_s"] = 0
             data["parallel"] = self.evaluation.parallel
         else:
-            summary = _read_json(self.out / "summary.json")
+            summary = _read_record(Summary, self.out / "summary.json")
             if summary is not None:
-                data["summary"] = {k: summary.get(k) for k in ("model", "episodes", "played", "errors",
-                                                                "success_rate", "tokens", "cost_usd")}
+                data["summary"] = {"model": summary.model, "episodes": summary.episodes, "played": summary.played,
+                                   "errors": summary.errors, "success_rate": summary.success_rate,
+                                   "tokens": summary.tokens, "cost_usd": summary.cost_usd}
         return data
 
     def _skipped(self) -> int:
         if self.evaluation is not None:
             return len(self.evaluation.skipped)
-        summary = _read_json(self.out / "summary.json") or {}
-        return sum((summary.get("skipped") or {}).values()) if isinstance(summary.get("skipped"), dict) else 0
+        summary = _read_record(Summary, self.out / "summary.json")
+        return sum((summary.skipped or {}).values()) if summary is not None else 0
 
     @staticmethod
     def _episode_data(index: int, entry: EpisodeEntry, started_at: float | None) -> dict:
@@ -206,6 +206,15 @@ def _mtime(path: Path) -> float | None:
 def _success(row: dict) -> bool:
     value = row.get("success")
     return value.strip().lower() in ("true", "1", "yes") if isinstance(value, str) else bool(value)
+
+
+def _read_record(kind: Any, path: Path) -> Any:
+    """The EpisodeResult or Summary in `path`; None when there is none or it is unreadable (the page shows the
+    rest)."""
+    try:
+        return kind.read(path)
+    except ValueError:
+        return None
 
 
 def _read_json(path: Path) -> dict | None:

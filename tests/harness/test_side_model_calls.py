@@ -24,6 +24,7 @@ from mindpy.harness.sft import call_example, export_sft
 from mindpy.models import create_model
 from mindpy.models.budget import Budget, BudgetExceeded, BudgetLimits
 from mindpy.models.replay import ReplayModel
+from mindpy.tasks.records import EpisodeResult
 from mindpy.tasks.schema import Task
 
 CAP = BudgetLimits(max_usd=0.10)  # one side call ($0.15) spends it
@@ -108,7 +109,7 @@ def test_sft_export_reads_a_log_with_side_calls_and_conversing_lines_are_as_befo
     counts = export_sft([tmp_path / "runs"], out)
     examples = [json.loads(line) for line in out.read_text().splitlines()]
     assert counts["examples"] == 2 == len(examples)  # vision is not a default kind
-    result = {"task_id": "sticks", "type": "techtree", "score": 1.0}
+    result = EpisodeResult.from_dict({"task_id": "sticks", "type": "techtree", "score": 1.0})
     assert examples[0] == {  # the conversing example, field for field as before
         "messages": [{"role": "system", "content": "You are andy, a Minecraft bot."},
                      {"role": "user", "content": "make a stick"},
