@@ -51,9 +51,10 @@ lint: $(PY_STAMP)
 # Lint first, then the whole suite, including the tests against a real OpenAI-compatible server (marked llm).
 # The tests mostly wait on servers and bots, so parallel workers pay off: each worker (pytest-xdist) has
 # its own embedded server. TEST_WORKERS=1 runs them one after another; modules with long tests go first (conftest.py).
+# --durations=30: every log ends with the 30 slowest tests, to see where the suite's time goes.
 TEST_WORKERS ?= 2
 test: setup lint
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=30
 
 # The quick subset for the inner loop: no whole episodes, no CLI runs, no model server (a few minutes).
 test-fast: setup
