@@ -94,8 +94,8 @@ def test_skill_timeout_stops_the_skill(make_bot):
     skills = Skills(bot)
     started = time.monotonic()
     assert not skills._do("stay", -1, timeout=1.5)
-    assert time.monotonic() - started < 4
-    assert "took longer than" in skills.take_log()
+    assert time.monotonic() - started < 30  # only catches a skill the timeout never stopped
+    assert "took longer than" in skills.take_log()  # it ended because of the timeout
     # the interrupted skill really stopped: a new one runs normally
     assert skills.stay(0.2)
 
