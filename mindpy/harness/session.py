@@ -18,7 +18,6 @@ What an episode's run directory holds is said in mindpy.harness.episode.
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,6 +29,7 @@ from ..errors import ConfigError, MindpyError
 from ..models.budget import Budget, BudgetLimits, release_budget, shared_budget
 from ..models.outage import OutageWatch
 from ..tasks.family import Family, family_of
+from ..tasks.records import EpisodeResult
 from ..tasks.schema import Task, unplayable_reason
 from ..tasks.world import Issue, WorldSetupError, issue_via_bot, issue_via_server
 from ..userfiles import one_line
@@ -275,9 +275,9 @@ class EpisodeSession:
     def write_result(self, result: dict[str, Any]) -> dict[str, Any]:
         """Write RUN_DIR/result.json (the result with the run directory and the agents' names); returns what was
         written."""
-        written = {**result, "run_dir": str(self.run_dir), "agent_names": self.names}
-        (self.run_dir / "result.json").write_text(json.dumps(written, indent=2) + "\n")
-        return written
+        record = EpisodeResult.from_dict({**result, "run_dir": str(self.run_dir), "agent_names": self.names})
+        record.write(self.run_dir / "result.json")
+        return record.to_dict()
 
 
 def _default_version() -> str:

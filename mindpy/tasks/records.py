@@ -48,7 +48,7 @@ def _check(source: str, key: str, value: Any, kinds: tuple[type, ...]) -> None:
 class _Record:
     """Shared reading and writing: known keys become fields, the rest go to `extra`, the key order is kept."""
     KINDS: ClassVar[Kinds] = {}
-    ALWAYS: ClassVar[tuple[str, ...]] = ()  # keys written even when unset (None)
+    ALWAYS: ClassVar[tuple[str, ...]] = ()  # keys a new record writes even when they hold their default
     NAME: ClassVar[str] = "record"
 
     extra: dict[str, Any]
@@ -71,8 +71,11 @@ class _Record:
     def _has(self, key: str) -> bool:
         if key in self.extra or key in self.key_order:
             return True  # a read file's keys are all written back; a new record's usual ones and those set
-        return key in self.KINDS and ((not self.key_order and key in self.ALWAYS)
-                                      or getattr(self, key) not in (None, {}, []))
+        if key not in self.KINDS:
+            return False
+        if not self.key_order and key in self.ALWAYS:
+            return True
+        return getattr(self, key) != getattr(type(self)(), key)  # set since it was read, or unlike the default
 
     def _default_order(self) -> list[str]:
         return [*self.KINDS, *self.extra]
@@ -189,6 +192,7 @@ class Summary(_Record):
         "by_family": (dict,), "by_family_and_agents": (dict,), "tokens": (int,), "cost_usd": _NUMBER,
         "budget": (dict,), "skipped": (dict,), "skipped_tasks": (list,), "by_breakdown": (dict,),
         "trials": (dict,)}
+    ALWAYS: ClassVar[tuple[str, ...]] = tuple(KINDS)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "summary") -> Summary:
@@ -210,7 +214,7 @@ class Summary(_Record):
         return self.families[key] if key in self.families else super()._value(key)
 
     def _has(self, key: str) -> bool:
-        return key in self.families or key in self.KINDS or key in self.extra
+        return key in self.families or super()._has(key)
 
     def _default_order(self) -> list[str]:
         return [*self.KINDS, *self.families, *self.extra]

@@ -74,6 +74,11 @@ def test_old_result_without_newer_keys_reads_with_defaults(tmp_path):
     assert result.to_dict() == old  # nothing is added that the file did not have
 
 
+def test_a_partial_result_is_written_back_without_added_keys(tmp_path):
+    partial = {"score": 1.0, "run_dir": "elsewhere"}
+    assert EpisodeResult.from_dict(partial).to_dict() == partial
+
+
 def test_budget_cut_off_and_error_are_not_counted():
     cut = EpisodeResult.from_dict({"task_id": "t", "type": "cooking", "score": 1.0, "end_reason": "budget"})
     assert not cut.succeeded and not cut.counted
@@ -118,10 +123,11 @@ def test_summary_round_trips_and_keeps_family_sections(tmp_path):
 
 
 def test_old_summary_reads_with_defaults(tmp_path):
-    (tmp_path / "summary.json").write_text(json.dumps({"model": "m", "episodes": 2, "played": 2, "errors": 0,
-                                                       "success_rate": 0.5, "by_family": {}}))
+    old = {"model": "m", "episodes": 2, "played": 2, "errors": 0, "success_rate": 0.5, "by_family": {}}
+    (tmp_path / "summary.json").write_text(json.dumps(old))
     record = Summary.read(tmp_path / "summary.json")
     assert record.budget == {} and record.skipped == {} and record.trials is None and record.families == {}
+    assert record.to_dict() == old
     (tmp_path / "summary.json").write_text(json.dumps({"model": "m", "played": "two"}))
     with pytest.raises(ValueError, match="'played'"):
         Summary.read(tmp_path / "summary.json")
