@@ -11,11 +11,11 @@ show "-".
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..tasks.records import Summary
 from .evaluate import BREAKDOWN_KEYS, read_results, summarize, value_order
 
 MISSING = "-"  # a cell the run has no value for
@@ -26,31 +26,31 @@ class RunSummary:
     """One eval run to compare: how its column is headed, its folder and its summary.json."""
     label: str
     path: Path
-    summary: dict
+    summary: Summary
 
     @property
     def breakdowns(self) -> dict[str, dict]:
-        return self.summary.get("by_breakdown") or {}
+        return self.summary.by_breakdown or {}
 
 
-def load_run(path: Path) -> dict:
+def load_run(path: Path) -> Summary:
     """The run's summary, with `by_breakdown` (and `trials`) from results.csv when the summary predates them.
     ValueError (one line) when the folder holds no readable summary.json."""
     file = path / "summary.json"
     if not file.is_file():
         raise ValueError(f"{path}: no summary.json (give the --out folder of a `mindpy eval` run)")
     try:
-        summary = json.loads(file.read_text())
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{file}: cannot be read ({exc}); rerun `mindpy eval` with that --out to rewrite it") from None
-    if not isinstance(summary, dict) or "success_rate" not in summary:
+        summary = Summary.read(file)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; rerun `mindpy eval` with that --out to rewrite it") from None
+    if "success_rate" not in summary.key_order:
         raise ValueError(f"{file}: not an eval summary (no success_rate); give the --out folder of `mindpy eval`")
-    if "by_breakdown" not in summary and (path / "results.csv").is_file():
+    if "by_breakdown" not in summary.key_order and (path / "results.csv").is_file():
         try:
             recounted = summarize(read_results(path / "results.csv"))
         except (OSError, ValueError) as exc:
             raise ValueError(f"{path / 'results.csv'}: {exc}") from None
-        summary = {**summary, "by_breakdown": recounted["by_breakdown"], "trials": recounted["trials"]}
+        summary = replace(summary, by_breakdown=recounted["by_breakdown"], trials=recounted["trials"])
     return summary
 
 
@@ -74,11 +74,11 @@ def comparison_rows(runs: Sequence[RunSummary]) -> list[tuple[str, list[str]]]:
     """(row name, one cell per run): counts, success overall and by every breakdown value any run has, the trial
     spread per family, construction score, tokens and cost."""
     rows: list[tuple[str, list[str]]] = [
-        ("episodes", [str(run.summary.get("episodes", MISSING)) for run in runs]),
-        ("played", [str(run.summary.get("played", MISSING)) for run in runs]),
-        ("errors", [str(run.summary.get("errors", MISSING)) for run in runs]),
-        ("success", [_rate(run.summary.get("success_rate"), _overall_wins(run.summary),
-                           run.summary.get("played")) for run in runs]),
+        ("episodes", [str(run.summary.episodes) for run in runs]),
+        ("played", [str(run.summary.played) for run in runs]),
+        ("errors", [str(run.summary.errors) for run in runs]),
+        ("success", [_rate(run.summary.success_rate, _overall_wins(run.summary), run.summary.played)
+                     for run in runs]),
     ]
     for key in BREAKDOWN_KEYS:
         for value in _values(runs, key):
@@ -87,18 +87,18 @@ def comparison_rows(runs: Sequence[RunSummary]) -> list[tuple[str, list[str]]]:
                 part = run.breakdowns.get(key, {}).get(value)
                 cells.append(_rate(part["success_rate"], part["successes"], part["episodes"]) if part else MISSING)
             rows.append((f"{key}={value}", cells))
-    families = sorted({family for run in runs for family in ((run.summary.get("trials") or {}).get("by_family", {}))})
+    families = sorted({family for run in runs for family in ((run.summary.trials or {}).get("by_family", {}))})
     for family in families:
         cells = []
         for run in runs:
-            spread = ((run.summary.get("trials") or {}).get("by_family") or {}).get(family)
+            spread = ((run.summary.trials or {}).get("by_family") or {}).get(family)
             cells.append(f"{spread['mean']:.0%} ± {spread['std']:.0%}" if spread else MISSING)
         rows.append((f"{family} success over trials", cells))
-    if any(run.summary.get("construction_mean_score") is not None for run in runs):
-        rows.append(("construction mean score", [_number(run.summary.get("construction_mean_score"), ".2f")
-                                                 for run in runs]))
-    rows.append(("tokens", [_number(run.summary.get("tokens"), ",") for run in runs]))
-    rows.append(("cost (USD)", [_number(run.summary.get("cost_usd"), ".4f") for run in runs]))
+    means = [run.summary.extra.get("construction_mean_score") for run in runs]  # the family's own figure
+    if any(mean is not None for mean in means):
+        rows.append(("construction mean score", [_number(mean, ".2f") for mean in means]))
+    rows.append(("tokens", [_number(run.summary.tokens, ",") for run in runs]))
+    rows.append(("cost (USD)", [_number(run.summary.cost_usd, ".4f") for run in runs]))
     return rows
 
 
@@ -171,13 +171,13 @@ def _values(runs: Sequence[RunSummary], key: str) -> list[str]:
 
 def _success_rate(run: RunSummary, key: str, value: str) -> float | None:
     if key == "family" and value == "all":
-        return run.summary.get("success_rate")
+        return run.summary.success_rate
     part = run.breakdowns.get(key, {}).get(value)
     return part["success_rate"] if part else None
 
 
-def _overall_wins(summary: dict) -> int | None:
-    rate, played = summary.get("success_rate"), summary.get("played")
+def _overall_wins(summary: Summary) -> int | None:
+    rate, played = summary.success_rate, summary.played
     return round(rate * played) if isinstance(rate, (int, float)) and isinstance(played, int) else None
 
 
