@@ -171,7 +171,7 @@ def test_a_ray_worker_killed_mid_episode_is_retried_not_scored(ray_cluster, repl
     attempt is an infrastructure error, and the retry plays the episode to its end (a timeout: 40 planks from one
     log cannot be made in 20 s by crafting alone)."""
     tasks = tmp_path / f"kill_{uuid.uuid4().hex[:8]}.json"  # the worker's copy keeps the name: we find it by it
-    tasks.write_text(json.dumps({"long_planks": {**TASKS["too_many_planks"], "timeout": 20},
+    tasks.write_text(json.dumps({"long_planks": {**TASKS["too_many_planks"], "timeout": 10},  # it is killed at once
                                  **{t: TASKS[t] for t in SOLVED}}))
     out = tmp_path / "eval"
     proc = _eval(str(tasks), "--ray", ray_cluster, "--out", str(out), "--model", f"replay:{replies}")
@@ -234,7 +234,7 @@ def test_worker_nodes_join_a_head_without_cpus_and_a_node_that_dies_mid_episode_
     nodes: dict[int, subprocess.Popen] = {}
     head, address = start_ray_head(temp, cpus=0)
     tasks = tmp_path / f"node_{uuid.uuid4().hex[:8]}.json"
-    tasks.write_text(json.dumps({"long_planks": {**TASKS["too_many_planks"], "timeout": 20}}))
+    tasks.write_text(json.dumps({"long_planks": {**TASKS["too_many_planks"], "timeout": 10}}))  # killed at once
     out = tmp_path / "eval"
     proc = _eval(str(tasks), "--ray", address, "--out", str(out), "--model", f"replay:{replies}")
     lines: list[str] = []
