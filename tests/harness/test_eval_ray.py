@@ -169,7 +169,7 @@ def test_eval_on_a_ray_cluster_writes_the_local_runners_results_and_resumes(ray_
 def test_a_ray_worker_killed_mid_episode_is_retried_not_scored(ray_cluster, replies, tmp_path):
     """The worker playing `long_planks` is killed once its world is set up: its episode process goes with it, the
     attempt is an infrastructure error, and the retry plays the episode to its end (a timeout: 40 planks from one
-    log cannot be made in 20 s by crafting alone)."""
+    log cannot be made in 10 s by crafting alone)."""
     tasks = tmp_path / f"kill_{uuid.uuid4().hex[:8]}.json"  # the worker's copy keeps the name: we find it by it
     tasks.write_text(json.dumps({"long_planks": {**TASKS["too_many_planks"], "timeout": 10},  # it is killed at once
                                  **{t: TASKS[t] for t in SOLVED}}))
