@@ -69,12 +69,19 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imported_modules(path: Path) -> list[tuple[int, str]]:
-    """(line, module) for every import of a mindpy module in the file, relative imports resolved."""
+def imported_modules(path: Path, runtime_only: bool = False) -> list[tuple[int, str]]:
+    """(line, module) for every import of a mindpy module in the file, relative imports resolved. `runtime_only`
+    leaves out the imports under `if TYPE_CHECKING:`, which name types and never run."""
     module = module_name(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    type_only = {id(node) for branch in ast.walk(tree)
+                 if isinstance(branch, ast.If) and "TYPE_CHECKING" in ast.unparse(branch.test)
+                 for statement in branch.body for node in ast.walk(statement)} if runtime_only else set()
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -118,3 +125,80 @@ def test_the_check_sees_an_upward_import(tmp_path):
     assert layer_of("mindpy.tasks.families.orders.world") == layer_of("mindpy.tasks.world")
     skills_api = PACKAGE / "skills" / "api.py"
     assert any(name.startswith("mindpy.bridge") for _, name in imported_modules(skills_api))
+
+
+# ----- import cycles -----
+def import_graph() -> dict[str, set[str]]:
+    """Every module of mindpy -> the mindpy modules it imports when it runs (wherever the import stands, in a
+    function too; an import of a package is its __init__, a name that is no module is its module's)."""
+    modules = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+    def known(name: str) -> str:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name
+
+    return {module: {known(target) for _, target in imported_modules(path, runtime_only=True)} - {module, ""}
+            for module, path in modules.items()}
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import loops of a graph: each strongly connected group of more than one module (Tarjan's algorithm),
+    sorted, as a list of its modules."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph.get(module, ())):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(groups)
+
+
+def test_no_import_cycles_in_mindpy():
+    cycles = import_cycles(import_graph())
+    assert not cycles, "import loops:\n" + "\n".join(" <-> ".join(group) for group in cycles)
+
+
+def test_the_cycle_check_sees_a_loop_inside_one_layer():
+    graph = {"mindpy.tasks.a": {"mindpy.tasks.b"}, "mindpy.tasks.b": {"mindpy.tasks.c"},
+             "mindpy.tasks.c": {"mindpy.tasks.a"}, "mindpy.tasks.d": {"mindpy.tasks.a"}}
+    assert import_cycles(graph) == [["mindpy.tasks.a", "mindpy.tasks.b", "mindpy.tasks.c"]]
+    assert import_cycles({"mindpy.x": {"mindpy.y"}, "mindpy.y": set()}) == []
+
+
+def test_a_function_level_import_counts_and_a_type_only_one_does_not(tmp_path, monkeypatch):
+    folder = tmp_path / "mindpy"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "a.py").write_text("def f():\n    from . import b\n")
+    (folder / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import f\n"
+                                 "from . import a\n")
+    monkeypatch.setattr(__import__(__name__), "PACKAGE", folder)
+    assert import_graph()["mindpy.a"] == {"mindpy.b"}
+    assert import_cycles(import_graph()) == [["mindpy.a", "mindpy.b"]]
+    (folder / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import f\n")
+    assert import_cycles(import_graph()) == []

@@ -178,7 +178,7 @@ class Evaluation:
         `profile_options`: the agent method's switches for every agent (partner_modelling, reflection);
         `budget`: limits on the model calls of the whole evaluation (see the module's "Budget"); `team`: a model
         for some agents, by name or index (mindpy.harness.team), over `model`."""
-        from .cli import check_model_option
+        from .options import check_model_option
         from .session import refuse_unpriced
 
         self.out = Path(out)
@@ -363,7 +363,7 @@ class Evaluation:
         command = ["--server", server or "embedded", "--seed", str(ep.trial - 1)]
         if self.model:
             command += ["--model", self.model]
-        from .cli import budget_arguments, method_arguments, round_arguments
+        from .options import budget_arguments, method_arguments, round_arguments
         from .team import team_arguments
 
         command += round_arguments(self.rounds) + method_arguments(self.profile_options) + team_arguments(self.team)

@@ -123,7 +123,7 @@ def refusal_before_start(profiles, version: str) -> str | None:
 
 def register(sub) -> None:
     """Add the `run` command to the CLI's subparsers."""
-    from .cli import add_budget_options, add_method_options, add_round_options, add_team_option
+    from .options import add_budget_options, add_method_options, add_round_options, add_team_option
     run = sub.add_parser("run", help="start bots from profiles (or play one task) and keep them playing")
     run.add_argument("--profile", action="append", default=[], metavar="FILE",
                      help="a bot's profile (YAML, or a MINDcraft JSON profile); repeat for several bots")

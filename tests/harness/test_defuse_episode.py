@@ -12,7 +12,7 @@ import pytest
 
 from conftest import teleport, unique_name
 from mindpy.cli import build_parser
-from mindpy.harness.cli import method_arguments, method_options
+from mindpy.harness.options import method_arguments, method_options
 from mindpy.models.replay import ReplayModel
 from mindpy.oracle.provider import OracleModel
 from mindpy.tasks.families.defuse import Action

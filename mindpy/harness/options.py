@@ -1,0 +1,199 @@
+"""The options of the commands that play tasks (`mindpy run --task`, `mindpy eval`): their flags, what they turn
+into (budget limits, round rules, profile options), the arguments that give a child episode process the same
+options, and the checks made before anything starts. The evaluation and the CLI both use them; this module uses
+neither, so the two do not import each other."""
+
+from __future__ import annotations
+
+from ..errors import ConfigError
+from ..userfiles import one_line
+
+
+def add_budget_options(parser, usd_per_mtok: bool = True) -> None:
+    """--max-usd, --max-rpm, --max-tpm (and --usd-per-mtok): the run-wide budget of model calls, over the
+    settings' `budget`."""
+    parser.add_argument("--max-usd", type=_positive_number, default=None, metavar="USD",
+                        help="stop once the models have spent this many dollars (cut-off episodes end as 'budget')")
+    parser.add_argument("--max-rpm", type=_positive_number, default=None, metavar="N",
+                        help="model requests per minute, shared by all agents (calls wait for their turn)")
+    parser.add_argument("--max-tpm", type=_positive_number, default=None, metavar="N",
+                        help="model tokens per minute, shared by all agents")
+    if usd_per_mtok:
+        parser.add_argument("--usd-per-mtok", type=_price, default=None, metavar="USD",
+                            help="dollars per million tokens for every model, instead of the price table")
+
+
+def budget_limits(args, settings_budget: dict | None = None):
+    """The BudgetLimits of a command: the settings' `budget` (the --settings file and MINDPY_BUDGET, or
+    `settings_budget`), each given flag overriding its key. ConfigError (one line) for a bad settings file."""
+    from ..models.budget import BudgetLimits
+    from ..settings import SettingsError, load_settings
+
+    if settings_budget is None:
+        try:
+            settings_budget = load_settings(getattr(args, "settings", None)).budget
+        except SettingsError as exc:
+            raise ConfigError(one_line(str(exc))) from None
+    values = dict(settings_budget)
+    for flag, key in (("max_usd", "max_usd"), ("max_rpm", "max_requests_per_minute"),
+                      ("max_tpm", "max_tokens_per_minute"), ("usd_per_mtok", "usd_per_mtok")):
+        if getattr(args, flag, None) is not None:
+            values[key] = getattr(args, flag)
+    try:
+        return BudgetLimits.from_mapping(values)
+    except ValueError as exc:
+        raise ConfigError(f"budget: {one_line(str(exc))}") from None
+
+
+def budget_arguments(limits, parallel: int = 1) -> list[str]:
+    """The command-line arguments that give a child episode these limits; the rates are split evenly between the
+    `parallel` episodes played at once, so that together they keep to them."""
+    out: list[str] = []
+    if limits.max_usd is not None:
+        out += ["--max-usd", repr(float(limits.max_usd))]
+    for flag, rate in (("--max-rpm", limits.max_requests_per_minute), ("--max-tpm", limits.max_tokens_per_minute)):
+        if rate is not None:
+            out += [flag, repr(float(rate) / parallel)]
+    return out
+
+
+def add_round_options(parser) -> None:
+    """--rounds N and --free-messages, for the commands that play tasks."""
+    parser.add_argument("--rounds", type=_positive_int, default=None, metavar="N",
+                        help="play in lockstep rounds, one turn per agent per round, at most N rounds (default: "
+                             "agents act when they like)")
+    parser.add_argument("--free-messages", action="store_true",
+                        help="with --rounds: a message does not use up the turn (by default it is the turn's action)")
+
+
+TOM_PROBES = "tom_probes"  # defuse only: not a profile field, the round runner asks the questions
+DEFUSE_OPTIONS = (TOM_PROBES,)
+
+
+def add_method_options(parser) -> None:
+    """--partner-modelling and --reflection (the CoBlock agent method), --tom-step and --verification
+    (LLM-Coordination's), --belief-state, and --tom-probes (defuse), for the commands that play tasks."""
+    parser.add_argument("--partner-modelling", action="store_true",
+                        help="agents write partner and self modelling sections before acting (profile option)")
+    parser.add_argument("--reflection", action="store_true",
+                        help="agents get a review of the structure after each round and reflect on it (coblock)")
+    parser.add_argument("--tom-step", action="store_true",
+                        help="agents note what each partner is doing and needs before each choice (profile option)")
+    parser.add_argument("--verification", action="store_true",
+                        help="agents check each chosen command against the state and choose again when it is not "
+                             "okay (profile option)")
+    parser.add_argument("--belief-state", action="store_true",
+                        help="each agent rewrites a written belief (defuse: after every observation; other families: "
+                             "about partners and progress, after new messages) that stands for its history in the "
+                             "next prompt (profile option)")
+    parser.add_argument("--tom-probes", action="store_true",
+                        help="defuse tasks: after each action, ask the agent introspection, first- and second-order "
+                             "questions about what it concerned; accuracy per level in result.json")
+
+
+def add_team_option(parser) -> None:
+    """--team AGENT=MODEL (repeatable): a mixed team, for the commands that play tasks."""
+    parser.add_argument("--team", action="append", default=[], metavar="AGENT=MODEL",
+                        help="a model for one agent, by name or index (andy=gpt-4o-mini, 1=oracle); repeat for more; "
+                             "the others play --model")
+
+
+def method_options(args) -> dict:
+    """The profile options the arguments turn on ({} for none)."""
+    from ..profiles import METHOD_OPTIONS
+
+    return {name: True for name in (*METHOD_OPTIONS, *DEFUSE_OPTIONS) if getattr(args, name, False)}
+
+
+def method_arguments(options: dict) -> list[str]:
+    """The command-line arguments that give a child process the same profile options."""
+    return [f"--{name.replace('_', '-')}" for name in options if options[name]]
+
+
+def round_options(args):
+    """The RoundOptions the arguments ask for, or None (no --rounds)."""
+    from .rounds import RoundOptions
+
+    if getattr(args, "rounds", None) is None:
+        if getattr(args, "free_messages", False):
+            raise ConfigError("--free-messages needs --rounds N")
+        return None
+    return RoundOptions(limit=args.rounds, message_is_action=not args.free_messages)
+
+
+def round_arguments(options) -> list[str]:
+    """The command-line arguments that give a child process the same RoundOptions (none for None)."""
+    if options is None:
+        return []
+    return ["--rounds", str(options.limit)] + ([] if options.message_is_action else ["--free-messages"])
+
+
+def is_dispatching_player(model: str | None, task) -> bool:
+    """Whether `--model human:NAME` names the player who gives an orders task's orders in chat; ConfigError for a
+    bad name or another family (there a person joins in one of the task's human slots)."""
+    from ..dispatch.human import human_player
+    from ..tasks.family import family_of
+
+    try:
+        player = human_player(model)
+    except ValueError as exc:
+        raise ConfigError(f"--model {one_line(str(model), 80)}: {exc}") from None
+    family = family_of(task)
+    if player is not None and not family.human_dispatcher:
+        raise ConfigError(f"--model human:NAME gives the orders of an orders task; {task.id} is a {family.name} task "
+                          f"(a person joins one as a player named in its usernames)")
+    return player is not None
+
+
+def check_model_option(model: str | None) -> None:
+    """ConfigError unless `--model` names a model that can be created (None: the default); checked before any
+    server or episode starts, so that a typo costs nothing."""
+    from ..models import missing_key
+    from ..profiles import check_model_spec
+
+    if model is None:
+        return
+    try:
+        check_model_spec(model)
+    except ValueError as exc:
+        raise ConfigError(f"--model {one_line(model, 80)}: {one_line(str(exc))}") from None
+    problem = missing_key(model)  # here, not in profiles: a profile may name a model the run never calls
+    if problem:
+        raise ConfigError(f"--model {one_line(model, 80)}: {problem}")
+
+
+def _positive_int(text: str) -> int:
+    """A whole number >= 1 from an argument; else argparse's one-line error."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {one_line(text, 40)!r}")
+    return value
+
+
+def _finite_number(text: str, above_zero: bool, wanted: str) -> float:
+    """A finite number from an argument: above 0, or at least 0; else argparse's one-line error saying `wanted`."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and (value > 0 if above_zero else value >= 0)):
+        raise argparse.ArgumentTypeError(f"must be {wanted}, got {one_line(text, 40)!r}")
+    return value
+
+
+def _positive_number(text: str) -> float:
+    """A finite number above 0 from an argument."""
+    return _finite_number(text, True, "a number above 0")
+
+
+def _price(text: str) -> float:
+    """Dollars per million tokens (>= 0) from an argument."""
+    return _finite_number(text, False, "dollars per million tokens (a number >= 0)")
