@@ -12,6 +12,7 @@ from ..errors import ConfigError
 from ..userfiles import one_line
 from .options import (
     DEFUSE_OPTIONS,
+    EpisodeOptions,
     _positive_int,
     _price,
     add_budget_options,
@@ -35,7 +36,6 @@ def run_task_command(args) -> int:
     from .episode import run_episode
     from .evaluate import folder_name
     from .session import EpisodeInfraError, refuse_unplayable
-    from .team import parse_team
 
     if not args.task_id:
         print("mindpy run --task needs --task-id ID (see `mindpy tasks show FILE` for the ids)", file=sys.stderr)
@@ -45,20 +45,19 @@ def run_task_command(args) -> int:
         print(warning, file=sys.stderr, flush=True)
     task = report.task(args.task_id)
     refuse_unplayable(task, args.task)
-    if not is_dispatching_player(args.model, task):
-        check_model_option(args.model)
+    options = (EpisodeOptions.from_json(args.options) if getattr(args, "options", None)
+               else EpisodeOptions.from_args(args))
+    if not is_dispatching_player(options.model, task):
+        check_model_option(options.model)
     family = family_of(task)
     for option in DEFUSE_OPTIONS:
-        if getattr(args, option, False) and option not in family.episode_options:
+        if options.profile_options.get(option) and option not in family.episode_options:
             print(f"--{option.replace('_', '-')} is for defuse tasks; {task.id} ({family.name}) plays without it",
                   file=sys.stderr)
-    limits = budget_limits(args)
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / folder_name(task.id)
     try:
-        result = run_episode(task, run_dir, model=args.model, server=args.server, seed=getattr(args, "seed", 0),
-                             progress=lambda text: print(text, flush=True), rounds=round_options(args),
-                             profile_options=method_options(args), budget=limits,
-                             team=parse_team(getattr(args, "team", [])))
+        result = run_episode(task, run_dir, progress=lambda text: print(text, flush=True),
+                             **options.episode_kwargs())
     except EpisodeInfraError as exc:
         print(f"infrastructure error (not scored): {exc}", file=sys.stderr, flush=True)
         return EXIT_INFRA

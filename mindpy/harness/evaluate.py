@@ -359,20 +359,19 @@ class Evaluation:
     def _run_process(self, ep: Episode, grant: float | None = None) -> tuple[int, str]:
         """Play the episode in a child process, where the runner puts it; `grant`: the dollars it may spend (None:
         no limit)."""
-        server = self._take_server()
-        command = ["--server", server or "embedded", "--seed", str(ep.trial - 1)]
-        if self.model:
-            command += ["--model", self.model]
-        from .options import budget_arguments, method_arguments, round_arguments
-        from .team import team_arguments
+        from ..models.prices import parse_price
+        from .options import EpisodeOptions
 
-        command += round_arguments(self.rounds) + method_arguments(self.profile_options) + team_arguments(self.team)
-        limits = BudgetLimits(self.budget.max_requests_per_minute, self.budget.max_tokens_per_minute, grant)
-        command += budget_arguments(limits, self.parallel)
-        if self.usd_per_mtok:  # the price the dollars are counted at (a price from MINDPY_BUDGET is inherited)
-            command += ["--usd-per-mtok", repr(float(self.usd_per_mtok))]
+        server = self._take_server()
+        # the rates are shared out between the episodes played at once, so that together they keep to them
+        rates = [None if rate is None else float(rate) / self.parallel
+                 for rate in (self.budget.max_requests_per_minute, self.budget.max_tokens_per_minute)]
+        price = parse_price(float(self.usd_per_mtok)) if self.usd_per_mtok else self.budget.usd_per_mtok
+        options = EpisodeOptions(model=self.model or None, server=server or "embedded", seed=ep.trial - 1,
+                                 rounds=self.rounds, profile_options=dict(self.profile_options),
+                                 budget=BudgetLimits(rates[0], rates[1], grant, price), team=dict(self.team or {}))
         try:
-            return self.runner.play(EpisodeJob(Path(ep.file), ep.task_id, ep.run_dir, tuple(command)),
+            return self.runner.play(EpisodeJob(Path(ep.file), ep.task_id, ep.run_dir, ("--options", options.to_json())),
                                     report=self._report)
         finally:
             self._give_back(server)

@@ -5,8 +5,14 @@ neither, so the two do not import each other."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
 from ..errors import ConfigError
+from ..models.budget import BudgetLimits
 from ..userfiles import one_line
+from .rounds import RoundOptions
 
 
 def add_budget_options(parser, usd_per_mtok: bool = True) -> None:
@@ -43,18 +49,6 @@ def budget_limits(args, settings_budget: dict | None = None):
         return BudgetLimits.from_mapping(values)
     except ValueError as exc:
         raise ConfigError(f"budget: {one_line(str(exc))}") from None
-
-
-def budget_arguments(limits, parallel: int = 1) -> list[str]:
-    """The command-line arguments that give a child episode these limits; the rates are split evenly between the
-    `parallel` episodes played at once, so that together they keep to them."""
-    out: list[str] = []
-    if limits.max_usd is not None:
-        out += ["--max-usd", repr(float(limits.max_usd))]
-    for flag, rate in (("--max-rpm", limits.max_requests_per_minute), ("--max-tpm", limits.max_tokens_per_minute)):
-        if rate is not None:
-            out += [flag, repr(float(rate) / parallel)]
-    return out
 
 
 def add_round_options(parser) -> None:
@@ -105,11 +99,6 @@ def method_options(args) -> dict:
     return {name: True for name in (*METHOD_OPTIONS, *DEFUSE_OPTIONS) if getattr(args, name, False)}
 
 
-def method_arguments(options: dict) -> list[str]:
-    """The command-line arguments that give a child process the same profile options."""
-    return [f"--{name.replace('_', '-')}" for name in options if options[name]]
-
-
 def round_options(args):
     """The RoundOptions the arguments ask for, or None (no --rounds)."""
     from .rounds import RoundOptions
@@ -119,13 +108,6 @@ def round_options(args):
             raise ConfigError("--free-messages needs --rounds N")
         return None
     return RoundOptions(limit=args.rounds, message_is_action=not args.free_messages)
-
-
-def round_arguments(options) -> list[str]:
-    """The command-line arguments that give a child process the same RoundOptions (none for None)."""
-    if options is None:
-        return []
-    return ["--rounds", str(options.limit)] + ([] if options.message_is_action else ["--free-messages"])
 
 
 def is_dispatching_player(model: str | None, task) -> bool:
@@ -197,3 +179,65 @@ def _positive_number(text: str) -> float:
 def _price(text: str) -> float:
     """Dollars per million tokens (>= 0) from an argument."""
     return _finite_number(text, False, "dollars per million tokens (a number >= 0)")
+
+
+# ----- one episode's options, as an object that crosses to child processes and Ray workers -----
+@dataclass(frozen=True)
+class EpisodeOptions:
+    """How one episode is played, besides its task and run directory: what `mindpy run --task` and each episode
+    of `mindpy eval` take. It crosses to an episode's child process (or Ray worker) as JSON (`to_json`, read back
+    by `from_json`), so a new option is one field here, not a flag, a parser and an argument builder."""
+
+    model: str | None = None
+    server: str = "embedded"
+    seed: int = 0
+    rounds: RoundOptions | None = None
+    profile_options: dict[str, bool] = field(default_factory=dict)  # the method switches (and defuse's probes)
+    budget: BudgetLimits | None = None
+    team: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_args(cls, args: Any, budget: BudgetLimits | None = None) -> EpisodeOptions:
+        """The options a command's arguments give (`budget`: limits already worked out; else from the flags)."""
+        from .team import parse_team
+
+        return cls(model=getattr(args, "model", None), server=getattr(args, "server", "embedded"),
+                   seed=getattr(args, "seed", 0) or 0, rounds=round_options(args),
+                   profile_options=method_options(args),
+                   budget=budget if budget is not None else budget_limits(args),
+                   team=parse_team(getattr(args, "team", [])))
+
+    def episode_kwargs(self) -> dict[str, Any]:
+        """The keyword arguments of mindpy.harness.episode.run_episode."""
+        return {"model": self.model, "server": self.server, "seed": self.seed, "rounds": self.rounds,
+                "profile_options": dict(self.profile_options), "budget": self.budget, "team": dict(self.team)}
+
+    def to_json(self) -> str:
+        """One line of JSON: what `from_json` reads back."""
+        data = asdict(self)
+        if self.budget is not None and self.budget.usd_per_mtok is not None:
+            data["budget"]["usd_per_mtok"] = {k: v for k, v in asdict(self.budget.usd_per_mtok).items()
+                                              if v is not None}
+        return json.dumps(data, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> EpisodeOptions:
+        """The options `to_json` wrote; ConfigError (one line) for anything else."""
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise ValueError("expected a JSON object")
+            unknown = set(data) - {f.name for f in fields(cls)}
+            if unknown:
+                raise ValueError(f"unknown option(s) {sorted(unknown)}")
+            rounds = data.get("rounds")
+            budget = data.get("budget")
+            return cls(model=data.get("model"), server=str(data.get("server", "embedded")),
+                       seed=int(data.get("seed", 0)),
+                       rounds=None if rounds is None else RoundOptions(**rounds),
+                       profile_options={str(k): bool(v) for k, v in dict(data.get("profile_options", {})).items()},
+                       budget=None if budget is None else BudgetLimits.from_mapping(
+                           {k: v for k, v in budget.items() if v is not None}),
+                       team={str(k): str(v) for k, v in dict(data.get("team", {})).items()})
+        except (ValueError, TypeError, AttributeError, ConfigError) as exc:
+            raise ConfigError(f"episode options: {one_line(str(exc))}") from None

@@ -135,6 +135,9 @@ def register(sub) -> None:
     run.add_argument("--task-id", default=None, metavar="ID", help="which task of --task to play")
     run.add_argument("--model", default=None, help="model for every bot of a task (default: the oracle)")
     run.add_argument("--seed", type=int, default=0, help="seed of a task's set-up (where the agents stand)")
+    run.add_argument("--options", default=None, metavar="JSON",
+                     help="a task episode's options as one JSON object (how mindpy eval starts each episode; "
+                          "replaces --model, --server, --seed, the round, method, team and budget flags)")
     run.add_argument("--processes", type=int, default=None, metavar="N",
                      help="spread the agents over N Python processes, each with its own Node process for its bots "
                           "(default: the settings' processes, 1)")

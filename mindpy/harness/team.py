@@ -60,11 +60,6 @@ def team_specs(team: dict[str, str] | None, names: Sequence[str], default: Any) 
     return specs
 
 
-def team_arguments(team: dict[str, str] | None) -> list[str]:
-    """The command-line arguments that give a child process the same team."""
-    return [arg for key, spec in (team or {}).items() for arg in ("--team", f"{key}={spec}")]
-
-
 # ---- cross-play ----------------------------------------------------------------------------------------------
 def pairing_folder(first: str, second: str) -> str:
     """The folder of one pairing's evaluation, its models made safe for a file name."""

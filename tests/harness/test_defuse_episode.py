@@ -12,7 +12,7 @@ import pytest
 
 from conftest import teleport, unique_name
 from mindpy.cli import build_parser
-from mindpy.harness.options import method_arguments, method_options
+from mindpy.harness.options import EpisodeOptions, method_options
 from mindpy.models.replay import ReplayModel
 from mindpy.oracle.provider import OracleModel
 from mindpy.tasks.families.defuse import Action
@@ -175,7 +175,8 @@ def test_the_belief_state_and_probe_flags_reach_the_defuse_runner_and_eval_child
                                       "--belief-state", "--tom-probes"])
     options = method_options(args)
     assert options == {"belief_state": True, "tom_probes": True}
-    assert method_arguments(options) == ["--belief-state", "--tom-probes"]  # how `mindpy eval` passes them on
+    # how `mindpy eval` passes them on: the episode options, as JSON to the episode's process
+    assert EpisodeOptions.from_json(EpisodeOptions.from_args(args).to_json()).profile_options == options
     plain = build_parser().parse_args(["run", "--task", "tasks/defuse_test.json", "--task-id", "defuse_1"])
     assert method_options(plain) == {}
 

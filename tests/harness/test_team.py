@@ -12,12 +12,12 @@ import pytest
 import yaml
 
 from mindpy.errors import ConfigError
+from mindpy.harness.options import EpisodeOptions
 from mindpy.harness.team import (
     matrix_table,
     pairing_folder,
     pairings,
     parse_team,
-    team_arguments,
     team_specs,
     write_cross_play,
 )
@@ -30,7 +30,7 @@ def test_team_entries_name_agents_by_name_or_index():
     assert team == {"andy": "gpt-4o-mini", "2": "oracle"}
     assert team_specs(team, ["andy", "jill", "bob"], "chaos") == {"andy": "gpt-4o-mini", "jill": "chaos",
                                                                   "bob": "oracle"}
-    assert parse_team(team_arguments(team)[1::2]) == team  # what `mindpy eval` hands each episode
+    assert EpisodeOptions.from_json(EpisodeOptions(team=team).to_json()).team == team  # what each episode gets
 
 
 @pytest.mark.parametrize("entries, words", [
