@@ -46,7 +46,7 @@ from ..models.base import ModelUnreachable
 from ..models.budget import Budget, BudgetLimits
 from ..models.outage import OutageWatch
 from ..tasks.checkers import SUCCESS, TaskMonitor, checker_for
-from ..tasks.family import family_of, load_entry
+from ..tasks.family import families, family_of, load_entry
 from ..tasks.results import EpisodeRecorder
 from ..tasks.schema import Task
 from ..tasks.world import set_up_task
@@ -105,14 +105,17 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     (defuse's tom_probes; a family's `episode_options` name them); `budget`: the run's limits on model calls
     (None: the settings' `budget`); `team`: a model for some agents, by name or index (mindpy.harness.team), over
     `model`. Returns the result (also written to RUN_DIR/result.json)."""
+    from ..profiles import METHOD_OPTIONS
+
     family = family_of(task)
     options = dict(family_options or {})
     profile_options = dict(profile_options or {})
     for name in family.episode_options:  # a family's own switch, given with the profile options (the CLI's)
         if name in profile_options and name not in options:
             options[name] = profile_options[name]
-    if "tom_probes" in profile_options:  # a switch of the defuse play, never of a profile
-        profile_options.pop("tom_probes")
+    # a switch only a family's play takes (defuse's tom_probes), no profile field, never goes into the profiles
+    play_only = {name for other in families() for name in other.episode_options} - set(METHOD_OPTIONS)
+    profile_options = {name: value for name, value in profile_options.items() if name not in play_only}
     with EpisodeSession(task, run_dir, model=model, models=models, team=team, server=server, seed=seed, echo=echo,
                         budget=budget, settings_overrides=settings_overrides, progress=progress, rounds=rounds,
                         profile_options=profile_options, family_options=options) as session:

@@ -25,13 +25,14 @@ from typing import IO, Any
 
 import yaml
 
+from .. import DEFAULT_MINECRAFT_VERSION
 from ..errors import ConfigError, MindpyError
 from ..models.budget import Budget, BudgetLimits, release_budget, shared_budget
 from ..models.outage import OutageWatch
 from ..tasks.family import Family, family_of
 from ..tasks.records import EpisodeResult
 from ..tasks.schema import Task, unplayable_reason
-from ..tasks.world import Issue, WorldSetupError, issue_via_bot, issue_via_server
+from ..tasks.world import Issue, issue_via_bot, issue_via_server
 from ..userfiles import one_line
 from .team import team_specs
 
@@ -140,8 +141,8 @@ class EpisodeSession:
         self.task = task
         self.family: Family = family_of(task)
         if team and self.family.one_model:
-            raise ConfigError(f"--team: an {self.family.name} task has one model, the dispatcher's; give it with "
-                              f"--model")
+            raise ConfigError(f"--team: an {self.family.name} task has one model for the whole team; give it "
+                              f"with --model")
         self.run_dir = Path(run_dir)
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.say: Callable[[str], None] = progress or (lambda text: None)
@@ -223,7 +224,7 @@ class EpisodeSession:
         """Start the embedded server (closed with the session) or reach the one given; (host, port)."""
         version = self.settings.minecraft_version if self.settings is not None else None
         self.embedded, self.host, self.port = open_server(self._stack, self.server, self.run_dir,
-                                                          version or _default_version())
+                                                          version or DEFAULT_MINECRAFT_VERSION)
         return self.host, self.port
 
     def open_budget(self) -> Budget:
@@ -262,9 +263,9 @@ class EpisodeSession:
         """A world set-up that fails is the infrastructure's failure: EpisodeInfraError."""
         try:
             yield
-        except (WorldSetupError, MindpyError) as exc:
-            if isinstance(exc, EpisodeInfraError):
-                raise
+        except EpisodeInfraError:
+            raise
+        except MindpyError as exc:  # WorldSetupError, or a bot or the server that failed during the set-up
             raise EpisodeInfraError(f"{what} was not set up: {exc}" if what else str(exc)) from exc
 
     def server_stopped(self) -> bool:
@@ -279,8 +280,3 @@ class EpisodeSession:
         record.write(self.run_dir / "result.json")
         return record.to_dict()
 
-
-def _default_version() -> str:
-    from ..settings import DEFAULT_MINECRAFT_VERSION
-
-    return DEFAULT_MINECRAFT_VERSION
