@@ -159,12 +159,6 @@ def task_breakdown(task) -> dict[str, str]:
             "hells_kitchen": "yes" if task.is_hells_kitchen else "no", **family_of(task).breakdown(task)}
 
 
-def is_success(result: EpisodeResult) -> bool:
-    """Crafting and cooking: the targets were made. Construction: the whole blueprint matches. An episode cut off
-    by the budget is no success, and no failure either: summaries leave it out (NOT_COUNTED)."""
-    return result.succeeded
-
-
 class Evaluation:
     """Plays a task suite, each episode in a child process (resuming finished ones), and writes the results."""
     def __init__(self, files: list[str], out: str | Path = "runs/eval", model: str | None = None,
@@ -404,12 +398,10 @@ class Evaluation:
             self.progress(text)
 
     # ---- rows and summary ----------------------------------------------------------------------------------
-    def _row(self, ep: Episode, result: EpisodeResult | dict, attempts: int) -> dict:
-        """The results.csv row of a played episode (its result, or the result's dict)."""
-        if isinstance(result, dict):
-            result = EpisodeResult.from_dict(result, str(ep.result_path))
+    def _row(self, ep: Episode, result: EpisodeResult, attempts: int) -> dict:
+        """The results.csv row of a played episode."""
         return {"task_id": ep.task_id, "file": ep.file, "family": ep.family, "agent_count": ep.agent_count,
-                "trial": ep.trial, "score": result.score, "success": is_success(result),
+                "trial": ep.trial, "score": result.score, "success": result.succeeded,
                 "end_reason": result.end_reason, "duration_s": result.duration_s,
                 "commands": result.total("commands_used"), "messages": result.total("messages_sent"),
                 "tokens": result.total("tokens"), "attempts": attempts,

@@ -13,6 +13,7 @@ import pytest
 
 from conftest import REPO_ROOT
 from mindpy.harness.evaluate import BREAKDOWN_FIELDS, CSV_FIELDS, Episode, Evaluation, chart, read_results, summarize
+from mindpy.tasks.records import EpisodeResult
 
 # short name -> (split, task id); the comments give what the breakdowns should read from each task
 TASKS = {
@@ -55,7 +56,7 @@ def play(evaluation: Evaluation, outcomes: dict = OUTCOMES) -> dict:
         else:
             result = {"task_id": ep.task_id, "score": score, "end_reason": "success" if score == 1 else "timeout",
                       "agents": {"andy": {"tokens": 100, "commands_used": 3}}}
-            row = evaluation._row(ep, result, attempts=1)
+            row = evaluation._row(ep, EpisodeResult.from_dict(result), attempts=1)
         evaluation._record(ep, row)
     return evaluation.write()
 
@@ -146,7 +147,7 @@ def test_rows_of_older_runs_count_as_unknown(two_trials, tmp_path):
     chart(older, tmp_path / "older.png")
     assert png_size(tmp_path / "older.png") == png_size_of_panels(0)
     unplanned = Evaluation([], out=tmp_path).\
-        _row(Episode("f.json", "t", "crafting", 2, tmp_path / "t"), {"score": 1.0, "end_reason": "success"}, 1)
+        _row(Episode("f.json", "t", "crafting", 2, tmp_path / "t"), EpisodeResult.from_dict({"score": 1.0, "end_reason": "success"}), 1)
     assert unplanned["plan_depth"] == "" and summarize([unplanned])["by_breakdown"]["plan_depth"] == {
         "unknown": rate(1, 1)}
 

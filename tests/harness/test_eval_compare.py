@@ -13,6 +13,7 @@ from conftest import REPO_ROOT
 from mindpy.cli import main
 from mindpy.harness.compare import comparison_rows, load_runs
 from mindpy.harness.evaluate import BREAKDOWN_FIELDS, CSV_FIELDS, Evaluation, read_results
+from mindpy.tasks.records import EpisodeResult
 
 CARROT = "multiagent_crafting_golden_carrot_partial_plan_requires_ctable__depth_0__2_agents"  # depth 0, blocked
 SWORD = "multiagent_crafting_wooden_sword_full_plan_missing_items_requires_ctable__depth_1__2_agents"  # depth 1
@@ -40,7 +41,7 @@ def runs(tmp_path_factory):
                 continue
             result = {"task_id": ep.task_id, "score": float((ep.task_id, ep.trial) in won), "end_reason": "ended",
                       "agents": {"andy": {"tokens": 1000 if name == "strong" else 250}}}
-            evaluation._record(ep, evaluation._row(ep, result, attempts=1))
+            evaluation._record(ep, evaluation._row(ep, EpisodeResult.from_dict(result), attempts=1))
         evaluation.write()
     old = root / "old"
     old.mkdir()

@@ -12,6 +12,7 @@ import pytest
 from conftest import REPO_ROOT
 from mindpy.harness.evaluate import NAME_LIMIT, Evaluation, folder_name, summarize
 from mindpy.tasks import TaskFileError
+from mindpy.tasks.records import EpisodeResult
 
 LADDER = {"type": "techtree", "goal": "Craft a ladder.", "agent_count": 1, "initial_inventory": {"0": {"stick": 7}},
           "target": "ladder", "timeout": 60}
@@ -97,7 +98,7 @@ def test_rows_and_summary_keep_every_episode_of_a_shared_id(suite, tmp_path):
     for n, ep in enumerate(evaluation.episodes):
         result = {"task_id": ep.task_id, "score": 1.0 if n % 2 == 0 else 0.0, "end_reason": "success",
                   "agents": {"andy": {"tokens": 10}}}
-        evaluation._record(ep, evaluation._row(ep, result, attempts=1))
+        evaluation._record(ep, evaluation._row(ep, EpisodeResult.from_dict(result), attempts=1))
     assert [line.split("]")[0] for line in lines] == ["[1/4", "[2/4", "[3/4", "[4/4"]
     summary = evaluation.write()
     with (tmp_path / "out" / "results.csv").open() as f:

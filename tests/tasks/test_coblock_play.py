@@ -18,6 +18,7 @@ from mindpy.tasks.families.coblock.checker import CoblockChecker
 from mindpy.tasks.families.coblock.fields import CoblockFields
 from mindpy.tasks.families.coblock.results import coblock_gamma
 from mindpy.tasks.families.coblock.site import SITE_MARGIN, in_site, site_box, structure_cells
+from mindpy.tasks.records import EpisodeResult
 from mindpy.tasks.results import EpisodeRecorder, load_result
 from mindpy.tasks.world import issue_via_server, set_up_task
 from mindpy.world.queries import block_at
@@ -269,10 +270,12 @@ def test_the_eval_summary_gives_coblock_means(tmp_path):
     results = [{"task_id": "a", "score": 1.0, "end_reason": "success", "timesteps": 20, "gamma": 0.5, "rounds": 12},
                {"task_id": "b", "score": 0.25, "end_reason": "ended", "timesteps": 9, "gamma": None, "rounds": None},
                {"task_id": "c", "score": 0.5, "end_reason": "timeout", "timesteps": 31, "gamma": 0.3, "rounds": 20}]
-    rows = [evaluation._row(Episode("f.json", r["task_id"], "coblock", 2, tmp_path / r["task_id"]), r, attempts=1)
+    rows = [evaluation._row(Episode("f.json", r["task_id"], "coblock", 2, tmp_path / r["task_id"]), EpisodeResult.from_dict(r),
+                            attempts=1)
             for r in results]
     rows.append(evaluation._row(Episode("f.json", "craft", "crafting", 1, tmp_path / "craft"),
-                                {"task_id": "craft", "score": 1.0, "end_reason": "success"}, attempts=1))
+                                EpisodeResult.from_dict({"task_id": "craft", "score": 1.0, "end_reason": "success"}),
+                                attempts=1))
     assert rows[1]["gamma"] == "" and rows[3]["timesteps"] == ""  # blank in results.csv
     summary = summarize(rows)
     assert summary["coblock"] == {"episodes": 3, "mean_gamma": pytest.approx(0.4), "episodes_with_gamma": 2,
