@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from ..userfiles import one_line
+from .ablations import ablations_from_args, add_ablation_options
 from .options import (
     DEFUSE_OPTIONS,
     EpisodeOptions,
@@ -121,7 +122,7 @@ def _evaluation(args, out: Path, model: str | None, team: dict):
                       servers=args.servers.split(",") if args.servers else None, ids=args.task_id or None,
                       limit=args.limit, usd_per_mtok=args.usd_per_mtok or 0.0, trials=args.trials,
                       rounds=round_options(args), profile_options=method_options(args), budget=budget_limits(args),
-                      team=team, runner=runner)
+                      team=team, runner=runner, ablations=ablations_from_args(args))
 
 
 def _episode_runner(args):
@@ -229,6 +230,7 @@ def register(sub) -> None:
     add_budget_options(ev, usd_per_mtok=False)
     add_round_options(ev)
     add_method_options(ev)
+    add_ablation_options(ev)
     add_team_option(ev)
     ev.add_argument("--pairings", default=None, metavar="A,B,...",
                     help="cross-play: every ordered pair of these models (agent 0 plays the first, the others the "

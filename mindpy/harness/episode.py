@@ -51,6 +51,7 @@ from ..tasks.results import EpisodeRecorder
 from ..tasks.schema import Task
 from ..tasks.world import set_up_task
 from ..userfiles import one_line
+from .ablations import Ablations
 from .calls import CallLog, model_price
 from .humans import HumanSlots
 from .rounds import RoundOptions, RoundScheduler
@@ -96,7 +97,8 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
                 progress: Callable[[str], None] | None = None, models: dict[str, Any] | None = None,
                 echo: bool = False, rounds: RoundOptions | None = None,
                 profile_options: dict[str, Any] | None = None, budget: BudgetLimits | None = None,
-                team: dict[str, str] | None = None, family_options: dict[str, Any] | None = None) -> dict:
+                team: dict[str, str] | None = None, family_options: dict[str, Any] | None = None,
+                ablations: Ablations | None = None) -> dict:
     """Play `task` once, as its family plays (mindpy.tasks.family: `play_entry`, or the goal-directed play below).
     `model`: a model spec for every agent (None: the default), or `models` by agent name (ready model objects,
     for tests). `echo` also prints the console log (who said and did what) to stdout. `rounds`: play in round mode
@@ -104,7 +106,8 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     profile (partner_modelling, reflection, belief_state...); `family_options`: switches of the task's family
     (defuse's tom_probes; a family's `episode_options` name them); `budget`: the run's limits on model calls
     (None: the settings' `budget`); `team`: a model for some agents, by name or index (mindpy.harness.team), over
-    `model`. Returns the result (also written to RUN_DIR/result.json)."""
+    `model`; `ablations`: the paper's ablations and named settings (mindpy.harness.ablations; None: none). Returns
+    the result (also written to RUN_DIR/result.json)."""
     from ..profiles import METHOD_OPTIONS
 
     family = family_of(task)
@@ -118,7 +121,8 @@ def run_episode(task: Task, run_dir: str | Path, *, model: Any = None, server: s
     profile_options = {name: value for name, value in profile_options.items() if name not in play_only}
     with EpisodeSession(task, run_dir, model=model, models=models, team=team, server=server, seed=seed, echo=echo,
                         budget=budget, settings_overrides=settings_overrides, progress=progress, rounds=rounds,
-                        profile_options=profile_options, family_options=options) as session:
+                        profile_options=profile_options, family_options=options,
+                        ablations=ablations) as session:
         play = load_entry(family.play_entry) if family.play_entry else play_toward_goals
         return play(session)
 
@@ -130,7 +134,8 @@ def play_toward_goals(session: EpisodeSession) -> dict:
     from ..agent.runner import AgentRunner
 
     task, names, rounds, say = session.task, session.names, session.rounds, session.say
-    settings = session.load_settings(log_all_prompts=True, allow_insecure_coding=True, chat_bot_messages=True)
+    settings = session.load_settings(log_all_prompts=True, allow_insecure_coding=True, chat_bot_messages=True,
+                                     **session.ablation_settings())
     session.refuse_unpriced()  # before the server starts: an unpriced model cannot be budgeted
     console = session.open_console()
     host, port = session.open_server()
@@ -172,14 +177,14 @@ def play_toward_goals(session: EpisodeSession) -> dict:
         session.family.configure_agent(task, agent)
         if task.extra.get("restrict_to_inventory"):
             agent.skills.runner.restrict_to_inventory(True)
-    _open(task, names, agents)
+    _open(task, names, agents, converse=session.ablations.communication)
     scheduler = None
     if rounds is not None:
         scheduler = _start_rounds(rounds, runner, names, monitor, finished, recorder, reviewer)
 
     _watch(monitor, finished, task, session, bots, humans, runner, spend)
     result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
-    result = {**hooks.with_costs(result), "budget": spend.summary()}
+    result = {**hooks.with_costs(result), "budget": spend.summary(), "ablations": session.ablations.record()}
     if scheduler is not None:
         scheduler.join(timeout=STOP_WAIT_S)  # the last round's turns end: their tally is complete
         result = {**result, "round_rules": {"limit": scheduler.options.limit,
@@ -284,9 +289,10 @@ class _EpisodeHooks:
             logged.close()
 
 
-def _open(task: Task, names: list[str], agents: dict) -> None:
-    """Agent 0 opens the conversation; every agent then works on its goal by prompting itself."""
-    if task.conversation and len(names) > 1:
+def _open(task: Task, names: list[str], agents: dict, converse: bool = True) -> None:
+    """Agent 0 opens the conversation (unless communication is off); every agent then works on its goal by
+    prompting itself."""
+    if task.conversation and len(names) > 1 and converse:
         message = task.conversation.replace('"', "'")
         agents[names[0]].run_command(f'!startConversation("{names[1]}", "{message}")')
     for i, name in enumerate(names):

@@ -64,6 +64,7 @@ from pathlib import Path
 
 from ..models.budget import BUDGET_END_REASON, BudgetLimits
 from ..tasks.records import EpisodeResult, Summary
+from .ablations import Ablations
 from .runners import EpisodeJob, EpisodeRunner, LocalRunner
 
 ATTEMPTS = 2  # an infrastructure failure is retried once
@@ -165,13 +166,15 @@ class Evaluation:
                  parallel: int | None = 1, servers: list[str] | None = None, ids: list[str] | None = None,
                  limit: int | None = None, usd_per_mtok: float = 0.0, progress=None, trials: int = 1, rounds=None,
                  profile_options: dict | None = None, budget: BudgetLimits | None = None,
-                 team: dict[str, str] | None = None, runner: EpisodeRunner | None = None):
+                 team: dict[str, str] | None = None, runner: EpisodeRunner | None = None,
+                 ablations: Ablations | None = None):
         """`parallel`: episodes at once (None: as many as the runner has room for); `runner`: where episodes are
         played (default: child processes on this machine);
         `rounds`: RoundOptions to play every episode in round mode (None: asynchronous play);
         `profile_options`: the agent method's switches for every agent (partner_modelling, reflection);
         `budget`: limits on the model calls of the whole evaluation (see the module's "Budget"); `team`: a model
-        for some agents, by name or index (mindpy.harness.team), over `model`."""
+        for some agents, by name or index (mindpy.harness.team), over `model`; `ablations`: the paper's ablations
+        and named settings for every episode (mindpy.harness.ablations), recorded in summary.json."""
         from .options import check_model_option
         from .session import refuse_unpriced
 
@@ -182,6 +185,7 @@ class Evaluation:
         self.rounds = rounds
         self.profile_options = dict(profile_options or {})
         self.team = dict(team or {})
+        self.ablations = ablations or Ablations()
         self.progress = progress or _stderr
         check_model_option(model)  # first: a typo costs nothing, not even the planning
         self.budget = budget or BudgetLimits()
@@ -363,7 +367,8 @@ class Evaluation:
         price = parse_price(float(self.usd_per_mtok)) if self.usd_per_mtok else self.budget.usd_per_mtok
         options = EpisodeOptions(model=self.model or None, server=server or "embedded", seed=ep.trial - 1,
                                  rounds=self.rounds, profile_options=dict(self.profile_options),
-                                 budget=BudgetLimits(rates[0], rates[1], grant, price), team=dict(self.team or {}))
+                                 budget=BudgetLimits(rates[0], rates[1], grant, price), team=dict(self.team or {}),
+                                 ablations=self.ablations)
         try:
             return self.runner.play(EpisodeJob(Path(ep.file), ep.task_id, ep.run_dir, ("--options", options.to_json())),
                                     report=self._report)
@@ -437,6 +442,7 @@ class Evaluation:
                                         "not_played": [_identity(ep) for ep in self.not_played]})
             if self.team:
                 summary["team"] = dict(self.team)
+            summary["ablations"] = self.ablations.record()  # runs with other settings are not comparable
         Summary.from_dict(summary).write(self.out / "summary.json")
         chart(summary, self.out / "summary.png")
         return summary

@@ -5,6 +5,7 @@ neither, so the two do not import each other."""
 
 from __future__ import annotations
 
+import argparse
 import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 from ..errors import ConfigError
 from ..models.budget import BudgetLimits
 from ..userfiles import one_line
+from .ablations import Ablations, ablations_from_args
 from .rounds import RoundOptions
 
 
@@ -195,6 +197,7 @@ class EpisodeOptions:
     profile_options: dict[str, bool] = field(default_factory=dict)  # the method switches (and defuse's probes)
     budget: BudgetLimits | None = None
     team: dict[str, str] = field(default_factory=dict)
+    ablations: Ablations = field(default_factory=Ablations)  # the paper's ablations and named settings
 
     @classmethod
     def from_args(cls, args: Any, budget: BudgetLimits | None = None) -> EpisodeOptions:
@@ -205,12 +208,13 @@ class EpisodeOptions:
                    seed=getattr(args, "seed", 0) or 0, rounds=round_options(args),
                    profile_options=method_options(args),
                    budget=budget if budget is not None else budget_limits(args),
-                   team=parse_team(getattr(args, "team", [])))
+                   team=parse_team(getattr(args, "team", [])), ablations=ablations_from_args(args))
 
     def episode_kwargs(self) -> dict[str, Any]:
         """The keyword arguments of mindpy.harness.episode.run_episode."""
         return {"model": self.model, "server": self.server, "seed": self.seed, "rounds": self.rounds,
-                "profile_options": dict(self.profile_options), "budget": self.budget, "team": dict(self.team)}
+                "profile_options": dict(self.profile_options), "budget": self.budget, "team": dict(self.team),
+                "ablations": self.ablations}
 
     def to_json(self) -> str:
         """One line of JSON: what `from_json` reads back."""
@@ -238,6 +242,7 @@ class EpisodeOptions:
                        profile_options={str(k): bool(v) for k, v in dict(data.get("profile_options", {})).items()},
                        budget=None if budget is None else BudgetLimits.from_mapping(
                            {k: v for k, v in budget.items() if v is not None}),
-                       team={str(k): str(v) for k, v in dict(data.get("team", {})).items()})
-        except (ValueError, TypeError, AttributeError, ConfigError) as exc:
+                       team={str(k): str(v) for k, v in dict(data.get("team", {})).items()},
+                       ablations=Ablations.from_dict(dict(data.get("ablations", {}))))
+        except (ValueError, TypeError, AttributeError, ConfigError, argparse.ArgumentTypeError) as exc:
             raise ConfigError(f"episode options: {one_line(str(exc))}") from None

@@ -123,6 +123,7 @@ def refusal_before_start(profiles, version: str) -> str | None:
 
 def register(sub) -> None:
     """Add the `run` command to the CLI's subparsers."""
+    from .ablations import add_ablation_options
     from .options import add_budget_options, add_method_options, add_round_options, add_team_option
     run = sub.add_parser("run", help="start bots from profiles (or play one task) and keep them playing")
     run.add_argument("--profile", action="append", default=[], metavar="FILE",
@@ -143,6 +144,7 @@ def register(sub) -> None:
                           "(default: the settings' processes, 1)")
     add_round_options(run)
     add_method_options(run)
+    add_ablation_options(run)
     add_team_option(run)
     add_budget_options(run)
     run.set_defaults(func=_cmd_run)

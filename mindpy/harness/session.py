@@ -34,6 +34,7 @@ from ..tasks.records import EpisodeResult
 from ..tasks.schema import Task, unplayable_reason
 from ..tasks.world import Issue, issue_via_bot, issue_via_server
 from ..userfiles import one_line
+from .ablations import Ablations
 from .team import team_specs
 
 AGENT_NAMES = ("andy", "jill", "bob", "sally", "mike", "kate", "leo", "nina")
@@ -136,7 +137,7 @@ class EpisodeSession:
                  budget: BudgetLimits | None = None, settings_overrides: dict | None = None,
                  progress: Callable[[str], None] | None = None, rounds: Any = None,
                  profile_options: dict[str, Any] | None = None, family_options: dict[str, Any] | None = None,
-                 names: list[str] | None = None):
+                 names: list[str] | None = None, ablations: Ablations | None = None):
         refuse_unplayable(task)  # before anything starts
         self.task = task
         self.family: Family = family_of(task)
@@ -149,7 +150,9 @@ class EpisodeSession:
         self.names = list(names) if names is not None else agent_names(task)
         self.model = model
         self.models = models
-        self.specs = team_specs(team, self.names, model)
+        self.ablations = ablations or Ablations()
+        self.specs = {name: self.ablations.with_temperature(spec)
+                      for name, spec in team_specs(team, self.names, model).items()}
         self.server = server
         self.seed = seed
         self.echo = echo
@@ -187,6 +190,14 @@ class EpisodeSession:
         self.profiles = [load_profile(p, settings=self.settings) for p in self.settings.profiles]
         self.limits = self.budget if self.budget is not None else self.settings.budget_limits()
         return self.settings
+
+    def ablation_settings(self) -> dict[str, Any]:
+        """The settings the episode's ablations change: commands blocked for every agent, the joining message."""
+        blocked = self.ablations.blocked_actions()
+        out: dict[str, Any] = {"init_message": self.ablations.init_message} if self.ablations.init_message else {}
+        if blocked:
+            out["blocked_actions"] = blocked
+        return out
 
     def refuse_unpriced(self, specs: Any = None) -> None:
         """ConfigError when a dollar limit is set and a model to be used has no known price."""

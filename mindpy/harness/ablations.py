@@ -1,0 +1,124 @@
+"""The MINDcraft paper's ablations and named settings, as episode options (`mindpy run --task`, `mindpy eval`).
+
+    Ablations(communication=False)     # Table 3: the conversation commands blocked for every agent
+    Ablations(tools=False)             # Table 4: every command but the conversation ones blocked
+    Ablations(init_message=PAPER_INIT_MESSAGE, temperature=0.0)
+
+Each turns into settings (blocked actions, the message sent on joining) and model parameters; `record()` is what
+result.json and summary.json say of it, so that runs with different settings are never taken for one another.
+The paper's other comparisons (number of agents, hidden plans, blueprint complexity) are properties of the task
+files, already in the evaluation's breakdowns; its vision comparison is the `allow_vision` profile field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+# What the paper's bots are told on joining a task's world (its section 10.1.1); `--init-message paper`.
+PAPER_INIT_MESSAGE = ("Immediately start a conversation with other agents and collaborate together to complete the "
+                      "task. Share resources and skill sets.")
+INIT_MESSAGES = {"none": "", "paper": PAPER_INIT_MESSAGE}
+CONVERSATION_COMMANDS = ("startConversation", "endConversation")  # what MINDcraft blocks to stop communication
+MAX_INIT_MESSAGE = 2000
+MAX_TEMPERATURE = 2.0  # the OpenAI API's range
+
+
+@dataclass(frozen=True)
+class Ablations:
+    """How far an episode departs from the full agent: communication and tools on or off, the message each bot
+    gets on joining, and the models' sampling temperature (None: the API's default, as in the paper's runs)."""
+
+    communication: bool = True
+    tools: bool = True
+    init_message: str = ""
+    temperature: float | None = None
+
+    def blocked_actions(self) -> list[str]:
+        """The commands every agent of the episode may not use."""
+        from ..commands.catalog import all_commands
+
+        blocked: list[str] = []
+        if not self.tools:
+            blocked += sorted(c.name for c in all_commands() if c.name not in CONVERSATION_COMMANDS)
+        if not self.communication:
+            blocked += list(CONVERSATION_COMMANDS)
+        return blocked
+
+    def with_temperature(self, spec: Any) -> Any:
+        """A model spec (name or mapping) with this temperature among its parameters, unless it sets its own."""
+        if self.temperature is None or spec is None:
+            return spec
+        data: dict[str, Any] = dict(spec) if isinstance(spec, dict) else {"model": str(spec)}
+        params = dict(data.get("params") or {})
+        params.setdefault("temperature", self.temperature)
+        return {**data, "params": params}
+
+    def record(self) -> dict[str, Any]:
+        """What result.json and summary.json keep of these settings (the message by name when it has one)."""
+        named = next((name for name, text in INIT_MESSAGES.items() if text == self.init_message), "custom")
+        return {"communication": self.communication, "tools": self.tools, "init_message": named,
+                "temperature": self.temperature}
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Ablations:
+        """The settings `to_dict` wrote; ValueError for anything else."""
+        unknown = set(data) - {"communication", "tools", "init_message", "temperature"}
+        if unknown:
+            raise ValueError(f"unknown ablation setting(s) {sorted(unknown)}")
+        temperature = data.get("temperature")
+        return cls(communication=bool(data.get("communication", True)), tools=bool(data.get("tools", True)),
+                   init_message=init_message_value(str(data.get("init_message", ""))),
+                   temperature=None if temperature is None else temperature_value(str(temperature)))
+
+
+def init_message_value(text: str) -> str:
+    """--init-message: 'none', 'paper' (the paper's message) or a message of your own."""
+    text = text.strip()
+    if text.lower() in INIT_MESSAGES:
+        return INIT_MESSAGES[text.lower()]
+    if len(text) > MAX_INIT_MESSAGE:
+        raise argparse.ArgumentTypeError(f"an initial message is at most {MAX_INIT_MESSAGE} characters, got "
+                                         f"{len(text)}")
+    return text
+
+
+def temperature_value(text: str) -> float | None:
+    """--temperature: 'default' (the model API's own, as the paper ran) or a number from 0 to 2."""
+    if text.strip().lower() in ("default", "paper", "none"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a temperature is a number from 0 to {MAX_TEMPERATURE:g} or 'default', "
+                                         f"got {text[:40]!r}") from None
+    if not math.isfinite(value) or not 0 <= value <= MAX_TEMPERATURE:
+        raise argparse.ArgumentTypeError(f"a temperature is from 0 to {MAX_TEMPERATURE:g}, got {text[:40]!r}")
+    return value
+
+
+def add_ablation_options(parser) -> None:
+    """--no-communication, --no-tools, --init-message and --temperature, for the commands that play tasks."""
+    parser.add_argument("--no-communication", action="store_true",
+                        help="block the conversation commands for every agent and skip the task's opening "
+                             "conversation (the paper's Table 3)")
+    parser.add_argument("--no-tools", action="store_true",
+                        help="block every command but the conversation ones (the paper's Table 4)")
+    parser.add_argument("--init-message", type=init_message_value, default="", metavar="TEXT",
+                        help="what each bot is told on joining: 'none' (default), 'paper' (the paper's message) "
+                             "or your own text")
+    parser.add_argument("--temperature", type=temperature_value, default=None, metavar="T",
+                        help="the models' sampling temperature, 0 to 2, or 'default' (the API's own, as the paper)")
+
+
+def ablations_from_args(args: Any) -> Ablations:
+    """The Ablations a command's arguments ask for."""
+    return Ablations(communication=not getattr(args, "no_communication", False),
+                     tools=not getattr(args, "no_tools", False),
+                     init_message=getattr(args, "init_message", "") or "",
+                     temperature=getattr(args, "temperature", None))

@@ -1,0 +1,104 @@
+"""The paper's ablations as episode options: no communication (its Table 3), no tools (Table 4), the initial
+message and the temperature by name; what each blocks or sets, how it crosses to an episode's process, and one
+real episode played with conversation blocked."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO_ROOT
+from mindpy.commands.catalog import all_commands
+from mindpy.errors import ConfigError
+from mindpy.harness.ablations import (
+    PAPER_INIT_MESSAGE,
+    Ablations,
+    ablations_from_args,
+    add_ablation_options,
+    init_message_value,
+    temperature_value,
+)
+from mindpy.harness.options import EpisodeOptions
+
+MINDPY = Path(sys.executable).with_name("mindpy")
+SWORD = "multiagent_crafting_wooden_sword_full_plan_missing_items_requires_ctable__depth_1__2_agents"
+
+
+def parse(*argv: str) -> Ablations:
+    parser = argparse.ArgumentParser()
+    add_ablation_options(parser)
+    return ablations_from_args(parser.parse_args(list(argv)))
+
+
+def test_what_each_ablation_blocks():
+    assert Ablations().blocked_actions() == []
+    assert Ablations(communication=False).blocked_actions() == ["startConversation", "endConversation"]
+    no_tools = Ablations(tools=False).blocked_actions()
+    names = {c.name for c in all_commands()}
+    assert set(no_tools) == names - {"startConversation", "endConversation"} and "craftRecipe" in no_tools
+    assert set(Ablations(communication=False, tools=False).blocked_actions()) == names
+
+
+def test_flags_named_values_and_refusals():
+    assert parse() == Ablations()
+    chosen = parse("--no-communication", "--init-message", "paper", "--temperature", "0.3")
+    assert chosen == Ablations(communication=False, init_message=PAPER_INIT_MESSAGE, temperature=0.3)
+    assert chosen.record() == {"communication": False, "tools": True, "init_message": "paper", "temperature": 0.3}
+    assert parse("--init-message", "Say hi.").record()["init_message"] == "custom"
+    assert init_message_value("NONE") == "" and temperature_value("default") is None
+    for bad in ("hot", "2.5", "-0.1", "nan"):
+        with pytest.raises(argparse.ArgumentTypeError, match="temperature"):
+            temperature_value(bad)
+    with pytest.raises(argparse.ArgumentTypeError, match="at most 2000"):
+        init_message_value("x" * 2001)
+
+
+def test_the_temperature_goes_into_each_model_spec_unless_the_spec_sets_its_own():
+    warm = Ablations(temperature=0.7)
+    assert warm.with_temperature("gpt-4o-mini") == {"model": "gpt-4o-mini", "params": {"temperature": 0.7}}
+    own = {"model": "m", "url": "http://x", "params": {"temperature": 0.1, "top_p": 0.5}}
+    assert warm.with_temperature(own)["params"] == {"temperature": 0.1, "top_p": 0.5}
+    assert Ablations().with_temperature("gpt-4o-mini") == "gpt-4o-mini" and warm.with_temperature(None) is None
+
+
+def test_ablations_cross_to_an_episode_process_and_bad_ones_are_refused():
+    options = EpisodeOptions(model="oracle", ablations=Ablations(tools=False, init_message="Hello.", temperature=0))
+    assert EpisodeOptions.from_json(options.to_json()) == options
+    assert EpisodeOptions.from_json('{"model": "oracle"}').ablations == Ablations()
+    for bad in ('{"ablations": {"loud": true}}', '{"ablations": {"temperature": 9}}'):
+        with pytest.raises(ConfigError, match="episode options"):
+            EpisodeOptions.from_json(bad)
+
+
+@pytest.mark.slow  # a whole episode
+def test_an_episode_with_conversation_blocked(tmp_path):
+    tasks = json.loads((REPO_ROOT / "tasks" / "crafting_test.json").read_text())
+    task = {**tasks[SWORD], "timeout": 40}
+    assert task["conversation"]  # the task opens with a conversation: blocked, it is never sent
+    (tmp_path / "quiet.json").write_text(json.dumps({"quiet": task}))
+    run_dir = tmp_path / "run"
+    proc = subprocess.run([str(MINDPY), "run", "--task", str(tmp_path / "quiet.json"), "--task-id", "quiet",
+                           "--run-dir", str(run_dir), "--model", "oracle", "--no-communication",
+                           "--init-message", "paper", "--temperature", "0.2"],
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "OPENAI_API_KEY": ""})
+    console = (run_dir / "console.log").read_text() if (run_dir / "console.log").exists() else ""
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:] + console[-2000:]
+    result = json.loads((run_dir / "result.json").read_text())
+    assert result["ablations"] == {"communication": False, "tools": True, "init_message": "paper",
+                                   "temperature": 0.2}
+    assert "refused: Command !startConversation is blocked" in console  # the oracle tried, and was refused
+    assert task["conversation"] not in console and "says: (To " not in console  # nobody said a word to anyone
+    for name in ("andy", "jill"):
+        calls = [json.loads(line) for line in (run_dir / "calls" / f"{name}.jsonl").open()]
+        turns = json.dumps([c["messages"] for c in calls])
+        assert "(FROM OTHER BOT)" not in turns  # no message from a teammate ever reached it
+        assert calls[0]["messages"][0]["content"] == PAPER_INIT_MESSAGE  # told on joining, as the paper's bots
+        profile = yaml.safe_load((run_dir / "profiles" / f"{name}.yaml").read_text())
+        assert profile["model"] == {"model": "oracle", "params": {"temperature": 0.2}}
