@@ -158,10 +158,27 @@ def compare_runs(paths: Sequence[str | Path], out: Path, say: Callable[[str], No
     if not runs:
         say("nothing to compare: none of the folders holds a summary.json")
         return 1
+    clash = cheat_clash(runs)
+    if clash:
+        say(clash)
+        return 1
     say(comparison_table(runs))
     comparison_chart(runs, out)
     say(f"Chart: {out}")
     return 1 if problems else 0
+
+
+def cheat_clash(runs: Sequence[RunSummary]) -> str | None:
+    """One line refusing the comparison when the runs built with different cheat settings (--cheat: blocks set
+    with /setblock, against placing them by hand); None when they agree (a run that predates the record is not
+    counted)."""
+    settings = {run.label: run.summary.cheat for run in runs if run.summary.cheat is not None}
+    if len(set(settings.values())) < 2:
+        return None
+    on = [label for label, cheat in settings.items() if cheat]
+    off = [label for label, cheat in settings.items() if not cheat]
+    return (f"not comparable: {', '.join(on)} built with cheats (--cheat) and {', '.join(off)} without; compare "
+            f"runs of one setting")
 
 
 def _values(runs: Sequence[RunSummary], key: str) -> list[str]:

@@ -177,6 +177,7 @@ def play_toward_goals(session: EpisodeSession) -> dict:
         session.family.configure_agent(task, agent)
         if task.extra.get("restrict_to_inventory"):
             agent.skills.runner.restrict_to_inventory(True)
+    cheat = any(agents[name].modes.get("cheat").on for name in names)  # --cheat or a profile's own cheat mode
     _open(task, names, agents, converse=session.ablations.communication)
     scheduler = None
     if rounds is not None:
@@ -184,7 +185,8 @@ def play_toward_goals(session: EpisodeSession) -> dict:
 
     _watch(monitor, finished, task, session, bots, humans, runner, spend)
     result = recorder.result or recorder.on_end(monitor.score, monitor.reason or "error", monitor.error)
-    result = {**hooks.with_costs(result), "budget": spend.summary(), "ablations": session.ablations.record()}
+    result = {**hooks.with_costs(result), "budget": spend.summary(), "ablations": session.ablations.record(),
+              "cheat": cheat}
     if scheduler is not None:
         scheduler.join(timeout=STOP_WAIT_S)  # the last round's turns end: their tally is complete
         result = {**result, "round_rules": {"limit": scheduler.options.limit,

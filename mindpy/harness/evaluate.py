@@ -443,6 +443,7 @@ class Evaluation:
             if self.team:
                 summary["team"] = dict(self.team)
             summary["ablations"] = self.ablations.record()  # runs with other settings are not comparable
+            summary["cheat"] = bool(self.profile_options.get("cheat"))  # building assistance (--cheat)
         Summary.from_dict(summary).write(self.out / "summary.json")
         chart(summary, self.out / "summary.png")
         return summary

@@ -64,6 +64,7 @@ def add_round_options(parser) -> None:
 
 TOM_PROBES = "tom_probes"  # defuse only: not a profile field, the round runner asks the questions
 DEFUSE_OPTIONS = (TOM_PROBES,)
+CHEAT = "cheat"  # building assistance: the agents' `cheat` mode on (blocks placed with /setblock); paper: off
 
 
 def add_method_options(parser) -> None:
@@ -85,6 +86,9 @@ def add_method_options(parser) -> None:
     parser.add_argument("--tom-probes", action="store_true",
                         help="defuse tasks: after each action, ask the agent introspection, first- and second-order "
                              "questions about what it concerned; accuracy per level in result.json")
+    parser.add_argument("--cheat", action="store_true",
+                        help="building assistance: every agent's cheat mode on, so blocks are placed with "
+                             "/setblock (the paper builds without; recorded in result.json and summary.json)")
 
 
 def add_team_option(parser) -> None:
@@ -98,7 +102,7 @@ def method_options(args) -> dict:
     """The profile options the arguments turn on ({} for none)."""
     from ..profiles import METHOD_OPTIONS
 
-    return {name: True for name in (*METHOD_OPTIONS, *DEFUSE_OPTIONS) if getattr(args, name, False)}
+    return {name: True for name in (*METHOD_OPTIONS, *DEFUSE_OPTIONS, CHEAT) if getattr(args, name, False)}
 
 
 def round_options(args):

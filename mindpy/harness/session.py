@@ -86,6 +86,8 @@ def write_profiles(run_dir: Path, names: list[str], model: Any, base: str = "tas
     paths = []
     for name in names:
         data: dict[str, Any] = {"name": name, "base_profile": base, **(options or {})}
+        if data.pop("cheat", False):  # --cheat: the profile's own cheat mode on
+            data["modes"] = {"cheat": True}
         spec = (specs or {}).get(name, model)
         if spec is not None:
             data["model"] = spec

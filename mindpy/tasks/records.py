@@ -110,6 +110,7 @@ class EpisodeResult(_Record):
     round_tally: dict[str, Any] | None = None
     run_dir: str | None = None
     agent_names: list[str] = field(default_factory=list)
+    cheat: bool | None = None  # the agents built with the cheat mode (/setblock); None: not recorded (older runs)
     extra: dict[str, Any] = field(default_factory=dict)  # the family's own fields (coblock: timesteps, gamma...)
     key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
@@ -117,7 +118,7 @@ class EpisodeResult(_Record):
         "task_id": (str,), "type": (str,), "score": _NUMBER, "end_reason": (str,), "error": (str,),
         "started_at": (str,), "duration_s": _NUMBER, "timeout_s": _NUMBER, "agents": (dict,), "rounds": (int,),
         "budget": (dict,), "round_rules": (dict,), "round_tally": (dict,), "run_dir": (str,),
-        "agent_names": (list,)}
+        "agent_names": (list,), "cheat": (bool,)}
     ALWAYS: ClassVar[tuple[str, ...]] = ("task_id", "type", "score", "end_reason", "error", "started_at",
                                          "duration_s", "timeout_s", "agents")
     _BEFORE_FAMILY: ClassVar[tuple[str, ...]] = ALWAYS + ("rounds",)
@@ -184,6 +185,7 @@ class Summary(_Record):
     by_breakdown: dict[str, Any] = field(default_factory=dict)
     trials: dict[str, Any] | None = None
     families: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    cheat: bool | None = None  # the run's --cheat (building assistance); None: not recorded (older runs)
     extra: dict[str, Any] = field(default_factory=dict)  # construction_mean_score, errors_by_episode, team...
     key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
@@ -191,8 +193,8 @@ class Summary(_Record):
         "model": (str,), "episodes": (int,), "played": (int,), "errors": (int,), "success_rate": _NUMBER,
         "by_family": (dict,), "by_family_and_agents": (dict,), "tokens": (int,), "cost_usd": _NUMBER,
         "budget": (dict,), "skipped": (dict,), "skipped_tasks": (list,), "by_breakdown": (dict,),
-        "trials": (dict,)}
-    ALWAYS: ClassVar[tuple[str, ...]] = tuple(KINDS)
+        "trials": (dict,), "cheat": (bool,)}
+    ALWAYS: ClassVar[tuple[str, ...]] = tuple(k for k in KINDS if k != "cheat")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "summary") -> Summary:

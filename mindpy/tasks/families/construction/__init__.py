@@ -67,7 +67,8 @@ class ConstructionFamily(ItemsFamily):
         return ConstructionChecker(task.blueprint)
 
     def configure_agent(self, task: Any, agent: Any) -> None:
-        agent.modes.set_on("cheat", True)  # blocks are placed with commands: building is about the plan
+        """Nothing: as in the paper, agents build without cheats (blocks placed from the inventory by hand); the
+        cheat mode (blocks set with /setblock) is on only with `--cheat` or a profile's own `cheat` mode."""
 
 
 FAMILY = ConstructionFamily()
