@@ -150,6 +150,16 @@ class ChatModel(ABC):
     def close(self) -> None:  # noqa: B027 - optional hook: providers without connections keep this no-op
         """Release connections (nothing to do for most providers)."""
 
+    def set_task_context(self, task_fields: dict, agent_name: str,
+                         agent_index: int | None = None) -> None:
+        """Told once, before an episode's first call: the task's fields as its file states them (plus "task_id")
+        and which of its agents this model plays. The prompt stays what every model reads; models ignore this,
+        except scripted players that plan from the task itself (the oracle). A wrapper passes it on to the model
+        it wraps (its `inner`)."""
+        inner = self.__dict__.get("inner")
+        if isinstance(inner, ChatModel):
+            inner.set_task_context(task_fields, agent_name, agent_index)
+
     def __repr__(self) -> str:  # never shows keys: providers keep only the name of the variable holding one
         return f"<{type(self).__name__} {self.describe()}>"
 

@@ -410,3 +410,85 @@ def _hells_goal(mine: dict[str, int], partner: dict[str, int], duties: list[_Dut
                  None)
     return TaskGoal("cooking", dict(mine), hells_kitchen=True, my_index=my_index, partner_dish=partner_dish,
                     partner_index=index, recipes=recipes)
+
+
+# ---- from the task's fields -------------------------------------------------------------------------------------
+_KINDS = {"techtree": "crafting", "crafting": "crafting", "cooking": "cooking"}
+
+
+def field_targets(fields: dict) -> dict[str, int]:
+    """Every target item -> its count, from `target` and `number_of_target` as MINDcraft reads them (a {item:
+    count} target as is; otherwise number_of_target, one number for all or one per item; default 1). Names with
+    spaces or plurals are read as item names; {} when the fields name no known item."""
+    target = fields.get("target")
+    counts = fields.get("number_of_target")
+    if isinstance(target, dict):
+        named = [(str(k), v) for k, v in target.items()]
+    elif isinstance(target, str | list):
+        names = [target] if isinstance(target, str) else [str(t) for t in target]
+        named = [(n, counts.get(n, 1) if isinstance(counts, dict) else (1 if counts is None else counts))
+                 for n in names]
+    else:
+        return {}
+    out: dict[str, int] = {}
+    for name, count in named:
+        item = item_name(name)
+        if item is None or not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            return {}
+        out[item] = out.get(item, 0) + count
+    return out
+
+
+def _held_by_team(fields: dict) -> set[str]:
+    inventories = fields.get("initial_inventory") or {}
+    if not isinstance(inventories, dict):
+        return set()
+    if inventories and all(isinstance(v, int) for v in inventories.values()):  # one flat inventory
+        return {k for k, v in inventories.items() if v > 0}
+    return {k for inv in inventories.values() if isinstance(inv, dict) for k, v in inv.items() if v > 0}
+
+
+def goal_from_fields(fields: dict | None, agent_index: int | None, text: str = "") -> TaskGoal | None:
+    """The goal a MineCollab task states in its fields (crafting: `target`, `number_of_target`, `missing_items`;
+    cooking: `target`, `recipes`, and in Hell's Kitchen one target per agent in agent order), the goal's text
+    (`text`) filling in only what the fields leave out. None when the fields state no crafting or cooking target:
+    the text is read instead (`parse_goal`)."""
+    if not fields:
+        return None
+    kind = _KINDS.get(str(fields.get("type", "")))
+    targets = field_targets(fields)
+    if kind is None or not targets:
+        return None
+    read = parse_goal(text) if text else TaskGoal("unknown")
+    recipes = {item_name(k) or k: [str(s) for s in v] for k, v in (fields.get("recipes") or {}).items()
+               if isinstance(v, list)} if isinstance(fields.get("recipes"), dict) else {}
+    recipes = {**recipes, **read.recipes}  # the recipe texts the agent was shown come first
+    if kind == "crafting":
+        missing = fields.get("missing_items")
+        if isinstance(missing, list):
+            missing_items = [item_name(str(m)) or str(m) for m in missing]
+        else:
+            missing_items = read.missing_items
+        return TaskGoal("crafting", targets, missing_items=missing_items, recipes=recipes)
+    target = fields.get("target")
+    per_agent = isinstance(target, list) and (isinstance(fields.get("goal"), dict)
+                                              or "hells_kitchen" in str(fields.get("task_id", "")))
+    if not per_agent or agent_index is None:
+        return TaskGoal("cooking", targets, recipes=recipes)
+    dishes = list(targets)
+    if agent_index >= len(dishes):
+        return TaskGoal("cooking", {}, hells_kitchen=True, my_index=agent_index, recipes=recipes)
+    mine = dishes[agent_index]
+    shown = [d for d in read.recipes if d != mine and d in targets]  # the partner's recipe my goal shows
+    partner_dish = shown[0] if shown else (dishes[(agent_index + 1) % len(dishes)] if len(dishes) > 1 else None)
+    if partner_dish == mine:
+        partner_dish = None
+    return TaskGoal("cooking", {mine: targets[mine]}, hells_kitchen=True, my_index=agent_index,
+                    partner_dish=partner_dish,
+                    partner_index=dishes.index(partner_dish) if partner_dish is not None else None,
+                    recipes=recipes)
+
+
+def team_held(fields: dict | None) -> set[str]:
+    """The items anyone on the team holds at the start, by the task's `initial_inventory` (empty without fields)."""
+    return _held_by_team(fields) if fields else set()

@@ -119,6 +119,8 @@ class OraclePlan:
     def opening(self, view: PromptView, goal: TaskGoal, partner: str) -> str:
         """My first words to a partner who spoke to me."""
         lead, what = self.player.lead(view), goal.target_text
+        if not what:
+            return f"I couldn't work out what our goal asks us to make, {partner}. If you need something I hold, ask."
         if view.name == lead:
             return f"I'll {self.verb} {what}, {partner}. Please give me everything you have for it."
         self.mem.told_lead = True

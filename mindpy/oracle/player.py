@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from . import coblock, construction
 from .cooking import Move
 from .dialogue import item_list, quote, read_message
-from .goals import TaskGoal, parse_goal
+from .goals import TaskGoal, goal_from_fields, parse_goal
 from .plan import OraclePlan, plan_for
-from .prompt import PromptView
+from .prompt import TEAM_SENTENCE, PromptView
 
 WAIT = '!stay(5)'
 WAITS_BEFORE_ASKING = 3   # let partners hand things over before asking
@@ -68,6 +68,7 @@ class Memory:
     idle: int = 0                     # CoBlock: waits in a row, with nothing I could place
     sent: tuple[str, Memory] | None = None  # CoBlock: my last reply, and my memory from before it
     offered_at: int | None = None     # CoBlock: the call when I last offered help while waiting (None: never)
+    unread_said: bool = False         # a goal I could not read: I said so (once)
 
 
 _NUDGE = re.compile(r"^(\w+) hasn't responded in \d+ seconds")
@@ -95,6 +96,13 @@ class Player:
         self._goal_text: str | None = None
         self._goal: TaskGoal | None = None
         self._plans: dict[str, OraclePlan] = {}  # by goal kind: a plan may keep state of its own
+        self.fields: dict | None = None          # the task's fields, when the episode told them (set_task)
+        self.agent_index: int | None = None
+
+    def set_task(self, fields: dict | None, agent_index: int | None = None) -> None:
+        """Plan from the task's fields (mindpy.oracle.goals.goal_from_fields) rather than its goal's words."""
+        self.fields, self.agent_index = (dict(fields) if fields else None), agent_index
+        self._goal_text = self._goal = None
 
     # ---- entry -------------------------------------------------------------------------------------------
     def reply(self, view: PromptView) -> str:
@@ -115,7 +123,8 @@ class Player:
 
     def goal(self, view: PromptView) -> TaskGoal:
         if self._goal is None or view.goal != self._goal_text:
-            self._goal_text, self._goal = view.goal, parse_goal(view.goal)
+            read = goal_from_fields(self.fields, self.agent_index, view.goal)
+            self._goal_text, self._goal = view.goal, read if read is not None else parse_goal(view.goal)
         return self._goal
 
     def plan(self, goal: TaskGoal) -> OraclePlan:
@@ -154,6 +163,9 @@ class Player:
             player, items = self.mem.sorry.pop(0)
             self.mem.introduced.add(player)
             return f"Sorry {player}, I don't have any {' or '.join(items)} to spare."
+
+        if type(plan) is OraclePlan:  # a goal of no family I could read: say so once, then only answer requests
+            return self._unread(view)
 
         # 2. my own state: done, things to hand over, work
         done = plan.done(view, goal)
@@ -231,6 +243,21 @@ class Player:
                     lacking.append(item)
             if lacking and not msg.ended:
                 self.mem.sorry.append((msg.sender, lacking))
+
+    def _unread(self, view: PromptView) -> str:
+        """A goal that names nothing I can make: one line saying what I could not read (nothing for no goal at
+        all), then quiet, with no waiting loop; partners' requests are still answered (above)."""
+        self.mem.told_lead = True  # nothing was handed to a lead: no "that's everything I had"
+        if view.goal.strip() and not self.mem.unread_said:
+            self.mem.unread_said = True
+            words = " ".join(TEAM_SENTENCE.sub(" ", view.goal).split())
+            shown = words if len(words) <= 120 else words[:117].rstrip() + "..."
+            return (f'I couldn\'t work out what our goal asks us to make ("{shown}"). '
+                    f"If you need something I hold, just ask.")
+        if view.new_messages and view.partner and view.partner == view.new_messages[-1].sender \
+                and view.may("endConversation"):
+            return f"Thanks, {view.partner}! !endConversation({quote(view.partner)})"
+        return ""
 
     def _finish(self, view: PromptView, goal: TaskGoal) -> str:
         end = " !endGoal" if view.may("endGoal") else ""  # tasks block it, as MINDcraft's do

@@ -39,6 +39,11 @@ class OracleModel(ChatModel):
     def from_spec(cls, spec) -> OracleModel:
         return cls(spec.model, version=(spec.params or {}).get("version"))
 
+    def set_task_context(self, task_fields: dict, agent_name: str, agent_index: int | None = None) -> None:
+        """The task's fields: the player plans from them (targets, inventories, recipes), reading the goal's
+        words only for what they leave out."""
+        self.player.set_task(task_fields, agent_index)
+
     def _complete(self, messages: list[dict], system: str) -> tuple[str, Usage]:
         with self._play_lock:
             if messages and str(messages[-1]["content"]).startswith(BELIEF_REQUEST):
