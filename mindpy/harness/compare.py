@@ -11,6 +11,7 @@ show "-".
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -158,7 +159,7 @@ def compare_runs(paths: Sequence[str | Path], out: Path, say: Callable[[str], No
     if not runs:
         say("nothing to compare: none of the folders holds a summary.json")
         return 1
-    clash = cheat_clash(runs)
+    clash = cheat_clash(runs) or ablation_clash(runs)
     if clash:
         say(clash)
         return 1
@@ -179,6 +180,19 @@ def cheat_clash(runs: Sequence[RunSummary]) -> str | None:
     off = [label for label, cheat in settings.items() if not cheat]
     return (f"not comparable: {', '.join(on)} built with cheats (--cheat) and {', '.join(off)} without; compare "
             f"runs of one setting")
+
+
+def ablation_clash(runs: Sequence[RunSummary]) -> str | None:
+    """One line refusing the comparison when the runs were played with different ablations or named settings
+    (mindpy.harness.ablations: communication, tools, the joining message, the temperature); None when they agree
+    (a run that predates the record is not counted)."""
+    settings = {run.label: run.summary.extra["ablations"] for run in runs
+                if isinstance(run.summary.extra.get("ablations"), dict)}
+    if len({json.dumps(value, sort_keys=True) for value in settings.values()}) < 2:
+        return None
+    shown = "; ".join(f"{label}: " + ", ".join(f"{key}={value}" for key, value in sorted(value.items()))
+                      for label, value in settings.items())
+    return f"not comparable: the runs were played with different ablations ({shown}); compare runs of one setting"
 
 
 def _values(runs: Sequence[RunSummary], key: str) -> list[str]:

@@ -11,6 +11,7 @@ import pytest
 
 from conftest import REPO_ROOT
 from mindpy.cli import main
+from mindpy.harness.ablations import Ablations
 from mindpy.harness.compare import comparison_rows, load_runs
 from mindpy.harness.evaluate import BREAKDOWN_FIELDS, CSV_FIELDS, Evaluation, read_results
 from mindpy.tasks.records import EpisodeResult
@@ -130,3 +131,22 @@ def test_an_old_run_with_a_broken_results_csv_is_left_out_with_the_reason(runs, 
     assert [run.label for run in loaded] == ["strong"]
     assert problems == [f"{broken / 'results.csv'}: results row of task '{CARROT}': agent_count must be a whole "
                         f"number, got 'two'; fix or remove that row of results.csv"]
+
+
+def test_compare_refuses_runs_played_with_different_ablations(runs, tmp_path, capsys):
+    quiet = tmp_path / "quiet"
+    quiet.mkdir()
+    summary = json.loads((runs / "weak" / "summary.json").read_text())
+    assert summary["ablations"] == Ablations().record()  # every run records its settings
+    summary["ablations"] = Ablations(communication=False).record()
+    (quiet / "summary.json").write_text(json.dumps(summary))
+    assert main(["eval", "compare", str(runs / "strong"), str(quiet), "--out", str(tmp_path / "c.png")]) == 1
+    printed = capsys.readouterr().out
+    assert printed.startswith("not comparable: the runs were played with different ablations") and \
+        "communication=False" in printed and not (tmp_path / "c.png").exists()
+    # a run from before the record is compared with either
+    older = tmp_path / "older"
+    older.mkdir()
+    del summary["ablations"]
+    (older / "summary.json").write_text(json.dumps(summary))
+    assert main(["eval", "compare", str(older), str(quiet), "--out", str(tmp_path / "d.png")]) == 0
