@@ -36,6 +36,11 @@ HARVESTED: dict[str, str] = {
     "wheat": "wheat", "potato": "potatoes", "carrot": "carrots", "beetroot": "beetroots", "pumpkin": "pumpkin",
     "sugar_cane": "sugar_cane", "brown_mushroom": "brown_mushroom", "red_mushroom": "red_mushroom",
 }
+# What the kitchen makes when nobody holds it (the world's own supplies, as mindpy.tasks.solvable counts them: the
+# kitchen's walls are oak planks, dug by hand, and its crafting table makes a bowl of three): item -> (the block
+# to dig, how many, the craft). Used only when the task's inventories show nobody holds the item (`world`).
+WORLD_MADE: dict[str, dict[str, int]] = {"bowl": {"oak_planks": 3}}
+WORLD_BLOCKS = {"oak_planks": "oak_planks"}
 # Raw meat -> the animal that drops it.
 HUNTED: dict[str, str] = {"beef": "cow", "porkchop": "pig", "chicken": "chicken", "mutton": "sheep",
                           "rabbit": "rabbit"}
@@ -54,14 +59,23 @@ class Move:
         return f"{self.say} {self.command}".strip()
 
 
-def obtainable(item: str) -> bool:
-    """Can it be made from what the world offers (given nothing)?"""
-    if item in HARVESTED or item in HUNTED:
+def _recipe(item: str, world: frozenset[str] = frozenset()) -> dict[str, int] | None:
+    """The direct ingredients of a crafted item: its dish recipe, or the world's when `world` names it."""
+    if item in CRAFTED:
+        return CRAFTED[item]
+    return WORLD_MADE.get(item) if item in world else None
+
+
+def obtainable(item: str, world: frozenset[str] = frozenset()) -> bool:
+    """Can it be made from what the world offers (given nothing)? `world`: the items of WORLD_MADE nobody holds,
+    which the kitchen makes."""
+    if item in HARVESTED or item in HUNTED or item in WORLD_BLOCKS:
         return True
     if item in SMELTED:
-        return obtainable(SMELTED[item])
-    if item in CRAFTED:
-        return all(obtainable(i) for i in CRAFTED[item])
+        return obtainable(SMELTED[item], world)
+    recipe = _recipe(item, world)
+    if recipe is not None:
+        return all(obtainable(i, world) for i in recipe)
     return False
 
 
@@ -74,50 +88,51 @@ def ingredients(item: str) -> set[str]:
     return out
 
 
-def _inputs(item: str, need: int) -> dict[str, int]:
+def _inputs(item: str, need: int, world: frozenset[str] = frozenset()) -> dict[str, int]:
     """What making `need` more x `item` takes directly: the raw item to smelt, or the ingredients of enough
     crafts (nothing for items the world offers)."""
     if item in SMELTED:
         return {SMELTED[item]: need}
-    if item in CRAFTED:
+    recipe = _recipe(item, world)
+    if recipe is not None:
         crafts = -(-need // CRAFT_YIELD.get(item, 1))
-        return {part: n * crafts for part, n in CRAFTED[item].items()}
+        return {part: n * crafts for part, n in recipe.items()}
     return {}
 
 
-def lacking(item: str, count: int, inv: Mapping[str, int]) -> dict[str, int]:
+def lacking(item: str, count: int, inv: Mapping[str, int], world: frozenset[str] = frozenset()) -> dict[str, int]:
     """The items the world does not offer that making `count` x `item` still takes, beyond the inventory."""
     have = inv.get(item, 0)
     need = count - have
     if need <= 0:
         return {}
     if item in SMELTED:
-        return lacking(SMELTED[item], need, {})
-    if item in CRAFTED:
+        return lacking(SMELTED[item], need, {}, world)
+    if _recipe(item, world) is not None:
         out: dict[str, int] = {}
-        for part, n in _inputs(item, need).items():
-            for name, k in lacking(part, n, inv).items():
+        for part, n in _inputs(item, need, world).items():
+            for name, k in lacking(part, n, inv, world).items():
                 out[name] = out.get(name, 0) + k
         return out
-    if obtainable(item):
+    if obtainable(item, world):
         return {}
     return {item: need}
 
 
-def needed(item: str, count: int, inv: Mapping[str, int]) -> dict[str, int]:
+def needed(item: str, count: int, inv: Mapping[str, int], world: frozenset[str] = frozenset()) -> dict[str, int]:
     """How many of each item (at any depth) making `count` x `item` uses, given what the inventory already
     holds: what an agent must keep rather than give away."""
     out = {item: count}
     need = count - inv.get(item, 0)
     if need <= 0:
         return out
-    for part, n in _inputs(item, need).items():
-        for name, k in needed(part, n, inv).items():
+    for part, n in _inputs(item, need, world).items():
+        for name, k in needed(part, n, inv, world).items():
             out[name] = out.get(name, 0) + k
     return out
 
 
-def next_move(item: str, count: int, inv: Mapping[str, int]) -> Move | None:
+def next_move(item: str, count: int, inv: Mapping[str, int], world: frozenset[str] = frozenset()) -> Move | None:
     """The next command towards holding `count` x `item`, or None when it is held or only lacking items are in
     the way."""
     need = count - inv.get(item, 0)
@@ -128,20 +143,25 @@ def next_move(item: str, count: int, inv: Mapping[str, int]) -> Move | None:
         if inv.get(raw, 0) > 0:
             n = min(need, inv[raw])
             return Move(f'!smeltItem("{raw}", {n})', f"Cooking {n} {raw} into {item}.", item, n)
-        return next_move(raw, need, inv)
+        return next_move(raw, need, inv, world)
+    if item in WORLD_BLOCKS:
+        block = WORLD_BLOCKS[item]
+        return Move(f'!collectBlocks("{block}", {need})', f"Taking {need} {item} from the kitchen wall.",
+                    item, need)
     if item in HARVESTED:
         block = HARVESTED[item]
         return Move(f'!collectBlocks("{block}", {need})', f"Getting {item} from the {block}.", item, need)
     if item in HUNTED:
         animal = HUNTED[item]
         return Move(f'!attack("{animal}")', f"Hunting a {animal} for {item}.", item, need)
-    if item in CRAFTED:
+    recipe = _recipe(item, world)
+    if recipe is not None:
         crafts = -(-need // CRAFT_YIELD.get(item, 1))
         ready = True
-        for part, n in CRAFTED[item].items():
+        for part, n in recipe.items():
             if inv.get(part, 0) < n * crafts:
                 ready = False
-                move = next_move(part, n * crafts, inv)
+                move = next_move(part, n * crafts, inv, world)
                 if move is not None:
                     return move
         if ready:

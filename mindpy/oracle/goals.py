@@ -57,17 +57,30 @@ _CLAUSE_BREAKS = frozenset({",", "but"})
 
 _CRAFT_VERBS = frozenset({"craft", "crafts", "build", "builds"})
 _COOK_VERBS = frozenset({"make", "makes", "cook", "cooks", "prepare", "prepares", "bake", "bakes", "create",
-                         "creates", "produce", "produces"})
+                         "creates", "produce", "produces", "deliver", "delivers", "assemble", "assembles"})
+# Passive voice: "a cake must be baked by you", "bread and a cookie are to be made".
+_PARTICIPLES = frozenset({"crafted", "built", "made", "cooked", "prepared", "baked", "created", "produced",
+                          "delivered", "assembled"})
+_BE = frozenset({"be", "is", "are", "been", "get", "gets"})
+# Phrases said another way before reading: what they mean, in the reader's own verbs.
+_PHRASES = [(re.compile(p, re.I), r) for p, r in (
+    (r"\b(?:is|are|am)\s+(?:responsible\s+for|in\s+charge\s+of)\b", "must make"),
+    (r"\b(?:responsible\s+for|in\s+charge\s+of|come\s+up\s+with|put\s+together)\b", "make"),
+    (r"\b(?:end|ends|finish|finishes|wind)\s+up\s+(?:holding|with)\b|\bfinish(?:es)?\s+holding\b", "make"),
+    (r"\b(?:targets?|objective|deliverables?|delivers?|to\s+make)\s*:", " make "),
+    (r"\bneeds?\b(?!\s+to\b)", "make"),
+    (r"\bas\s+well\s+as\b", "and"),
+)]
 _HEAT_VERBS = frozenset({"cook", "cooks", "bake", "bakes"})
 _COOKED = {raw: cooked for cooked, raw in cooking.SMELTED.items()}  # beef -> cooked_beef
 # Between who and the verb, these mean knowing, helping or not doing: no one is given the item to make.
 _NOT_A_DUTY = frozenset({"not", "don't", "doesn't", "cannot", "can't", "never", "how", "recipe", "recipes", "know",
                          "knows", "help", "helps", "guide", "guides", "already", "without"})
 _RELATIVE = frozenset({"which", "that", "what"})
-_DISH_WORDS = frozenset({"dish", "dishes"})
+_DISH_WORDS = frozenset({"dish", "dishes", "plate"})
 _LINKS = frozenset({"is", "are"})
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "the": 1, "some": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-            "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "the": 1, "some": 1, "single": 1, "two": 2, "three": 3, "four": 4,
+            "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _LIST_JOINERS = frozenset({",", "and", "&", "plus", "+", "then"})
 # Subjects, as token sequences; the one nearest before a verb says who must do it.
 _SUBJECTS: dict[tuple[str, ...], str] = {
@@ -78,13 +91,17 @@ _SUBJECTS: dict[tuple[str, ...], str] = {
         ("your teammates", TEAM), ("your partners", TEAM), ("the others", TEAM),
         ("with the other agents", TEAM), ("with other agents", TEAM), ("the other agents", TEAM),
         ("around you", TEAM), ("near you", TEAM), ("with your partner", TEAM), ("with your teammate", TEAM),
-        ("with the other agent", TEAM),
+        ("with the other agent", TEAM), ("you all", TEAM), ("all of us", TEAM), ("the group", TEAM),
+        ("the crew", TEAM), ("your crew", TEAM), ("our crew", TEAM), ("your group", TEAM), ("everyone's", TEAM),
+        ("the team's", TEAM), ("the crew's", TEAM), ("the group's", TEAM), ("our team's", TEAM),
+        ("by the team", TEAM), ("by all of you", TEAM), ("by you all", TEAM), ("by us", TEAM),
         ("your partner", PARTNER), ("your teammate", PARTNER), ("your friend", PARTNER),
         ("your partner's", PARTNER), ("the other agent", PARTNER), ("the other bot", PARTNER),
         ("the other player", PARTNER), ("partner", PARTNER), ("teammate", PARTNER), ("they", PARTNER),
         ("he", PARTNER), ("she", PARTNER),
         ("you", ME), ("you're", ME), ("your job", ME), ("your task", ME), ("your goal", ME), ("your part", ME),
-        ("your role", ME), ("your own dish", ME), ("your dish", ME), ("yourself", ME),
+        ("your role", ME), ("your own dish", ME), ("your dish", ME), ("your own plate", ME), ("your plate", ME),
+        ("yourself", ME),
     )}
 _SUBJECT_MAX = max(len(words) for words in _SUBJECTS)
 # "... your partner has it", "you do not have its recipe": my dish's recipe is someone else's.
@@ -109,6 +126,7 @@ class TaskGoal:
     recipes: dict[str, list[str]] = field(default_factory=dict)  # recipe texts the goal shows
     blocks: list[coblock.GoalBlock] = field(default_factory=list)  # coblock: my blocks (x, y, z, name)
     held: dict[str, int] = field(default_factory=dict)  # coblock: what the goal says I hold at the start
+    world_made: list[str] = field(default_factory=list)  # cooking: items nobody holds that the kitchen makes
 
     @property
     def target_text(self) -> str:
@@ -203,7 +221,8 @@ def _count_before(words: list[str], i: int) -> tuple[int, int | None]:
         if _TIMES_BEFORE.fullmatch(word):
             return i + 1, int(word[:-1])
         if word in _NUMBERS:
-            return i + 1, _NUMBERS[word]
+            after = 2 if i + 1 < len(words) and words[i + 1] == "single" else 1  # "a single cake"
+            return i + after, _NUMBERS[word]
     return i, None
 
 
@@ -285,7 +304,13 @@ def _who(words: list[str], verb: int) -> tuple[str, int | None] | None:
 def _duties(words: list[str]) -> Iterator[_Duty]:
     """Every "someone must make these items" the sentence says."""
     mentions = _mentions(words)
+    inside = {k for m in mentions for k in range(m.start, m.end)}  # "cooked" in "cooked beef" is no verb
     for v, word in enumerate(words):
+        if word in _PARTICIPLES and v not in inside and _BE & set(words[max(0, v - 2):v]):
+            passive = _passive(words, v, mentions)
+            if passive is not None:
+                yield passive
+            continue
         is_dish = word in _DISH_WORDS  # "your dish is bread", "bread is your dish"
         if word not in _CRAFT_VERBS and word not in _COOK_VERBS and not is_dish:
             continue
@@ -302,6 +327,27 @@ def _duties(words: list[str]) -> Iterator[_Duty]:
             items = {_COOKED.get(item, item): n for item, n in items.items()}
         if items and who is not None:
             yield _Duty(who[0], items, word, who[1])
+
+
+def _passive(words: list[str], v: int, mentions: list[_Mention]) -> _Duty | None:
+    """ "bread and a cake must be made by you": the items listed before the participle, made by whoever "by"
+    names (the team when nobody is named)."""
+    for i in range(v):  # from the sentence's start: the list may hold commas
+        items = _item_list(words, i, [m for m in mentions if m.end <= v])
+        if items:
+            break
+    else:
+        return None
+    after = words[v + 1:]
+    who: tuple[str, int | None] = (TEAM, None)
+    if after[:1] == ["by"]:
+        subjects = _subjects(after, min(len(after), 4))
+        if subjects:
+            who = (subjects[0][1], subjects[0][2])
+    if words[v] in ("cooked", "baked"):
+        items = {_COOKED.get(item, item): n for item, n in items.items()}
+    verb = "craft" if words[v] in ("crafted", "built") else "make"
+    return _Duty(who[0], items, verb, who[1])
 
 
 def _item_before(words: list[str], v: int, mentions: list[_Mention], links: frozenset[str]) -> dict[str, int]:
@@ -369,6 +415,8 @@ def parse_goal(goal: str) -> TaskGoal:
     if blocks and (len(blocks) > 1 or _PLACING.search(text)):  # not "the oak_log at (10, 64, 3)" in another goal
         return TaskGoal("coblock", blocks=blocks, held=coblock.read_held(text))
     recipes, prose = _recipes(text)
+    for pattern, meaning in _PHRASES:
+        prose = pattern.sub(meaning, prose)
     sentences = _sentences(tokens_of(prose))
     duties = [d for words in sentences for d in _duties(words)]
     me = _MY_NUMBER.search(prose)
@@ -470,14 +518,17 @@ def goal_from_fields(fields: dict | None, agent_index: int | None, text: str = "
         else:
             missing_items = read.missing_items
         return TaskGoal("crafting", targets, missing_items=missing_items, recipes=recipes)
+    dishes_need = set().union(*(cooking.ingredients(d) for d in targets))
+    world_made = sorted(i for i in cooking.WORLD_MADE if i in dishes_need and i not in _held_by_team(fields))
     target = fields.get("target")
     per_agent = isinstance(target, list) and (isinstance(fields.get("goal"), dict)
                                               or "hells_kitchen" in str(fields.get("task_id", "")))
     if not per_agent or agent_index is None:
-        return TaskGoal("cooking", targets, recipes=recipes)
+        return TaskGoal("cooking", targets, recipes=recipes, world_made=world_made)
     dishes = list(targets)
     if agent_index >= len(dishes):
-        return TaskGoal("cooking", {}, hells_kitchen=True, my_index=agent_index, recipes=recipes)
+        return TaskGoal("cooking", {}, hells_kitchen=True, my_index=agent_index, recipes=recipes,
+                        world_made=world_made)
     mine = dishes[agent_index]
     shown = [d for d in read.recipes if d != mine and d in targets]  # the partner's recipe my goal shows
     partner_dish = shown[0] if shown else (dishes[(agent_index + 1) % len(dishes)] if len(dishes) > 1 else None)
@@ -486,7 +537,7 @@ def goal_from_fields(fields: dict | None, agent_index: int | None, text: str = "
     return TaskGoal("cooking", {mine: targets[mine]}, hells_kitchen=True, my_index=agent_index,
                     partner_dish=partner_dish,
                     partner_index=dishes.index(partner_dish) if partner_dish is not None else None,
-                    recipes=recipes)
+                    recipes=recipes, world_made=world_made)
 
 
 def team_held(fields: dict | None) -> set[str]:

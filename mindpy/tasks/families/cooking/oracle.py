@@ -29,7 +29,7 @@ class CookingPlan(ItemsPlan):
         need = 0
         for dish, n in goal.targets.items():
             if view.has(dish) < n:
-                need += cooking.needed(dish, n, view.inventory).get(item, 0)
+                need += cooking.needed(dish, n, view.inventory, frozenset(goal.world_made)).get(item, 0)
         return need
 
     # ----- work -----
@@ -44,7 +44,7 @@ class CookingPlan(ItemsPlan):
     def lack_now(self, view: PromptView, goal: TaskGoal) -> dict[str, int]:
         out: dict[str, int] = {}
         for dish, n in self.my_dishes(view, goal).items():
-            for item, k in cooking.lacking(dish, n, view.inventory).items():
+            for item, k in cooking.lacking(dish, n, view.inventory, frozenset(goal.world_made)).items():
                 out[item] = out.get(item, 0) + k
         return out
 
@@ -55,7 +55,7 @@ class CookingPlan(ItemsPlan):
             if left.get(dish, 0) >= n:
                 left[dish] -= n
                 continue
-            move = cooking.next_move(dish, n, left)
+            move = cooking.next_move(dish, n, left, frozenset(goal.world_made))
             if move is not None and move.command in self.mem.stuck:
                 stuck[move.item] = stuck.get(move.item, 0) + move.count
             elif move is not None:
@@ -92,7 +92,7 @@ class CookingPlan(ItemsPlan):
         receiver = self.hk_partner(view, goal)
         if not receiver or receiver == view.name or not goal.partner_dish:
             return ""
-        wanted = cooking.lacking(goal.partner_dish, 1, {})
+        wanted = cooking.lacking(goal.partner_dish, 1, {}, frozenset(goal.world_made))
         return self.hand_over(view, goal, receiver, wanted, goal.partner_dish, lambda: self.recipe_once(goal))
 
     def opening(self, view: PromptView, goal: TaskGoal, partner: str) -> str:
