@@ -70,6 +70,41 @@ def my_fixes(fixes: list[Fix], inv: Mapping[str, int], lead: bool) -> list[Fix]:
     return [f for f in mine if f.level == low]
 
 
+CLIMB_DIRT = 16   # dirt an agent digs to pillar up to a second storey
+GROUND_REACH = 4  # levels up to this many blocks above the floor's level are placed from the ground or floor
+
+
+@dataclass(frozen=True)
+class Site:
+    """The house's extent as the blueprint checks have shown it: x and z bounds and the floor's level (y)."""
+
+    min_x: int
+    max_x: int
+    min_z: int
+    max_z: int
+    ground: int
+
+
+def site_of(fixes: list[Fix], known: Site | None = None) -> Site | None:
+    """The site `known` widened by the cells of `fixes` (the floor's level: the lowest y seen)."""
+    if not fixes:
+        return known
+    xs = [f.x for f in fixes] + ([known.min_x, known.max_x] if known else [])
+    zs = [f.z for f in fixes] + ([known.min_z, known.max_z] if known else [])
+    ys = [f.y for f in fixes] + ([known.ground] if known else [])
+    return Site(min(xs), max(xs), min(zs), max(zs), min(ys))
+
+
+def park_spot(site: Site) -> tuple[int, int, int]:
+    """Where an agent with nothing to place stands: outside the house's corner, on the ground."""
+    return site.min_x - 3, site.ground, site.min_z - 3
+
+
+def needs_climbing(fixes: list[Fix], site: Site) -> bool:
+    """Are some of these blocks out of reach from the ground and the ground floor (a second storey)?"""
+    return any(f.y > site.ground + GROUND_REACH for f in fixes if f.kind != "remove")
+
+
 def materials_needed(fixes: list[Fix]) -> dict[str, int]:
     """Blocks to place for `fixes`, by name (removals need none)."""
     out: dict[str, int] = {}
@@ -92,6 +127,8 @@ def build_code(fixes: list[Fix]) -> str:
         "for x, y, z in to_break:",
         "    if not skills.break_block_at(x, y, z):",
         "        failed.append(('break', x, y, z))",
+        "if to_break:",
+        "    skills.pickup_nearby_items()  # a cleared block is material again",
         "placed = 0",
         "for name, x, y, z in to_place:",
         "    if skills.place_block(name, x, y, z):",

@@ -173,6 +173,27 @@ function isEmpty (block) {
 // How far from its eyes the bot places a block (mineflayer's and vanilla survival's block reach).
 const PLACE_REACH = 4.5
 
+// Whether an entity's box (0.6 wide, 1.8 high; `pad` more on each side) overlaps the block cell at `target`.
+function inCell (entity, target, pad = 0) {
+  const p = entity.position
+  const half = (entity.width || 0.6) / 2 + pad
+  const height = entity.height || 1.8
+  return p.x + half > target.x && p.x - half < target.x + 1 && p.z + half > target.z && p.z - half < target.z + 1 &&
+    p.y + height > target.y && p.y < target.y + 1
+}
+
+// The other players and mobs standing in the cell (the server refuses a block there).
+function othersInCell (bot, target) {
+  return Object.values(bot.entities).filter(e => e !== bot.entity && e.position &&
+    ['player', 'mob', 'animal', 'hostile', 'passive'].includes(e.type) && inCell(e, target))
+}
+
+// Step out of the cell at `target` (and out of the cell below it, which the bot would stand on).
+async function leaveCell (bot, target) {
+  if (!inCell(bot.entity, target, 0.05) && !inCell(bot.entity, target.offset(0, -1, 0), 0.05)) return
+  await move.goto(bot, new move.goals.GoalInvert(new move.goals.GoalNear(target.x, target.y, target.z, 1.5)), 10000)
+}
+
 async function placeBlock (bot, type, x, y, z) {
   const target = new c.Vec3(Math.floor(x), Math.floor(y), Math.floor(z))
   if (c.state(bot).cheat) {
@@ -203,17 +224,31 @@ async function placeBlock (bot, type, x, y, z) {
   }
   if (!reference) c.fail(`Nothing to place ${type} against at ${c.fmt(target)}.`)
   move.ensurePathfinder(bot)
-  const feet = bot.entity.position.floored()
-  if (feet.equals(target) || feet.offset(0, 1, 0).equals(target)) {
-    await move.goto(bot, new move.goals.GoalInvert(new move.goals.GoalNear(target.x, target.y, target.z, 1.5)), 10000)
+  await leaveCell(bot, target)
+  if (move.eyeDistance(bot, target) > PLACE_REACH) {
+    // a little nearer than the reach: the bot comes to rest off the middle of the block it walked to; on its
+    // way it digs nothing (the build around it) and climbs on dirt only, never on building materials
+    const movements = c.state(bot).movements
+    const [canDig, scaffolding] = [movements.canDig, movements.scafoldingBlocks]
+    movements.canDig = false
+    movements.scafoldingBlocks = ['dirt'].map(name => bot.registry.itemsByName[name]?.id).filter(id => id !== undefined)
+    try {
+      await move.goto(bot, new move.GoalReach(target, PLACE_REACH - 0.4), 30000)
+    } finally {
+      movements.canDig = canDig
+      movements.scafoldingBlocks = scaffolding
+    }
+    await leaveCell(bot, target)
   }
   if (move.eyeDistance(bot, target) > PLACE_REACH) {
-    // a little nearer than the reach: the bot comes to rest off the middle of the block it walked to
-    await move.goto(bot, new move.GoalReach(target, PLACE_REACH - 0.4), 30000)
-    const again = bot.entity.position.floored()
-    if (again.equals(target) || again.offset(0, 1, 0).equals(target)) {
-      await move.goto(bot, new move.goals.GoalInvert(new move.goals.GoalNear(target.x, target.y, target.z, 1.5)), 10000)
-    }
+    c.fail(`Could not place ${type} at ${c.fmt(target)}: it is out of reach from ${c.fmt(bot.entity.position)}.`)
+  }
+  // someone else in the cell: wait a moment for them to move on
+  for (let i = 0; i < 20 && othersInCell(bot, target).length; i++) await c.wait(bot, 100)
+  const blocking = othersInCell(bot, target)
+  if (blocking.length) {
+    const who = blocking.map(e => e.username || e.name).join(', ')
+    c.fail(`Could not place ${type} at ${c.fmt(target)}: ${who} is standing there.`)
   }
   if (item) await bot.equip(item, 'hand')
   else await bot.creative.setInventorySlot(36, new (require('prismarine-item')(bot.registry))(c.itemByName(bot, type).id, 1))

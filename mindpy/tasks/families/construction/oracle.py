@@ -1,5 +1,9 @@
 """The scripted player's plan for construction goals (mindpy.oracle.plan): each agent places the blocks it holds
-materials for, lowest level first, from what `!checkBlueprint` answers; the lead also clears wrong blocks."""
+materials for, lowest level first, from what `!checkBlueprint` answers; the lead also clears wrong blocks.
+
+Without cheats (the paper's setting) blocks are placed by hand from the inventory: an agent with nothing to place
+steps off the site so that it stands in nobody's cell, and before levels out of reach from the ground (a second
+storey) it digs dirt beside the site to climb on (placement pillars with dirt only, never with materials)."""
 
 from __future__ import annotations
 
@@ -46,7 +50,17 @@ class ConstructionPlan(OraclePlan):
         checked = construction.parse_check(view.last_output) if view.last_output else None
         if checked is not None:
             self.mem.fixes = checked
+            self._site = construction.site_of(checked, getattr(self, "_site", None))
         return checked
+
+    def _park(self) -> Move | None:
+        """Off the site, once after building: a spot outside the house's corner; None when there already."""
+        site = getattr(self, "_site", None)
+        if site is None or getattr(self, "_parked", False):
+            return None
+        self._parked = True
+        x, y, z = construction.park_spot(site)
+        return Move(f"!goToCoordinates({x}, {y}, {z}, 1)", "Stepping off the site, out of the way.")
 
     def _build(self, view: PromptView) -> Move | None:
         mem = self.mem
@@ -56,6 +70,15 @@ class ConstructionPlan(OraclePlan):
         if not checked:
             return None
         mine = construction.my_fixes(checked, view.inventory, view.name == self.player.lead(view))
+        site = getattr(self, "_site", None)
+        if mine and site is not None and construction.needs_climbing(mine, site) and \
+                view.inventory.get("dirt", 0) < construction.CLIMB_DIRT // 2:
+            park = self._park()  # dig beside the site, not under the house
+            if park is not None:
+                return park
+            if getattr(self, "_dirt_tries", 0) < MAX_REPEATS:
+                self._dirt_tries = getattr(self, "_dirt_tries", 0) + 1
+                return Move(f'!collectBlocks("dirt", {construction.CLIMB_DIRT})', "Getting dirt to climb on.")
         if mine:
             if mine != mem.coding_fixes:
                 mem.build_tries = 0
@@ -68,5 +91,6 @@ class ConstructionPlan(OraclePlan):
                 kinds = sorted({f.block for f in mine if f.kind != "remove"})
                 task = (f"Place the {len(mine)} missing blocks of level {level} that I have materials for "
                         f"({', '.join(kinds) or 'clearing only'}) at their blueprint positions.")
+                self._parked = False
                 return Move(f"!newAction({quote(task)})", f"Building level {level}.")
-        return Move(WAIT, "My blocks are placed; waiting for the rest.")
+        return self._park() or Move(WAIT, "My blocks are placed; waiting for the rest.")
