@@ -2,7 +2,8 @@
 
 The cooking world has crops (wheat, potatoes, carrots, beetroots, pumpkins), sugar cane, mushrooms, animals and a
 fuelled furnace, smoker and crafting table. What it lacks (bowls, eggs, milk, gold, apples, cocoa beans, flowers)
-only the agents' inventories hold: those items are "lacking" when not held, to be asked for.
+only the agents' inventories hold: those items are "lacking" when not held, to be asked for. A bowl nobody on the
+team holds (the task's inventories say so) is made instead, from the kitchen's plank walls (WORLD_MADE).
 """
 
 from __future__ import annotations

@@ -1,5 +1,10 @@
 """What a task goal asks for: the kind of task, the target items and counts, and the task's special facts.
 
+A MineCollab task states them in its fields (`goal_from_fields`: target, number_of_target, missing_items,
+recipes, initial_inventory; Hell's Kitchen's target list, one dish per agent), which an episode hands the oracle
+(ChatModel.set_task_context). The goal's words are read (`parse_goal`) only for what the fields leave out, and
+for goals with no task behind them (`mindpy run` with a free goal); this reader does that:
+
 A small reader driven by a vocabulary (minecraft-data's item names, with spaces or underscores, singular or
 plural as mindpy.commands.names spells them), not one pattern per phrasing:
 1. recipe blocks are cut out: "Recipe for X:" followed by "Step 1: ..." lines or by a Python list of steps;
@@ -67,7 +72,7 @@ _PHRASES = [(re.compile(p, re.I), r) for p, r in (
     (r"\b(?:is|are|am)\s+(?:responsible\s+for|in\s+charge\s+of)\b", "must make"),
     (r"\b(?:responsible\s+for|in\s+charge\s+of|come\s+up\s+with|put\s+together)\b", "make"),
     (r"\b(?:end|ends|finish|finishes|wind)\s+up\s+(?:holding|with)\b|\bfinish(?:es)?\s+holding\b", "make"),
-    (r"\b(?:targets?|objective|deliverables?|delivers?|to\s+make)\s*:", " make "),
+    (r"\b(?:targets?|objective|deliverables?|delivers?|needs?|to\s+make)\s*:", " make "),
     (r"\bneeds?\b(?!\s+to\b)", "make"),
     (r"\bas\s+well\s+as\b", "and"),
 )]

@@ -12,8 +12,10 @@ Protocol between oracle agents (nothing is agreed by talking; every agent works 
 - Whoever lacks something asks one partner at a time ("I need 1 bowl ... Can you give it to me?"); whoever is
   asked gives what it can spare or says it has none. A conversation is short: opening, answer, then
   "Thanks! !endConversation". Waiting is `!stay(5)`, which partners' messages may interrupt.
-- Facts come from the prompt each time: inventory, command outputs, partners' messages. The state kept between
-  calls is only who was asked what, what is owed to whom, and what was already said.
+- Facts come from the prompt each time: inventory, command outputs, partners' messages; what the task asks for
+  comes from its fields when the episode told them (`set_task`), else from the goal's words. The state kept
+  between calls is only who was asked what, what is owed to whom, and what was already said.
+- A goal of no family that names nothing to make: one line saying so, then quiet (requests are still answered).
 """
 
 from __future__ import annotations
