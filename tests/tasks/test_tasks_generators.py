@@ -27,6 +27,9 @@ from mindpy.tasks.splits import (
     target_items,
 )
 
+# the module's fixtures generate every train split: one worker makes them once, not each worker its own copy
+pytestmark = pytest.mark.xdist_group("generators")
+
 # sha256 of `mindpy tasks generate FAMILY --split train` (default seed and size). A change here means the train
 # data changed: regenerate anything built from it.
 TRAIN_SHA256 = {
