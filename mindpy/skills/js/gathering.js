@@ -164,6 +164,9 @@ async function breakBlockAt (bot, x, y, z) {
   return true
 }
 
+// Blocks a click opens or uses instead of placing against them (unless the bot sneaks).
+const INTERACTIVE = /door|gate|chest|barrel|table|furnace|smoker|anvil|_bed$|button|lever|hopper|dispenser|dropper|repeater|comparator|note_block|shulker_box|loom|stonecutter|grindstone|lectern|cauldron|bell/
+
 const FACES = [[0, -1, 0], [0, 1, 0], [1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]]
 
 function isEmpty (block) {
@@ -188,10 +191,25 @@ function othersInCell (bot, target) {
     ['player', 'mob', 'animal', 'hostile', 'passive'].includes(e.type) && inCell(e, target))
 }
 
+// Go to `goal` as a builder: digging nothing (the build around it) and climbing on dirt only, never on materials.
+async function builderGoto (bot, goal, timeoutMs) {
+  move.ensurePathfinder(bot)
+  const movements = c.state(bot).movements
+  const [canDig, scaffolding] = [movements.canDig, movements.scafoldingBlocks]
+  movements.canDig = false
+  movements.scafoldingBlocks = ['dirt'].map(name => bot.registry.itemsByName[name]?.id).filter(id => id !== undefined)
+  try {
+    await move.goto(bot, goal, timeoutMs)
+  } finally {
+    movements.canDig = canDig
+    movements.scafoldingBlocks = scaffolding
+  }
+}
+
 // Step out of the cell at `target` (and out of the cell below it, which the bot would stand on).
 async function leaveCell (bot, target) {
   if (!inCell(bot.entity, target, 0.05) && !inCell(bot.entity, target.offset(0, -1, 0), 0.05)) return
-  await move.goto(bot, new move.goals.GoalInvert(new move.goals.GoalNear(target.x, target.y, target.z, 1.5)), 10000)
+  await builderGoto(bot, new move.goals.GoalInvert(new move.goals.GoalNear(target.x, target.y, target.z, 1.5)), 10000)
 }
 
 async function placeBlock (bot, type, x, y, z) {
@@ -211,33 +229,23 @@ async function placeBlock (bot, type, x, y, z) {
     if (existing.name === type) { c.say(bot, `${type} is already at ${c.fmt(target)}.`); return true }
     c.fail(`There is already ${existing.name} at ${c.fmt(target)}; break it first.`)
   }
-  // a solid neighbour to place against
+  // a solid neighbour to place against; not a door, chest or table where one will do (a click there opens it)
   let reference = null
   let face = null
   for (const [dx, dy, dz] of FACES) {
     const neighbour = bot.blockAt(target.offset(dx, dy, dz))
-    if (neighbour && !isEmpty(neighbour) && neighbour.boundingBox === 'block') {
+    if (neighbour && !isEmpty(neighbour) && neighbour.boundingBox === 'block' &&
+        (!reference || (INTERACTIVE.test(reference.name) && !INTERACTIVE.test(neighbour.name)))) {
       reference = neighbour
       face = new c.Vec3(-dx, -dy, -dz)
-      break
     }
   }
   if (!reference) c.fail(`Nothing to place ${type} against at ${c.fmt(target)}.`)
   move.ensurePathfinder(bot)
   await leaveCell(bot, target)
   if (move.eyeDistance(bot, target) > PLACE_REACH) {
-    // a little nearer than the reach: the bot comes to rest off the middle of the block it walked to; on its
-    // way it digs nothing (the build around it) and climbs on dirt only, never on building materials
-    const movements = c.state(bot).movements
-    const [canDig, scaffolding] = [movements.canDig, movements.scafoldingBlocks]
-    movements.canDig = false
-    movements.scafoldingBlocks = ['dirt'].map(name => bot.registry.itemsByName[name]?.id).filter(id => id !== undefined)
-    try {
-      await move.goto(bot, new move.GoalReach(target, PLACE_REACH - 0.4), 30000)
-    } finally {
-      movements.canDig = canDig
-      movements.scafoldingBlocks = scaffolding
-    }
+    // a little nearer than the reach: the bot comes to rest off the middle of the block it walked to
+    await builderGoto(bot, new move.GoalReach(target, PLACE_REACH - 0.4), 30000)
     await leaveCell(bot, target)
   }
   if (move.eyeDistance(bot, target) > PLACE_REACH) {
@@ -253,12 +261,16 @@ async function placeBlock (bot, type, x, y, z) {
   if (item) await bot.equip(item, 'hand')
   else await bot.creative.setInventorySlot(36, new (require('prismarine-item')(bot.registry))(c.itemByName(bot, type).id, 1))
   await bot.lookAt(target.offset(0.5, 0.5, 0.5), true)
+  const sneak = INTERACTIVE.test(reference.name) // a sneaking click places against a door instead of opening it
+  if (sneak) { bot.setControlState('sneak', true); await c.wait(bot, 100) }
   try {
     await bot.placeBlock(reference, face)
   } catch (err) {
     // the server may place the block without mineflayer seeing the update in time
     const placed = bot.blockAt(target)
     if (!placed || placed.name !== type) c.fail(`Could not place ${type} at ${c.fmt(target)}: ${err.message}`)
+  } finally {
+    if (sneak) bot.setControlState('sneak', false)
   }
   c.say(bot, `Placed ${type} at ${c.fmt(target)}.`)
   return true

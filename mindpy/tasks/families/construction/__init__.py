@@ -67,8 +67,13 @@ class ConstructionFamily(ItemsFamily):
         return ConstructionChecker(task.blueprint)
 
     def configure_agent(self, task: Any, agent: Any) -> None:
-        """Nothing: as in the paper, agents build without cheats (blocks placed from the inventory by hand); the
-        cheat mode (blocks set with /setblock) is on only with `--cheat` or a profile's own `cheat` mode."""
+        """The blueprint's blocks are ones the agent's paths never dig through (it breaks them only when told). As
+        in the paper, agents build without cheats (blocks placed from the inventory by hand); the cheat mode
+        (blocks set with /setblock) is on only with `--cheat` or a profile's own `cheat` mode."""
+        from ...blueprint import block_base_name
+
+        names = {block_base_name(cell.block) for cell in task.blueprint.cells(include_air=False)}
+        agent.skills.runner.protect_blocks(sorted(names))
 
 
 FAMILY = ConstructionFamily()

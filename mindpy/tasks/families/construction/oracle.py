@@ -60,13 +60,13 @@ class ConstructionPlan(OraclePlan):
             return None
         self._parked = True
         x, y, z = construction.park_spot(site)
-        return Move(f"!goToCoordinates({x}, {y}, {z}, 1)", "Stepping off the site, out of the way.")
+        return Move(f"!goToCoordinates({x}, {y}, {z}, 1)", "")
 
     def _build(self, view: PromptView) -> Move | None:
         mem = self.mem
         checked = self._observe_blueprint(view)
         if checked is None:
-            return Move("!checkBlueprint", "Checking the blueprint.")
+            return Move("!checkBlueprint", "")  # quietly: a message would interrupt a partner's building
         if not checked:
             return None
         mine = construction.my_fixes(checked, view.inventory, view.name == self.player.lead(view))
@@ -93,4 +93,4 @@ class ConstructionPlan(OraclePlan):
                         f"({', '.join(kinds) or 'clearing only'}) at their blueprint positions.")
                 self._parked = False
                 return Move(f"!newAction({quote(task)})", f"Building level {level}.")
-        return self._park() or Move(WAIT, "My blocks are placed; waiting for the rest.")
+        return self._park() or Move(WAIT, "")
