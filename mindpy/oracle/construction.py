@@ -71,7 +71,7 @@ def my_fixes(fixes: list[Fix], inv: Mapping[str, int], lead: bool) -> list[Fix]:
 
 
 CLIMB_DIRT = 16   # dirt an agent digs to pillar up to a second storey
-GROUND_REACH = 4  # levels up to this many blocks above the floor's level are placed from the ground or floor
+GROUND_REACH = 3  # blocks up to this many above the floor's level are placed from the ground (a roof is not)
 
 
 @dataclass(frozen=True)

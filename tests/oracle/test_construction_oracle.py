@@ -21,10 +21,10 @@ def test_the_site_grows_with_every_check_and_idle_agents_stand_outside_it():
     assert construction.site_of([], site) is site
 
 
-def test_a_second_storey_needs_climbing_and_the_ground_floor_does_not():
+def test_a_roof_needs_climbing_and_the_walls_do_not():
     site = Site(150, 158, -170, -166, -60)
-    assert not construction.needs_climbing([Fix(4, "place", "sandstone", 150, -56, -170)], site)
-    assert construction.needs_climbing([Fix(5, "place", "sandstone", 150, -55, -170)], site)
+    assert not construction.needs_climbing([Fix(3, "place", "sandstone", 150, -57, -170)], site)
+    assert construction.needs_climbing([Fix(4, "place", "sandstone", 150, -56, -170)], site)
     assert not construction.needs_climbing([Fix(5, "remove", "air", 150, -55, -170)], site)
 
 

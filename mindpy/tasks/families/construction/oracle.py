@@ -2,7 +2,7 @@
 materials for, lowest level first, from what `!checkBlueprint` answers; the lead also clears wrong blocks.
 
 Without cheats (the paper's setting) blocks are placed by hand from the inventory: an agent with nothing to place
-steps off the site so that it stands in nobody's cell, and before levels out of reach from the ground (a second
+steps off the site so that it stands in nobody's cell, and before blocks out of reach from the ground (a roof, a second
 storey) it digs dirt beside the site to climb on (placement pillars with dirt only, never with materials)."""
 
 from __future__ import annotations
