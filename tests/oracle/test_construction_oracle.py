@@ -31,4 +31,3 @@ def test_a_roof_needs_climbing_and_the_walls_do_not():
 def test_the_build_code_picks_up_what_it_clears():
     code = construction.build_code(construction.parse_check(CHECK) or [])
     assert "break_block_at" in code and "pickup_nearby_items" in code
-    assert "pickup_nearby_items" not in construction.build_code([Fix(0, "place", "stone", 1, 2, 3)]).split("if to_break")[0]
