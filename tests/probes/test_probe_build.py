@@ -31,11 +31,13 @@ CONSTRUCTION_KINDS = ("missing_count", "lowest_open", "enough", "who_places", "p
 COMMAND = re.compile(r'^!(givePlayer|craftRecipe)\((.*)\)$')
 
 
-def oracle_episode(server, tmp_path_factory, file: str, task_id: str):
-    """The folder of a successful oracle episode of `task_id` from tasks/`file`."""
+def oracle_episode(server, tmp_path_factory, file: str, task_id: str, cheat: bool = False):
+    """The folder of a successful oracle episode of `task_id` from tasks/`file` (`cheat`: building assistance on,
+    which questions about the blueprint check do not need and which keeps a house to a minute)."""
     task = read_task_file(str(REPO_ROOT / "tasks" / file), only=[task_id]).task(task_id)
     run_dir = tmp_path_factory.mktemp("probe_build") / "run"
-    result = run_episode(task, run_dir, model="oracle", server=f"{server.host}:{server.port}")
+    result = run_episode(task, run_dir, model="oracle", server=f"{server.host}:{server.port}",
+                         profile_options={"cheat": True} if cheat else None)
     assert result["end_reason"] == "success", result
     return run_dir
 
@@ -47,7 +49,7 @@ def episode(server, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def build_episode(server, tmp_path_factory):
-    return oracle_episode(server, tmp_path_factory, "construction_test.json", BUILD_TASK)
+    return oracle_episode(server, tmp_path_factory, "construction_test.json", BUILD_TASK, cheat=True)
 
 
 def inventories(state: str) -> dict[str, dict[str, int]]:
