@@ -178,7 +178,7 @@ def play_toward_goals(session: EpisodeSession) -> dict:
         if task.extra.get("restrict_to_inventory"):
             agent.skills.runner.restrict_to_inventory(True)
     cheat = any(agents[name].modes.get("cheat").on for name in names)  # --cheat or a profile's own cheat mode
-    _open(task, names, agents, converse=session.ablations.communication)
+    _open(task, names, agents, converse=session.ablations.communication, init_message=session.ablations.init_message)
     scheduler = None
     if rounds is not None:
         scheduler = _start_rounds(rounds, runner, names, monitor, finished, recorder, reviewer)
@@ -291,9 +291,12 @@ class _EpisodeHooks:
             logged.close()
 
 
-def _open(task: Task, names: list[str], agents: dict, converse: bool = True) -> None:
-    """Agent 0 opens the conversation (unless communication is off); every agent then works on its goal by
-    prompting itself."""
+def _open(task: Task, names: list[str], agents: dict, converse: bool = True, init_message: str = "") -> None:
+    """Each agent gets the joining message (--init-message) once the world is set up, agent 0 opens the
+    conversation (unless communication is off), and every agent then works on its goal by prompting itself."""
+    if init_message:
+        for name in names:
+            agents[name].handle_message("system", init_message)
     if task.conversation and len(names) > 1 and converse:
         message = task.conversation.replace('"', "'")
         agents[names[0]].run_command(f'!startConversation("{names[1]}", "{message}")')

@@ -194,12 +194,11 @@ class EpisodeSession:
         return self.settings
 
     def ablation_settings(self) -> dict[str, Any]:
-        """The settings the episode's ablations change: commands blocked for every agent, the joining message."""
+        """The settings the episode's ablations change: the commands blocked for every agent. (The joining message
+        is the play's to send, once the world is set up: sent at spawn, an agent would act on a world still being
+        set up.)"""
         blocked = self.ablations.blocked_actions()
-        out: dict[str, Any] = {"init_message": self.ablations.init_message} if self.ablations.init_message else {}
-        if blocked:
-            out["blocked_actions"] = blocked
-        return out
+        return {"blocked_actions": blocked} if blocked else {}
 
     def refuse_unpriced(self, specs: Any = None) -> None:
         """ConfigError when a dollar limit is set and a model to be used has no known price."""

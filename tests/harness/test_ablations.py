@@ -83,22 +83,29 @@ def test_an_episode_with_conversation_blocked(tmp_path):
     task = {**tasks[SWORD], "timeout": 40}
     assert task["conversation"]  # the task opens with a conversation: blocked, it is never sent
     (tmp_path / "quiet.json").write_text(json.dumps({"quiet": task}))
+    # jill tries to talk first (a script), then hands over what she holds as the oracle would
+    script = tmp_path / "jill.yaml"
+    script.write_text(yaml.safe_dump({"replies": ['Hi andy! !startConversation("andy", "I have a table.")',
+                                                  '!givePlayer("andy", "crafting_table", 1)',
+                                                  '!givePlayer("andy", "oak_planks", 1)'], "default": "!stay(5)"}))
     run_dir = tmp_path / "run"
     proc = subprocess.run([str(MINDPY), "run", "--task", str(tmp_path / "quiet.json"), "--task-id", "quiet",
-                           "--run-dir", str(run_dir), "--model", "oracle", "--no-communication",
-                           "--init-message", "paper", "--temperature", "0.2"],
+                           "--run-dir", str(run_dir), "--model", "oracle", "--team", f"jill=replay:{script}",
+                           "--no-communication", "--init-message", "paper", "--temperature", "0.2"],
                           capture_output=True, text=True, timeout=600, env={**os.environ, "OPENAI_API_KEY": ""})
     console = (run_dir / "console.log").read_text() if (run_dir / "console.log").exists() else ""
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:] + console[-2000:]
     result = json.loads((run_dir / "result.json").read_text())
     assert result["ablations"] == {"communication": False, "tools": True, "init_message": "paper",
                                    "temperature": 0.2}
-    assert "refused: Command !startConversation is blocked" in console  # the oracle tried, and was refused
+    assert "[jill] refused: Command !startConversation is blocked" in console  # she tried, and was refused
     assert task["conversation"] not in console and "says: (To " not in console  # nobody said a word to anyone
     for name in ("andy", "jill"):
         calls = [json.loads(line) for line in (run_dir / "calls" / f"{name}.jsonl").open()]
         turns = json.dumps([c["messages"] for c in calls])
         assert "(FROM OTHER BOT)" not in turns  # no message from a teammate ever reached it
-        assert calls[0]["messages"][0]["content"] == PAPER_INIT_MESSAGE  # told on joining, as the paper's bots
-        profile = yaml.safe_load((run_dir / "profiles" / f"{name}.yaml").read_text())
-        assert profile["model"] == {"model": "oracle", "params": {"temperature": 0.2}}
+        # told once the world is set up (at spawn it would act on a world still being set up)
+        assert PAPER_INIT_MESSAGE in [m["content"] for m in calls[0]["messages"]]
+    profiles = {name: yaml.safe_load((run_dir / "profiles" / f"{name}.yaml").read_text()) for name in ("andy", "jill")}
+    assert profiles["andy"]["model"] == {"model": "oracle", "params": {"temperature": 0.2}}
+    assert profiles["jill"]["model"] == {"model": f"replay:{script}", "params": {"temperature": 0.2}}
