@@ -186,7 +186,8 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
     models (see the module's doc)."""
     model = model if model is not None else make_model(profile, settings)
     if hasattr(task, "to_dict") and hasattr(model, "set_task_context"):  # the model itself, before any wrapper
-        model.set_task_context({"task_id": task.id, **task.to_dict()}, profile.name, agent_index)
+        model.set_task_context({"task_id": task.id, "hells_kitchen": task.is_hells_kitchen, **task.to_dict()},
+                               profile.name, agent_index)
     uses_embedder = needs_embedder(profile, settings, model)  # the model itself: a wrapper may hide its api
     model = wrap_with(wrap_model, profile.name, model, "chat")
     commands = AgentCommands(default_registry(settings.minecraft_version),

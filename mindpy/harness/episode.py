@@ -134,8 +134,7 @@ def play_toward_goals(session: EpisodeSession) -> dict:
     from ..agent.runner import AgentRunner
 
     task, names, rounds, say = session.task, session.names, session.rounds, session.say
-    settings = session.load_settings(log_all_prompts=True, allow_insecure_coding=True, chat_bot_messages=True,
-                                     **session.ablation_settings())
+    settings = session.load_settings(log_all_prompts=True, allow_insecure_coding=True, chat_bot_messages=True)
     session.refuse_unpriced()  # before the server starts: an unpriced model cannot be budgeted
     console = session.open_console()
     host, port = session.open_server()

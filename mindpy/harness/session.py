@@ -153,8 +153,11 @@ class EpisodeSession:
         self.model = model
         self.models = models
         self.ablations = ablations or Ablations()
-        self.specs = {name: self.ablations.with_temperature(spec)
-                      for name, spec in team_specs(team, self.names, model).items()}
+        specs = team_specs(team, self.names, model)
+        if self.ablations.temperature is not None and models is None and None in specs.values():
+            raise ConfigError("--temperature sets the temperature of a model you name: give --model (or --team for "
+                              "every agent); the default model is each profile's own")
+        self.specs = {name: self.ablations.with_temperature(spec) for name, spec in specs.items()}
         self.server = server
         self.seed = seed
         self.echo = echo
@@ -189,16 +192,12 @@ class EpisodeSession:
         self.settings = load_settings(None, **{
             "bots_dir": str(self.run_dir / "bots"), "narrate_behavior": False, "load_memory": False,
             "profiles": [str(p) for p in paths], **overrides, **self.settings_overrides})
+        # the ablations' blocked commands join the settings' own, in every family's play (the joining message is
+        # the play's to send once the world is set up: sent at spawn, an agent would act on a world being set up)
+        self.settings.blocked_actions = [*self.settings.blocked_actions, *self.ablations.blocked_actions()]
         self.profiles = [load_profile(p, settings=self.settings) for p in self.settings.profiles]
         self.limits = self.budget if self.budget is not None else self.settings.budget_limits()
         return self.settings
-
-    def ablation_settings(self) -> dict[str, Any]:
-        """The settings the episode's ablations change: the commands blocked for every agent. (The joining message
-        is the play's to send, once the world is set up: sent at spawn, an agent would act on a world still being
-        set up.)"""
-        blocked = self.ablations.blocked_actions()
-        return {"blocked_actions": blocked} if blocked else {}
 
     def refuse_unpriced(self, specs: Any = None) -> None:
         """ConfigError when a dollar limit is set and a model to be used has no known price."""

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..commands.names import _forms
+from ..tasks.family import canonical_name
 from . import coblock, cooking
 from .prompt import TEAM_SENTENCE
 
@@ -466,7 +467,7 @@ def _hells_goal(mine: dict[str, int], partner: dict[str, int], duties: list[_Dut
 
 
 # ---- from the task's fields -------------------------------------------------------------------------------------
-_KINDS = {"techtree": "crafting", "crafting": "crafting", "cooking": "cooking"}
+_KINDS = ("crafting", "cooking")  # the families whose fields this reads
 
 
 def field_targets(fields: dict) -> dict[str, int]:
@@ -508,9 +509,9 @@ def goal_from_fields(fields: dict | None, agent_index: int | None, text: str = "
     the text is read instead (`parse_goal`)."""
     if not fields:
         return None
-    kind = _KINDS.get(str(fields.get("type", "")))
+    kind = canonical_name(str(fields.get("type", "")))  # "techtree" is crafting
     targets = field_targets(fields)
-    if kind is None or not targets:
+    if kind not in _KINDS or not targets:
         return None
     read = parse_goal(text) if text else TaskGoal("unknown")
     recipes = {item_name(k) or k: [str(s) for s in v] for k, v in (fields.get("recipes") or {}).items()
@@ -526,8 +527,9 @@ def goal_from_fields(fields: dict | None, agent_index: int | None, text: str = "
     dishes_need = set().union(*(cooking.ingredients(d) for d in targets))
     world_made = sorted(i for i in cooking.WORLD_MADE if i in dishes_need and i not in _held_by_team(fields))
     target = fields.get("target")
-    per_agent = isinstance(target, list) and (isinstance(fields.get("goal"), dict)
-                                              or "hells_kitchen" in str(fields.get("task_id", "")))
+    # the cooking family's rule (Task.is_hells_kitchen, told in the context); by it, when the fields do not say
+    per_agent = bool(fields["hells_kitchen"]) if "hells_kitchen" in fields else \
+        isinstance(target, list) and "hells_kitchen" in str(fields.get("task_id", ""))
     if not per_agent or agent_index is None:
         return TaskGoal("cooking", targets, recipes=recipes, world_made=world_made)
     dishes = list(targets)
@@ -544,7 +546,3 @@ def goal_from_fields(fields: dict | None, agent_index: int | None, text: str = "
                     partner_index=dishes.index(partner_dish) if partner_dish is not None else None,
                     recipes=recipes, world_made=world_made)
 
-
-def team_held(fields: dict | None) -> set[str]:
-    """The items anyone on the team holds at the start, by the task's `initial_inventory` (empty without fields)."""
-    return _held_by_team(fields) if fields else set()

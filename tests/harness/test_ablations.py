@@ -109,3 +109,13 @@ def test_an_episode_with_conversation_blocked(tmp_path):
     profiles = {name: yaml.safe_load((run_dir / "profiles" / f"{name}.yaml").read_text()) for name in ("andy", "jill")}
     assert profiles["andy"]["model"] == {"model": "oracle", "params": {"temperature": 0.2}}
     assert profiles["jill"]["model"] == {"model": f"replay:{script}", "params": {"temperature": 0.2}}
+
+
+def test_a_temperature_for_no_named_model_is_refused_before_anything_starts(tmp_path):
+    tasks = json.loads((REPO_ROOT / "tasks" / "crafting_test.json").read_text())
+    (tmp_path / "t.json").write_text(json.dumps({"t": tasks[SWORD]}))
+    proc = subprocess.run([str(MINDPY), "run", "--task", str(tmp_path / "t.json"), "--task-id", "t", "--run-dir",
+                           str(tmp_path / "run"), "--temperature", "0.3"], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "OPENAI_API_KEY": ""})
+    assert proc.returncode != 0 and "--temperature sets the temperature of a model you name" in proc.stderr
+    assert not (tmp_path / "run" / "server").exists()  # refused before a server started

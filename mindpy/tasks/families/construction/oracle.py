@@ -19,6 +19,10 @@ from ....oracle.prompt import PromptView
 class ConstructionPlan(OraclePlan):
     """Construction: everyone builds its share of the blueprint; nobody hands materials over."""
 
+    _site: construction.Site | None = None  # the house's extent, as the checks have shown it
+    _parked: bool = False                    # stood off the site since the last build
+    _dirt_tries: int = 0                     # digs for dirt to climb on
+
     def observe(self, view: PromptView) -> None:
         self._observe_blueprint(view)
 
@@ -50,13 +54,13 @@ class ConstructionPlan(OraclePlan):
         checked = construction.parse_check(view.last_output) if view.last_output else None
         if checked is not None:
             self.mem.fixes = checked
-            self._site = construction.site_of(checked, getattr(self, "_site", None))
+            self._site = construction.site_of(checked, self._site)
         return checked
 
     def _park(self) -> Move | None:
         """Off the site, once after building: a spot outside the house's corner; None when there already."""
-        site = getattr(self, "_site", None)
-        if site is None or getattr(self, "_parked", False):
+        site = self._site
+        if site is None or self._parked:
             return None
         self._parked = True
         x, y, z = construction.park_spot(site)
@@ -70,14 +74,14 @@ class ConstructionPlan(OraclePlan):
         if not checked:
             return None
         mine = construction.my_fixes(checked, view.inventory, view.name == self.player.lead(view))
-        site = getattr(self, "_site", None)
+        site = self._site
         if mine and site is not None and construction.needs_climbing(mine, site) and \
                 view.inventory.get("dirt", 0) < construction.CLIMB_DIRT // 2:
             park = self._park()  # dig beside the site, not under the house
             if park is not None:
                 return park
-            if getattr(self, "_dirt_tries", 0) < MAX_REPEATS:
-                self._dirt_tries = getattr(self, "_dirt_tries", 0) + 1
+            if self._dirt_tries < MAX_REPEATS:
+                self._dirt_tries = self._dirt_tries + 1
                 return Move(f'!collectBlocks("dirt", {construction.CLIMB_DIRT})', "Getting dirt to climb on.")
         if mine:
             if mine != mem.coding_fixes:
