@@ -23,6 +23,9 @@ PAPER_INIT_MESSAGE = ("Immediately start a conversation with other agents and co
 INIT_MESSAGES = {"none": "", "paper": PAPER_INIT_MESSAGE}
 CONVERSATION_COMMANDS = ("startConversation", "endConversation")  # what MINDcraft blocks to stop communication
 MAX_INIT_MESSAGE = 2000
+# each setting and the option that asks for it (a family says which its play honours: Family.ablations)
+ABLATION_NAMES = {"communication": "--no-communication", "tools": "--no-tools", "init_message": "--init-message",
+                  "temperature": "--temperature"}
 MAX_TEMPERATURE = 2.0  # the OpenAI API's range
 
 
@@ -55,6 +58,22 @@ class Ablations:
         params = dict(data.get("params") or {})
         params.setdefault("temperature", self.temperature)
         return {**data, "params": params}
+
+    def departures(self) -> list[str]:
+        """The names of the settings that depart from the full agent's (ABLATION_NAMES' keys), in that order."""
+        chosen = {"communication": not self.communication, "tools": not self.tools,
+                  "init_message": bool(self.init_message), "temperature": self.temperature is not None}
+        return [name for name in ABLATION_NAMES if chosen[name]]
+
+    def unhonoured(self, family: Any) -> str | None:
+        """One line when `family`'s play would not apply some of these settings (its `ablations` leave them out),
+        else None: an episode recorded with a setting its play never applied would be taken for an ablation."""
+        options = [ABLATION_NAMES[name] for name in self.departures() if name not in family.ablations]
+        if not options:
+            return None
+        takes = ", ".join(ABLATION_NAMES[name] for name in family.ablations) or "none"
+        return (f"{', '.join(options)}: {family.name} episodes are played by rules of their own that do not take "
+                f"this setting (they take: {takes})")
 
     def record(self) -> dict[str, Any]:
         """What result.json and summary.json keep of these settings (the message by name when it has one)."""

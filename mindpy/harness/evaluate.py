@@ -238,11 +238,12 @@ class Evaluation:
                 for task in chosen for trial in range(1, trials + 1)]
 
     def _playable(self, path: str, task) -> bool:
-        """Whether episodes of `task` can be played at all (coblock tasks cannot yet); one that cannot is skipped
-        as "not playable", with the reason."""
+        """Whether episodes of `task` can be played at all, and with the evaluation's ablations (a family whose play
+        does not apply one); one that cannot is skipped as "not playable", with the reason."""
+        from ..tasks.family import family_of
         from ..tasks.schema import unplayable_reason
 
-        reason = unplayable_reason(task)
+        reason = unplayable_reason(task) or self.ablations.unhonoured(family_of(task))
         if reason:
             self.skipped.append(SkippedTask(path, task.id, "not playable", [f"{path}: task '{task.id}': {reason}"]))
         return reason is None

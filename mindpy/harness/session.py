@@ -153,6 +153,9 @@ class EpisodeSession:
         self.model = model
         self.models = models
         self.ablations = ablations or Ablations()
+        unhonoured = self.ablations.unhonoured(self.family)
+        if unhonoured:
+            raise ConfigError(unhonoured)
         specs = team_specs(team, self.names, model)
         if self.ablations.temperature is not None and models is None and None in specs.values():
             raise ConfigError("--temperature sets the temperature of a model you name: give --model (or --team for "

@@ -79,6 +79,9 @@ class Family:
     one_model: ClassVar[bool] = False          # one model plays for the whole team (no --team)
     human_dispatcher: ClassVar[bool] = False   # `--model human:NAME` makes a player give the team's orders
     episode_options: ClassVar[tuple[str, ...]] = ()  # episode switches only this family takes (defuse's probes)
+    # the paper's ablations its play honours (mindpy.harness.ablations.ABLATION_NAMES); an episode asking for
+    # another is refused, since its record would claim a setting the play never applied
+    ablations: ClassVar[tuple[str, ...]] = ("communication", "tools", "init_message", "temperature")
     summary_key: ClassVar[str | None] = None   # the key of summary.json holding `summarize`'s figures
 
     # ----- the task file -----

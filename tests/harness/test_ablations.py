@@ -119,3 +119,32 @@ def test_a_temperature_for_no_named_model_is_refused_before_anything_starts(tmp_
                           timeout=120, env={**os.environ, "OPENAI_API_KEY": ""})
     assert proc.returncode != 0 and "--temperature sets the temperature of a model you name" in proc.stderr
     assert not (tmp_path / "run" / "server").exists()  # refused before a server started
+
+
+@pytest.mark.parametrize("file,task_id,flags,refused", [
+    ("orders_test.json", "orders_l00_golden_apple_2_agents_alpha_1", ["--no-communication"], "--no-communication"),
+    ("defuse_test.json", "defuse_0", ["--init-message", "paper", "--temperature", "0.1", "--model", "oracle"],
+     "--init-message"),
+])
+def test_an_ablation_a_family_s_play_does_not_apply_is_refused_not_recorded(file, task_id, flags, refused,
+                                                                            tmp_path):
+    """Orders and defuse play by rules of their own: a setting they never apply would be recorded as if it had been."""
+    proc = subprocess.run([str(MINDPY), "run", "--task", str(REPO_ROOT / "tasks" / file), "--task-id", task_id,
+                           "--run-dir", str(tmp_path / "run"), *flags], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "OPENAI_API_KEY": ""})
+    assert proc.returncode != 0 and f"{refused}: " in proc.stderr and "do not take this setting" in proc.stderr, \
+        proc.stderr[-2000:]
+    assert "--temperature" not in proc.stderr.split("(they take")[0]  # defuse does apply a temperature
+    assert len(proc.stderr.strip().splitlines()) == 1 and not (tmp_path / "run" / "server").exists()
+
+
+def test_an_eval_skips_the_tasks_whose_play_would_not_apply_its_ablations(tmp_path):
+    from mindpy.harness.evaluate import Evaluation
+
+    evaluation = Evaluation([str(REPO_ROOT / "tasks" / "orders_test.json"), str(REPO_ROOT / "tasks" / "defuse_test.json")],
+                            out=tmp_path / "out", model="oracle", limit=2, ablations=Ablations(temperature=0.5))
+    assert [ep.family for ep in evaluation.episodes] == ["defuse", "defuse"]  # defuse applies a temperature
+    assert [(s.reason, s.task_id) for s in evaluation.skipped] == \
+        [("not playable", "orders_l00_golden_apple_2_agents_alpha_1"),
+         ("not playable", "orders_l00_golden_apple_2_agents_alpha_1.5")]
+    assert "--temperature: orders episodes are played by rules of their own" in evaluation.skipped[0].problems[0]

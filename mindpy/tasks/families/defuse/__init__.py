@@ -29,6 +29,7 @@ class DefuseFamily(Family):
     oracle_entry = "mindpy.tasks.families.defuse.oracle:DefusePlan"  # the `oracle` model plays its prompts
     episode_options = ("belief_state", "tom_probes")  # switches only its episodes take
     command_sets = ("defuse",)  # !inspectBomb, !applyTool, !goToRoom, !broadcast (mindpy.commands.defuse)
+    ablations = ("temperature",)  # its turns are played by the game's rules, with no joining message
 
     def parse_fields(self, parser: Any) -> Any:
         return defuse_fields.parse_fields(parser)

@@ -21,6 +21,7 @@ class OrdersFamily(Family):
     play_entry = "mindpy.tasks.families.orders.play:play"
     one_model = True         # the dispatcher's: the cooks' own models never speak (no --team)
     human_dispatcher = True  # `--model human:NAME`: a player gives the orders in chat
+    ablations = ()  # the dispatcher's orders are the only talk and the cooks run no commands of their own
 
     def parse_fields(self, parser: Any) -> Any:
         return orders_fields.parse_fields(parser)
