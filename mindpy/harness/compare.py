@@ -11,10 +11,10 @@ show "-".
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from ..tasks.records import Summary
 from .evaluate import BREAKDOWN_KEYS, read_results, summarize, value_order
@@ -159,7 +159,7 @@ def compare_runs(paths: Sequence[str | Path], out: Path, say: Callable[[str], No
     if not runs:
         say("nothing to compare: none of the folders holds a summary.json")
         return 1
-    clash = cheat_clash(runs) or ablation_clash(runs)
+    clash = settings_clash(runs)
     if clash:
         say(clash)
         return 1
@@ -169,30 +169,30 @@ def compare_runs(paths: Sequence[str | Path], out: Path, say: Callable[[str], No
     return 1 if problems else 0
 
 
-def cheat_clash(runs: Sequence[RunSummary]) -> str | None:
-    """One line refusing the comparison when the runs built with different cheat settings (--cheat: blocks set
-    with /setblock, against placing them by hand); None when they agree (a run that predates the record is not
-    counted)."""
-    settings = {run.label: run.summary.cheat for run in runs if run.summary.cheat is not None}
-    if len(set(settings.values())) < 2:
+def settings_clash(runs: Sequence[RunSummary]) -> str | None:
+    """One line refusing the comparison when the runs were played with different recorded settings: building
+    assistance (--cheat: blocks set with /setblock, against placing them by hand) and the ablations
+    (mindpy.harness.ablations: communication, tools, the joining message, the temperature); None when they agree.
+    A run that predates a setting's record is not counted for that setting."""
+    settings = {run.label: _settings(run) for run in runs}
+    differ = sorted({key for a in settings.values() for b in settings.values() for key in a.keys() & b.keys()
+                     if a[key] != b[key]})
+    if not differ:
         return None
-    on = [label for label, cheat in settings.items() if cheat]
-    off = [label for label, cheat in settings.items() if not cheat]
-    return (f"not comparable: {', '.join(on)} built with cheats (--cheat) and {', '.join(off)} without; compare "
-            f"runs of one setting")
+    shown = "; ".join(f"{label}: " + ", ".join(f"{key}={value[key]}" for key in differ if key in value)
+                      for label, value in settings.items() if any(key in value for key in differ))
+    return f"not comparable: the runs were played with different settings ({shown}); compare runs of one setting"
 
 
-def ablation_clash(runs: Sequence[RunSummary]) -> str | None:
-    """One line refusing the comparison when the runs were played with different ablations or named settings
-    (mindpy.harness.ablations: communication, tools, the joining message, the temperature); None when they agree
-    (a run that predates the record is not counted)."""
-    settings = {run.label: run.summary.extra["ablations"] for run in runs
-                if isinstance(run.summary.extra.get("ablations"), dict)}
-    if len({json.dumps(value, sort_keys=True) for value in settings.values()}) < 2:
-        return None
-    shown = "; ".join(f"{label}: " + ", ".join(f"{key}={value}" for key, value in sorted(value.items()))
-                      for label, value in settings.items())
-    return f"not comparable: the runs were played with different ablations ({shown}); compare runs of one setting"
+def _settings(run: RunSummary) -> dict[str, Any]:
+    """The settings a run's summary records: `cheat` and each ablation (none for runs from before the records)."""
+    out: dict[str, Any] = {}
+    if run.summary.cheat is not None:
+        out["cheat"] = run.summary.cheat
+    ablations = run.summary.extra.get("ablations")
+    if isinstance(ablations, dict):
+        out.update(ablations)
+    return out
 
 
 def _values(runs: Sequence[RunSummary], key: str) -> list[str]:

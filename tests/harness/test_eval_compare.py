@@ -142,8 +142,8 @@ def test_compare_refuses_runs_played_with_different_ablations(runs, tmp_path, ca
     (quiet / "summary.json").write_text(json.dumps(summary))
     assert main(["eval", "compare", str(runs / "strong"), str(quiet), "--out", str(tmp_path / "c.png")]) == 1
     printed = capsys.readouterr().out
-    assert printed.startswith("not comparable: the runs were played with different ablations") and \
-        "communication=False" in printed and not (tmp_path / "c.png").exists()
+    assert printed.startswith("not comparable: the runs were played with different settings") and \
+        "communication=False" in printed and "tools=" not in printed  # only what differs and not (tmp_path / "c.png").exists()
     # a run from before the record is compared with either
     older = tmp_path / "older"
     older.mkdir()

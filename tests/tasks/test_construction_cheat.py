@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from conftest import REPO_ROOT, give_more, isolate, wait_until
 from mindpy.agent.modes import ModeController
-from mindpy.harness.compare import RunSummary, cheat_clash
+from mindpy.harness.compare import RunSummary, settings_clash
 from mindpy.harness.options import EpisodeOptions, add_method_options, method_options
 from mindpy.harness.session import write_profiles
 from mindpy.profiles import load_profile
@@ -67,8 +67,8 @@ def test_the_setting_is_recorded_and_runs_of_different_settings_are_not_compared
     assert EpisodeResult.from_dict({"task_id": "t", "type": "construction", "cheat": True}).cheat is True
     runs = [RunSummary(label, Path(label), Summary.from_dict({"success_rate": 0.5, "cheat": cheat}))
             for label, cheat in (("plain", False), ("cheats", True))]
-    clash = cheat_clash(runs)
-    assert clash is not None and "cheats" in clash and "plain" in clash and "\n" not in clash
-    assert cheat_clash(runs[:1]) is None
+    clash = settings_clash(runs)
+    assert clash is not None and "cheats: cheat=True" in clash and "plain: cheat=False" in clash and "\n" not in clash
+    assert settings_clash(runs[:1]) is None
     old = RunSummary("old", Path("old"), Summary.from_dict({"success_rate": 0.5}))  # before the setting was kept
-    assert cheat_clash([runs[0], old]) is None
+    assert settings_clash([runs[0], old]) is None
