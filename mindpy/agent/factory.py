@@ -186,7 +186,9 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
     models (see the module's doc)."""
     model = model if model is not None else make_model(profile, settings)
     if hasattr(task, "to_dict") and hasattr(model, "set_task_context"):  # the model itself, before any wrapper
-        model.set_task_context({"task_id": task.id, "hells_kitchen": task.is_hells_kitchen, **task.to_dict()},
+        # the episode's own facts beside the file's: Hell's Kitchen, and building assistance (the profile's cheat)
+        model.set_task_context({"task_id": task.id, "hells_kitchen": task.is_hells_kitchen,
+                                "building_assistance": bool(profile.modes.get("cheat")), **task.to_dict()},
                                profile.name, agent_index)
     uses_embedder = needs_embedder(profile, settings, model)  # the model itself: a wrapper may hide its api
     model = wrap_with(wrap_model, profile.name, model, "chat")

@@ -46,6 +46,8 @@ def play(task_file: Path, task_id: str, tmp_path: Path) -> tuple[list[dict], str
     assert calls and all(c["system"].startswith("You are ") for c in calls)
     # the team talked: bots' messages reached each other
     assert "(FROM OTHER BOT)" in json.dumps([c["messages"] for c in calls])
+    if cheat:  # blocks set by command need no reach: nobody climbs to the roof
+        assert "Getting dirt to climb on" not in console, console[-3000:]
     return calls, console
 
 

@@ -3,7 +3,8 @@ materials for, lowest level first, from what `!checkBlueprint` answers; the lead
 
 Without cheats (the paper's setting) blocks are placed by hand from the inventory: an agent with nothing to place
 steps off the site so that it stands in nobody's cell, and before blocks out of reach from the ground (a roof, a second
-storey) it digs dirt beside the site to climb on (placement pillars with dirt only, never with materials)."""
+storey) it digs dirt beside the site to climb on (placement pillars with dirt only, never with materials). With
+building assistance (the episode's `building_assistance`, from the profile's cheat mode) it never climbs."""
 
 from __future__ import annotations
 
@@ -57,6 +58,10 @@ class ConstructionPlan(OraclePlan):
             self._site = construction.site_of(checked, self._site)
         return checked
 
+    def _assisted(self) -> bool:
+        """Building assistance is on (the episode said so): blocks are set by command, at any height."""
+        return bool((self.player.fields or {}).get("building_assistance"))
+
     def _park(self) -> Move | None:
         """Off the site, once after building: a spot outside the house's corner; None when there already."""
         site = self._site
@@ -75,7 +80,7 @@ class ConstructionPlan(OraclePlan):
             return None
         mine = construction.my_fixes(checked, view.inventory, view.name == self.player.lead(view))
         site = self._site
-        if mine and site is not None and construction.needs_climbing(mine, site) and \
+        if mine and site is not None and not self._assisted() and construction.needs_climbing(mine, site) and \
                 view.inventory.get("dirt", 0) < construction.CLIMB_DIRT // 2:
             park = self._park()  # dig beside the site, not under the house
             if park is not None:
