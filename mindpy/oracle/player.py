@@ -57,6 +57,7 @@ class Memory:
     fixes: list | None = None
     coding_fixes: list = field(default_factory=list)
     build_tries: int = 0
+    build_check: list = field(default_factory=list)  # the whole check the build tries were counted against
     build_counted_at: int = -1  # the call whose build try was counted (a call may plan its build twice)
     stuck: dict[str, int] = field(default_factory=dict)  # failing command -> the call when it may be retried
     calls: int = 0

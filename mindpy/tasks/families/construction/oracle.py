@@ -79,6 +79,8 @@ class ConstructionPlan(OraclePlan):
         if not checked:
             return None
         mine = construction.my_fixes(checked, view.inventory, view.name == self.player.lead(view))
+        if mine and any(f.level < mine[0].level for f in checked):
+            mine = []  # bottom-up: a level below that the others are building comes first (nothing to place against)
         site = self._site
         if mine and site is not None and not self._assisted() and construction.needs_climbing(mine, site) and \
                 view.inventory.get("dirt", 0) < construction.CLIMB_DIRT // 2:
@@ -89,8 +91,9 @@ class ConstructionPlan(OraclePlan):
                 self._dirt_tries = self._dirt_tries + 1
                 return Move(f'!collectBlocks("dirt", {construction.CLIMB_DIRT})', "Getting dirt to climb on.")
         if mine:
-            if mine != mem.coding_fixes:
+            if mine != mem.coding_fixes or checked != mem.build_check:  # a new share, or anyone's progress
                 mem.build_tries = 0
+                mem.build_check = checked
             elif mem.build_counted_at != mem.calls:  # one try per call, however often it is planned
                 mem.build_tries += 1
             mem.build_counted_at = mem.calls
