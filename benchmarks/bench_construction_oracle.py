@@ -12,7 +12,6 @@ Timeouts are the task files' own (the splits give the paper's: 10 minutes plus 5
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import re
 import statistics
@@ -20,6 +19,8 @@ import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+from mindpy.harness.evaluate import read_results
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {"by hand": [], "cheat": ["--cheat"]}
@@ -37,8 +38,7 @@ def play(files: list[str], out: Path, flags: list[str], limit: int | None, paral
            "--parallel", str(parallel), *flags, *(["--limit", str(limit)] if limit else [])]
     print("$ " + " ".join(cmd[2:]), flush=True)
     subprocess.run(cmd, check=False, cwd=ROOT)
-    with (out / "results.csv").open(newline="") as f:
-        return list(csv.DictReader(f))
+    return [{**row, "success": row["success"] == "True"} for row in read_results(out / "results.csv")]
 
 
 def missing_blocks(row: dict) -> str:
@@ -58,12 +58,12 @@ def table(name: str, rows: list[dict]) -> None:
     print(f"{'rooms':>5} {'episodes':>8} {'success':>8} {'mean score':>10} {'minutes':>8}")
     for rooms in sorted(by_rooms):
         group = by_rooms[rooms]
-        wins = sum(r["success"] == "True" for r in group)
+        wins = sum(r["success"] for r in group)
         score = statistics.mean(float(r["score"] or 0) for r in group)
         minutes = statistics.mean(float(r["duration_s"] or 0) for r in group) / 60
         print(f"{rooms:>5} {len(group):>8} {wins:>4}/{len(group):<3} {score:>10.3f} {minutes:>8.1f}")
     for row in rows:
-        if row["success"] != "True":
+        if not row["success"]:
             print(f"  failed: {row['task_id']} ({row['end_reason']}, score {float(row['score'] or 0):.3f}) "
                   f"{missing_blocks(row)}")
 
@@ -83,7 +83,7 @@ def main() -> None:
         results[name] = play(args.files, Path(args.out) / name.replace(" ", "_"), flags, args.limit, args.parallel)
     for name, rows in results.items():
         table(name, rows)
-    print(json.dumps({name: sum(r["success"] == "True" for r in rows) for name, rows in results.items()}))
+    print(json.dumps({name: sum(r["success"] for r in rows) for name, rows in results.items()}))
 
 
 if __name__ == "__main__":

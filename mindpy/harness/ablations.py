@@ -61,9 +61,8 @@ class Ablations:
 
     def departures(self) -> list[str]:
         """The names of the settings that depart from the full agent's (ABLATION_NAMES' keys), in that order."""
-        chosen = {"communication": not self.communication, "tools": not self.tools,
-                  "init_message": bool(self.init_message), "temperature": self.temperature is not None}
-        return [name for name in ABLATION_NAMES if chosen[name]]
+        full = Ablations()
+        return [name for name in ABLATION_NAMES if getattr(self, name) != getattr(full, name)]
 
     def unhonoured(self, family: Any) -> str | None:
         """One line when `family`'s play would not apply some of these settings (its `ablations` leave them out),

@@ -56,9 +56,13 @@ class Memory:
     repeats: int = 0
     fixes: list | None = None
     coding_fixes: list = field(default_factory=list)
+    # calls that built, and that waited for a level below, since anyone's progress (the whole check changed) or a
+    # new share of mine: each stops at MAX_REPEATS
     build_tries: int = 0
-    build_check: list = field(default_factory=list)  # the whole check the build tries were counted against
-    build_counted_at: int = -1  # the call whose build try was counted (a call may plan its build twice)
+    build_waits: int = 0
+    build_check: list = field(default_factory=list)
+    build_share: list = field(default_factory=list)
+    build_counted_at: int = -1  # the call last counted (a call may plan its build twice)
     stuck: dict[str, int] = field(default_factory=dict)  # failing command -> the call when it may be retried
     calls: int = 0
     site: coblock.Site | None = None  # CoBlock: what my commands' answers taught me about my goal's cells

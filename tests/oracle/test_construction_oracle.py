@@ -44,8 +44,9 @@ STAIRS_DONE = WALL_DONE.replace("Place oak_stairs at coordinates X: 154, Y: -56,
 
 
 def test_an_agent_builds_bottom_up_and_tries_again_after_anyone_s_progress():
-    """Its roof waits while a partner's wall below is unfinished (nothing to place against yet); its tries are
-    counted against the whole check, so a partner's progress (the stairs, not its share) earns new ones."""
+    """Its roof waits while a partner's wall below is unfinished (nothing to place against yet), though not for
+    ever; its tries are counted against the whole check, so a partner's progress (the stairs, not its share) earns
+    new ones."""
     from mindpy.oracle.player import MAX_REPEATS, Player
     from mindpy.oracle.prompt import PromptView
     from mindpy.tasks.families.construction.oracle import ConstructionPlan
@@ -60,6 +61,7 @@ def test_an_agent_builds_bottom_up_and_tries_again_after_anyone_s_progress():
         found = plan._build(view)
         return found is not None and found.command.startswith("!newAction")
 
-    assert not builds(ROOF_WAITS)  # andy's wall first
+    # andy's wall first; should it stall, what has something to stand on is placed after all
+    assert [builds(ROOF_WAITS) for _ in range(MAX_REPEATS + 1)] == [False] * MAX_REPEATS + [True]
     assert [builds(WALL_DONE) for _ in range(MAX_REPEATS + 1)] == [True] * MAX_REPEATS + [False]
     assert builds(STAIRS_DONE)  # someone else's progress: my share is the same, and I try it again

@@ -79,8 +79,17 @@ class ConstructionPlan(OraclePlan):
         if not checked:
             return None
         mine = construction.my_fixes(checked, view.inventory, view.name == self.player.lead(view))
+        if checked != mem.build_check or mine != mem.build_share:  # anyone's progress, or a new share of mine
+            mem.build_check, mem.build_share, mem.build_tries, mem.build_waits = checked, mine, 0, 0
+            mem.build_counted_at = mem.calls  # the count starts with this call
+        counted = mem.build_counted_at != mem.calls  # one per call, however often the call plans its build
+        mem.build_counted_at = mem.calls
         if mine and any(f.level < mine[0].level for f in checked):
-            mine = []  # bottom-up: a level below that the others are building comes first (nothing to place against)
+            # bottom-up: a level below that the others are building comes first (nothing to place against yet);
+            # should it stall, I place what has something to stand on
+            mem.build_waits += counted
+            if mem.build_waits < MAX_REPEATS:
+                mine = []
         site = self._site
         if mine and site is not None and not self._assisted() and construction.needs_climbing(mine, site) and \
                 view.inventory.get("dirt", 0) < construction.CLIMB_DIRT // 2:
@@ -91,12 +100,7 @@ class ConstructionPlan(OraclePlan):
                 self._dirt_tries = self._dirt_tries + 1
                 return Move(f'!collectBlocks("dirt", {construction.CLIMB_DIRT})', "Getting dirt to climb on.")
         if mine:
-            if mine != mem.coding_fixes or checked != mem.build_check:  # a new share, or anyone's progress
-                mem.build_tries = 0
-                mem.build_check = checked
-            elif mem.build_counted_at != mem.calls:  # one try per call, however often it is planned
-                mem.build_tries += 1
-            mem.build_counted_at = mem.calls
+            mem.build_tries += counted
             if mem.build_tries < MAX_REPEATS:
                 mem.coding_fixes = mine
                 level = mine[0].level
