@@ -58,7 +58,9 @@ class SelfPreservation(Mode):
 
 
 class Unstuck(Mode):
-    """No movement for `max_stuck_seconds` while an action runs: move away a little."""
+    """No movement for `max_stuck_seconds` while an action runs: move away a little. A skill's report (a block
+    placed or broken where the bot stands) is progress too, as MINDcraft counts a dig in progress: a builder
+    placing a wall from one spot is not stuck."""
 
     max_stuck_seconds = 20.0
     min_distance = 2.0
@@ -72,8 +74,9 @@ class Unstuck(Mode):
             return
         anchor = self.state.get("anchor")
         now = time.monotonic()
-        if anchor is None or _distance(anchor, pos) > self.min_distance:
-            self.state.update(anchor=pos, since=now)
+        reports = obs.get("skillReports", 0)
+        if anchor is None or _distance(anchor, pos) > self.min_distance or reports != self.state.get("reports"):
+            self.state.update(anchor=pos, since=now, reports=reports)
             return
         if now - self.state["since"] > self.max_stuck_seconds:
             self.state.clear()

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from ..tasks.records import Summary
+from ..tasks.records import CHEAT_MIXED, Summary
 from .evaluate import BREAKDOWN_KEYS, read_results, summarize, value_order
 
 MISSING = "-"  # a cell the run has no value for
@@ -173,10 +174,11 @@ def settings_clash(runs: Sequence[RunSummary]) -> str | None:
     """One line refusing the comparison when the runs were played with different recorded settings: building
     assistance (--cheat: blocks set with /setblock, against placing them by hand) and the ablations
     (mindpy.harness.ablations: communication, tools, the joining message, the temperature); None when they agree.
-    A run that predates a setting's record is not counted for that setting."""
+    A run that predates a setting's record is not counted for that setting; one whose episodes mixed building
+    assistance (`cheat` "mixed") clashes with every other run that records it, another mixed one included."""
     settings = {run.label: _settings(run) for run in runs}
-    differ = sorted({key for a in settings.values() for b in settings.values() for key in a.keys() & b.keys()
-                     if a[key] != b[key]})
+    differ = sorted({key for a, b in combinations(settings.values(), 2) for key in a.keys() & b.keys()
+                     if a[key] != b[key] or (key == "cheat" and CHEAT_MIXED in (a[key], b[key]))})
     if not differ:
         return None
     shown = "; ".join(f"{label}: " + ", ".join(f"{key}={value[key]}" for key in differ if key in value)

@@ -13,12 +13,14 @@ the progress counter and resuming all use that identity.
 
 Output folder:
     episodes/<file>-<hash>/<task id>-<N>_agents-trial_<k>/    one run directory per episode (mindpy.harness.episode)
-    results.csv             one row per episode, with the task's breakdown keys (BREAKDOWN_FIELDS)
+    results.csv             one row per episode, with the task's breakdown keys (BREAKDOWN_FIELDS) and the
+                            episode's own building assistance (`cheat`, from its result.json)
     summary.json            success rate by family and agent count, mean construction score, for coblock the
                             mean workload balance (gamma), timesteps and rounds, for orders CoS per level, for
                             defuse with --tom-probes the probes' accuracy per level, tokens, cost, the tasks
                             skipped (by reason, with their problems), success by breakdown (`by_breakdown`) and,
-                            with several trials, the spread over trials (`trials`)
+                            with several trials, the spread over trials (`trials`), and `cheat`: building
+                            assistance as the episodes were played (cheat_setting; "mixed" when they differ)
     summary.png             the summary as bar charts: by family and agent count, then one panel per breakdown
 
 Breakdowns (after MINDcraft's ablations): every row names its family and agent count, and the task's plan depth
@@ -63,7 +65,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..models.budget import BUDGET_END_REASON, BudgetLimits
-from ..tasks.records import EpisodeResult, Summary
+from ..tasks.records import CHEAT_MIXED, EpisodeResult, Summary
 from .ablations import Ablations
 from .runners import EpisodeJob, EpisodeRunner, LocalRunner
 
@@ -74,7 +76,8 @@ BREAKDOWN_KEYS = ("family", "agent_count", *BREAKDOWN_FIELDS)  # the keys of sum
 CSV_FIELDS = ("task_id", "file", "family", "agent_count", "trial", "score", "success", "end_reason", "duration_s",
               "commands", "messages", "tokens", "attempts", "error", "run_dir",
               *COBLOCK_FIELDS,  # coblock episodes only (empty for the others)
-              *BREAKDOWN_FIELDS)  # new columns go last: readers of older files find theirs where they were
+              *BREAKDOWN_FIELDS,
+              "cheat")  # new columns go last: readers of older files find theirs where they were
 NOT_APPLICABLE = "n/a"  # a breakdown value the task does not have (crafting's depth of a cooking task)
 UNKNOWN = "unknown"  # a breakdown value a row does not record (rows of runs from before the column)
 NAME_LIMIT = 100  # characters of a file or task name kept in a folder name
@@ -412,13 +415,14 @@ class Evaluation:
                 "commands": result.total("commands_used"), "messages": result.total("messages_sent"),
                 "tokens": result.total("tokens"), "attempts": attempts,
                 "error": result.error or "", "run_dir": str(ep.run_dir),
-                **{key: _blank_if_none(result.value(key)) for key in COBLOCK_FIELDS}, **self._breakdown(ep)}
+                **{key: _blank_if_none(result.value(key)) for key in COBLOCK_FIELDS}, **self._breakdown(ep),
+                "cheat": _blank_if_none(result.cheat)}  # the episode's own building assistance (blank: unrecorded)
 
     def _error_row(self, ep: Episode, error: str, attempts: int) -> dict:
         return {"task_id": ep.task_id, "file": ep.file, "family": ep.family, "agent_count": ep.agent_count,
                 "trial": ep.trial, "score": "", "success": False, "end_reason": "error", "duration_s": "",
                 "commands": 0, "messages": 0, "tokens": 0, "attempts": attempts, "error": error,
-                "run_dir": str(ep.run_dir), **dict.fromkeys(COBLOCK_FIELDS, ""), **self._breakdown(ep)}
+                "run_dir": str(ep.run_dir), **dict.fromkeys(COBLOCK_FIELDS, ""), **self._breakdown(ep), "cheat": ""}
 
     @staticmethod
     def _breakdown(ep: Episode) -> dict[str, str]:
@@ -444,7 +448,8 @@ class Evaluation:
             if self.team:
                 summary["team"] = dict(self.team)
             summary["ablations"] = self.ablations.record()  # runs with other settings are not comparable
-            summary["cheat"] = bool(self.profile_options.get("cheat"))  # building assistance (--cheat)
+            # building assistance as the episodes were played (a resumed run may have had another --cheat)
+            summary["cheat"] = cheat_setting(list(self.rows.values()), bool(self.profile_options.get("cheat")))
         Summary.from_dict(summary).write(self.out / "summary.json")
         chart(summary, self.out / "summary.png")
         return summary
@@ -585,6 +590,23 @@ def trial_spread(played: list[dict]) -> dict | None:
                              "mean": statistics.fmean(list(rates.values())),
                              "std": statistics.pstdev(list(rates.values()))}
     return {"count": max(r["trial"] for r in played), "by_task": by_task, "by_family": by_family}
+
+
+def cheat_setting(rows: list[dict], flag: bool = False) -> bool | str:
+    """summary.json's `cheat` (building assistance) from the episodes' own records (their result's `cheat`: --cheat
+    or a profile's own cheat mode): True or False when every episode that records it agrees, CHEAT_MIXED ("mixed")
+    when they differ; `flag` (the run's --cheat) only when no episode records it (errors, older results). Rows may
+    come from results.csv (strings)."""
+    seen = set()
+    for row in rows:
+        value = row.get("cheat")
+        if isinstance(value, str):
+            value = {"true": True, "false": False}.get(value.strip().lower())
+        if isinstance(value, bool):
+            seen.add(value)
+    if not seen:
+        return bool(flag)
+    return seen.pop() if len(seen) == 1 else CHEAT_MIXED
 
 
 def read_results(path: Path) -> list[dict]:

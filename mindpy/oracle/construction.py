@@ -60,9 +60,24 @@ def parse_check(text: str) -> list[Fix] | None:
     return fixes
 
 
-def my_fixes(fixes: list[Fix], inv: Mapping[str, int], lead: bool) -> list[Fix]:
-    """The fixes of the lowest level where I can do something: blocks whose material I hold, and removals for
-    the lead."""
+def is_door(fix: Fix) -> bool:
+    """Does this fix put a door in (oak_door, iron_door...; not a trapdoor)?"""
+    return fix.kind != "remove" and fix.block.endswith("_door")
+
+
+def in_order(fixes: list[Fix]) -> list[Fix]:
+    """The fixes to work on now: doors wait until everything else is built. The pathfinder cannot pass a door (open
+    or shut), so an empty doorway is how the builders walk in to a ceiling and out again, and a door put in early
+    shuts a builder in (or out)."""
+    return [f for f in fixes if not is_door(f)] or fixes
+
+
+def my_fixes(fixes: list[Fix], inv: Mapping[str, int], lead: bool, doors_last: bool = False) -> list[Fix]:
+    """The fixes of the lowest level where I can do something: blocks whose material I hold, and removals for the
+    lead. `doors_last`: building by hand, doors wait for the rest (in_order); with blocks set by command they
+    need not."""
+    if doors_last:
+        fixes = in_order(fixes)
     mine = [f for f in fixes if (f.kind == "remove" and lead) or (f.kind != "remove" and inv.get(f.block, 0) > 0)]
     if not mine:
         return []
@@ -70,8 +85,14 @@ def my_fixes(fixes: list[Fix], inv: Mapping[str, int], lead: bool) -> list[Fix]:
     return [f for f in mine if f.level == low]
 
 
-CLIMB_DIRT = 16   # dirt an agent digs to pillar up to a second storey
-GROUND_REACH = 3  # blocks up to this many above the floor's level are placed from the ground (a roof is not)
+# calls in a row that wait, with nobody's progress, for a level below before building what has support anyway: a
+# partner's wall takes a while (a path search may run 15 s), and blocks placed above a missing wall need climbing
+LOWER_LEVEL_WAITS = 8
+CLIMB_DIRT = 16   # dirt an agent digs to climb where walking does not reach
+_BUILT = re.compile(r"Level \d+: placed \d+ of \d+ blocks")
+_OUT_OF_REACH = re.compile(r"unreachable: [1-9]")  # the build's own count of blocks it could not reach
+_NOT_SUPPORT = ("air", "cave_air", "water", "lava", "short_grass", "tall_grass", "snow")  # nothing to place against
+PLACE_PASSES = 3  # a level's blocks are tried again while a pass places some: a ceiling grows from its walls inward
 
 
 @dataclass(frozen=True)
@@ -100,9 +121,15 @@ def park_spot(site: Site) -> tuple[int, int, int]:
     return site.min_x - 3, site.ground, site.min_z - 3
 
 
-def needs_climbing(fixes: list[Fix], site: Site) -> bool:
-    """Are some of these blocks out of reach from the ground and the ground floor (a second storey)?"""
-    return any(f.y > site.ground + GROUND_REACH for f in fixes if f.kind != "remove")
+def is_build_output(text: str) -> bool:
+    """True when `text` is the output of the code build_code wrote ("Level N: placed ...")."""
+    return bool(_BUILT.search(text))
+
+
+def reach_failed(build_output: str) -> bool:
+    """Did a build's output count blocks that had something to place against and were still not placed (out of
+    reach on foot, so climbing may help)?"""
+    return bool(_OUT_OF_REACH.search(build_output or ""))
 
 
 def materials_needed(fixes: list[Fix]) -> dict[str, int]:
@@ -130,13 +157,26 @@ def build_code(fixes: list[Fix]) -> str:
         "if to_break:",
         "    skills.pickup_nearby_items()  # a cleared block is material again",
         "placed = 0",
-        "for name, x, y, z in to_place:",
-        "    if skills.place_block(name, x, y, z):",
-        "        placed += 1",
-        "    else:",
-        "        failed.append((name, x, y, z))",
-        f"print('Level {level}: placed', placed, 'of', len(to_place), 'blocks; cleared', len(to_break))",
+        "pending = to_place",
+        f"for _ in range({PLACE_PASSES}):  # a block with nothing to place against yet may have it after a pass",
+        "    left = [block for block in pending if not skills.place_block(*block)]",
+        "    placed += len(pending) - len(left)",
+        "    if not left or len(left) == len(pending):",
+        "        break",
+        "    pending = left",
+        "failed += left",
+        "# a block that had something to place against and still failed was out of reach (or someone stood there)",
+        "def has_support(x, y, z):",
+        "    for dx, dy, dz in ((0, -1, 0), (0, 1, 0), (1, 0, 0), (-1, 0, 0), (0, 0, 1), (0, 0, -1)):",
+        "        block = world.block_at(x + dx, y + dy, z + dz)",
+        f"        if block and block['name'] not in {sorted(_NOT_SUPPORT)!r}:",
+        "            return True",
+        "    return False",
+        "unreached = [block for block in left if has_support(*block[1:])]",
         "if failed:",
         "    print('Could not do:', failed[:10])",
+        "# last: the summary is what stays when a long output is cut in the middle",
+        f"print('Level {level}: placed', placed, 'of', len(to_place), 'blocks; cleared', len(to_break), "
+        "'; unreachable:', len(unreached))",
     ]
     return "```python\n" + "\n".join(lines) + "\n```"

@@ -3,13 +3,19 @@
 The cooking world has crops (wheat, potatoes, carrots, beetroots, pumpkins), sugar cane, mushrooms, animals and a
 fuelled furnace, smoker and crafting table. What it lacks (bowls, eggs, milk, gold, apples, cocoa beans, flowers)
 only the agents' inventories hold: those items are "lacking" when not held, to be asked for. A bowl nobody on the
-team holds (the task's inventories say so) is made instead, from the kitchen's plank walls (WORLD_MADE).
+team holds (the task's inventories say so) is made instead, from the kitchen's plank walls (world_made): the walls
+are the cooking world's own (mindpy.tasks.families.cooking.world.KITCHEN_WALL, which the solvability check reads
+too) and the bowl's recipe is minecraft-data's (mindpy.recipes).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
+
+from ..recipes import Recipe, recipe_book
+from ..tasks.families.cooking import world as kitchen
 
 # The direct ingredients of each dish and of the crafted things dishes need (crafted at the crafting table).
 CRAFTED: dict[str, dict[str, int]] = {
@@ -37,11 +43,6 @@ HARVESTED: dict[str, str] = {
     "wheat": "wheat", "potato": "potatoes", "carrot": "carrots", "beetroot": "beetroots", "pumpkin": "pumpkin",
     "sugar_cane": "sugar_cane", "brown_mushroom": "brown_mushroom", "red_mushroom": "red_mushroom",
 }
-# What the kitchen makes when nobody holds it (the world's own supplies, as mindpy.tasks.solvable counts them: the
-# kitchen's walls are oak planks, dug by hand, and its crafting table makes a bowl of three): item -> (the block
-# to dig, how many, the craft). Used only when the task's inventories show nobody holds the item (`world`).
-WORLD_MADE: dict[str, dict[str, int]] = {"bowl": {"oak_planks": 3}}
-WORLD_BLOCKS = {"oak_planks": "oak_planks"}
 # Raw meat -> the animal that drops it.
 HUNTED: dict[str, str] = {"beef": "cow", "porkchop": "pig", "chicken": "chicken", "mutton": "sheep",
                           "rabbit": "rabbit"}
@@ -60,17 +61,50 @@ class Move:
         return f"{self.say} {self.command}".strip()
 
 
+def world_blocks() -> dict[str, str]:
+    """Item -> the block to dig for it, of the kitchen's own blocks: its walls (the world module's KITCHEN_WALL, as
+    the solvability check reads them from the world's commands)."""
+    return {kitchen.KITCHEN_WALL: kitchen.KITCHEN_WALL}
+
+
+def world_made() -> dict[str, dict[str, int]]:
+    """What the kitchen makes when nobody holds it: item -> the direct ingredients of one craft. The items dishes
+    need that nothing else here gives, made by a minecraft-data recipe of the kitchen's blocks alone (a bowl of
+    three wall planks). Used only when the task's inventories show nobody holds the item (`world`)."""
+    return {item: recipe.ingredient_dict() for item, recipe in _world_recipes(kitchen.KITCHEN_WALL).items()}
+
+
+@cache
+def _world_recipes(wall: str) -> dict[str, Recipe]:
+    """Item -> the recipe (mindpy.recipes.Recipe) that makes it of the wall block alone (see world_made)."""
+    parts = {part for recipe in CRAFTED.values() for part in recipe}
+    others = set(CRAFTED) | set(SMELTED) | set(HARVESTED) | set(HUNTED) | {wall}
+    book = recipe_book()
+    out: dict[str, Recipe] = {}
+    for item in sorted(parts - others):
+        made = [r for r in book.forward_recipes(item) if set(r.ingredient_names()) <= {wall}]
+        if made:
+            out[item] = made[0]
+    return out
+
+
+def _craft_yield(item: str) -> int:
+    """Items one craft makes (a bowl's recipe makes four)."""
+    world = _world_recipes(kitchen.KITCHEN_WALL)
+    return CRAFT_YIELD.get(item) or (world[item].count if item in world else 1)
+
+
 def _recipe(item: str, world: frozenset[str] = frozenset()) -> dict[str, int] | None:
     """The direct ingredients of a crafted item: its dish recipe, or the world's when `world` names it."""
     if item in CRAFTED:
         return CRAFTED[item]
-    return WORLD_MADE.get(item) if item in world else None
+    return world_made().get(item) if item in world else None
 
 
 def obtainable(item: str, world: frozenset[str] = frozenset()) -> bool:
-    """Can it be made from what the world offers (given nothing)? `world`: the items of WORLD_MADE nobody holds,
+    """Can it be made from what the world offers (given nothing)? `world`: the items of world_made nobody holds,
     which the kitchen makes."""
-    if item in HARVESTED or item in HUNTED or item in WORLD_BLOCKS:
+    if item in HARVESTED or item in HUNTED or item in world_blocks():
         return True
     if item in SMELTED:
         return obtainable(SMELTED[item], world)
@@ -96,7 +130,7 @@ def _inputs(item: str, need: int, world: frozenset[str] = frozenset()) -> dict[s
         return {SMELTED[item]: need}
     recipe = _recipe(item, world)
     if recipe is not None:
-        crafts = -(-need // CRAFT_YIELD.get(item, 1))
+        crafts = -(-need // _craft_yield(item))
         return {part: n * crafts for part, n in recipe.items()}
     return {}
 
@@ -145,8 +179,9 @@ def next_move(item: str, count: int, inv: Mapping[str, int], world: frozenset[st
             n = min(need, inv[raw])
             return Move(f'!smeltItem("{raw}", {n})', f"Cooking {n} {raw} into {item}.", item, n)
         return next_move(raw, need, inv, world)
-    if item in WORLD_BLOCKS:
-        block = WORLD_BLOCKS[item]
+    blocks = world_blocks()
+    if item in blocks:
+        block = blocks[item]
         return Move(f'!collectBlocks("{block}", {need})', f"Taking {need} {item} from the kitchen wall.",
                     item, need)
     if item in HARVESTED:
@@ -157,7 +192,7 @@ def next_move(item: str, count: int, inv: Mapping[str, int], world: frozenset[st
         return Move(f'!attack("{animal}")', f"Hunting a {animal} for {item}.", item, need)
     recipe = _recipe(item, world)
     if recipe is not None:
-        crafts = -(-need // CRAFT_YIELD.get(item, 1))
+        crafts = -(-need // _craft_yield(item))
         ready = True
         for part, n in recipe.items():
             if inv.get(part, 0) < n * crafts:

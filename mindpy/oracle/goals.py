@@ -525,7 +525,7 @@ def goal_from_fields(fields: dict | None, agent_index: int | None, text: str = "
             missing_items = read.missing_items
         return TaskGoal("crafting", targets, missing_items=missing_items, recipes=recipes)
     dishes_need = set().union(*(cooking.ingredients(d) for d in targets))
-    world_made = sorted(i for i in cooking.WORLD_MADE if i in dishes_need and i not in _held_by_team(fields))
+    world_made = sorted(i for i in cooking.world_made() if i in dishes_need and i not in _held_by_team(fields))
     target = fields.get("target")
     # the cooking family's rule (Task.is_hells_kitchen, told in the context); by it, when the fields do not say
     per_agent = bool(fields["hells_kitchen"]) if "hells_kitchen" in fields else \

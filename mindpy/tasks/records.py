@@ -22,6 +22,7 @@ from .checkers import ERROR as ERROR_END_REASON
 from .family import canonical_name
 
 _NUMBER = (int, float)
+CHEAT_MIXED = "mixed"  # summary.json's `cheat` when some episodes were played with building assistance, some without
 Kinds = dict[str, tuple[type, ...]]  # key -> the JSON types its value may have (or null)
 
 
@@ -185,7 +186,9 @@ class Summary(_Record):
     by_breakdown: dict[str, Any] = field(default_factory=dict)
     trials: dict[str, Any] | None = None
     families: dict[str, dict[str, Any] | None] = field(default_factory=dict)
-    cheat: bool | None = None  # the run's --cheat (building assistance); None: not recorded (older runs)
+    # building assistance as the episodes recorded it (their result.json's `cheat`), the run's --cheat when none
+    # did; CHEAT_MIXED: its episodes differ; None: not recorded (older runs)
+    cheat: bool | str | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # construction_mean_score, errors_by_episode, team...
     key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
@@ -193,7 +196,7 @@ class Summary(_Record):
         "model": (str,), "episodes": (int,), "played": (int,), "errors": (int,), "success_rate": _NUMBER,
         "by_family": (dict,), "by_family_and_agents": (dict,), "tokens": (int,), "cost_usd": _NUMBER,
         "budget": (dict,), "skipped": (dict,), "skipped_tasks": (list,), "by_breakdown": (dict,),
-        "trials": (dict,), "cheat": (bool,)}
+        "trials": (dict,), "cheat": (bool, str)}
     ALWAYS: ClassVar[tuple[str, ...]] = tuple(k for k in KINDS if k != "cheat")
 
     @classmethod
@@ -205,6 +208,8 @@ class Summary(_Record):
         for key, value in data.items():
             if key in sections:
                 _check(source, key, value, (dict,))
+        if isinstance(known.get("cheat"), str) and known["cheat"] != CHEAT_MIXED:
+            raise ValueError(f"{source}: key 'cheat' must be true, false or {CHEAT_MIXED!r}, got {known['cheat']!r}")
         return cls(**known, families={k: v for k, v in data.items() if k in sections}, extra=extra,
                    key_order=tuple(data))
 

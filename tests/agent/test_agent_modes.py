@@ -85,6 +85,27 @@ def test_unstuck_moves_a_bot_that_does_not_move(make_bot):
     assert moved >= 4
 
 
+def test_unstuck_leaves_a_bot_alone_while_its_skills_report_progress(make_bot):
+    """A builder placing blocks from one spot stands still, but is not stuck: each skill report counts."""
+    bot = make_bot("builder")
+    x, y, z = isolate(bot)
+    skills, actions, modes = agent_parts(bot, only=("unstuck",))
+    modes.get("unstuck").max_stuck_seconds = 2.0
+    reports = []
+
+    def works_in_place():  # a quick report every 0.2 s for three times the stuck limit
+        end = time.monotonic() + 6.0
+        while time.monotonic() < end and not actions.stop_requested:
+            reports.append(skills.break_block_at(x, y + 5, z))  # "There is no block to break at ..."
+            time.sleep(0.2)
+
+    with Ticker(modes):
+        result = actions.run("action:newAction", works_in_place, timeout=30)
+    assert not result.interrupted, result.message
+    assert "unstuck" not in modes.behavior_log
+    assert len(reports) >= 10 and all(reports)
+
+
 def test_self_preservation_jumps_in_water(make_bot):
     bot = make_bot("swimmer")
     x, y, z = isolate(bot)

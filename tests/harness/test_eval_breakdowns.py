@@ -76,7 +76,8 @@ def test_every_row_carries_its_tasks_breakdown(two_trials):
     evaluation, _ = two_trials
     assert sorted({short(ep.task_id) for ep in evaluation.episodes}) == sorted(TASKS)  # none skipped
     rows = {(short(r["task_id"]), int(r["trial"])): r for r in read_results(evaluation.out / "results.csv")}
-    assert list(rows[("carrot", 1)])[-len(BREAKDOWN_FIELDS):] == list(BREAKDOWN_FIELDS)
+    columns = list(rows[("carrot", 1)])
+    assert columns == list(CSV_FIELDS) and columns[-len(BREAKDOWN_FIELDS) - 1:] == [*BREAKDOWN_FIELDS, "cheat"]
     picked = {name: {key: rows[(name, 2)][key] for key in BREAKDOWN_FIELDS} for name in TASKS}
     assert picked["carrot"] == {"plan_depth": "0", "difficulty": "n/a", "coblock_type": "n/a",
                                 "blocked_access": "yes", "hells_kitchen": "no"}

@@ -10,9 +10,10 @@ import json
 import pytest
 
 from conftest import REPO_ROOT
-from mindpy.harness.evaluate import NAME_LIMIT, Evaluation, folder_name, summarize
+from mindpy.harness.compare import RunSummary, load_run, settings_clash
+from mindpy.harness.evaluate import NAME_LIMIT, Evaluation, cheat_setting, folder_name, read_results, summarize
 from mindpy.tasks import TaskFileError
-from mindpy.tasks.records import EpisodeResult
+from mindpy.tasks.records import CHEAT_MIXED, EpisodeResult, Summary
 
 LADDER = {"type": "techtree", "goal": "Craft a ladder.", "agent_count": 1, "initial_inventory": {"0": {"stick": 7}},
           "target": "ladder", "timeout": 60}
@@ -110,6 +111,49 @@ def test_rows_and_summary_keep_every_episode_of_a_shared_id(suite, tmp_path):
     assert summary["skipped"] == {"invalid": 1, "unreadable": 1}
     assert summary["skipped_tasks"][0]["task_id"] == "wave" and summary["skipped_tasks"][0]["problems"]
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["skipped"] == summary["skipped"]
+
+
+def test_the_summary_records_building_assistance_as_the_episodes_were_played(tmp_path):
+    """summary.json's `cheat` comes from the episodes' results (--cheat or a profile's own cheat mode), not from
+    this run's flag (a resumed run may be given another); episodes that differ make it "mixed", which no other run
+    is compared with; the flag stands only where no episode records it."""
+    path = tmp_path / "tasks.json"
+    path.write_text(json.dumps({"ladder": LADDER}))
+
+    def run(name: str, cheats: list, flag: bool) -> dict:
+        evaluation = Evaluation([str(path)], out=tmp_path / name, trials=len(cheats), progress=lambda text: None,
+                                profile_options={"cheat": True} if flag else None)
+        evaluation.out.mkdir()
+        for ep, cheat in zip(evaluation.episodes, cheats, strict=True):
+            if cheat == "error":
+                evaluation._record(ep, evaluation._error_row(ep, "server did not start", attempts=2))
+                continue
+            result = {"task_id": ep.task_id, "score": 1.0, "end_reason": "success", **(
+                {} if cheat is None else {"cheat": cheat})}
+            evaluation._record(ep, evaluation._row(ep, EpisodeResult.from_dict(result), attempts=1))
+        summary = evaluation.write()
+        assert Summary.read(evaluation.out / "summary.json").cheat == summary["cheat"]
+        assert summarize(read_results(evaluation.out / "results.csv"))["played"] == summary["played"]
+        assert cheat_setting(read_results(evaluation.out / "results.csv"), flag) == summary["cheat"]  # read back
+        return summary
+
+    assert run("resumed", [False, False], flag=True)["cheat"] is False  # played without, resumed with --cheat
+    assert run("profile", [True, None, "error"], flag=False)["cheat"] is True  # a profile's own cheat mode
+    assert run("mixed", [True, False], flag=False)["cheat"] == CHEAT_MIXED
+    assert run("older", [None, "error"], flag=True)["cheat"] is True  # nothing recorded: the flag
+    assert run("none", [None], flag=False)["cheat"] is False
+
+    runs = {name: RunSummary(name, tmp_path / name, load_run(tmp_path / name))
+            for name in ("resumed", "profile", "mixed", "older")}
+    clash = settings_clash([runs["resumed"], runs["profile"]])
+    assert clash is not None and "resumed: cheat=False" in clash and "profile: cheat=True" in clash
+    assert settings_clash([runs["profile"], runs["older"]]) is None
+    mixed = settings_clash([runs["resumed"], runs["mixed"]])
+    assert mixed is not None and "mixed: cheat=mixed" in mixed
+    other = RunSummary("other", tmp_path / "other", runs["mixed"].summary)
+    assert settings_clash([runs["mixed"], other]) is not None  # two mixed runs are no one setting either
+    with pytest.raises(ValueError, match="'cheat' must be true, false or 'mixed'"):
+        Summary.from_dict({"success_rate": 0.5, "cheat": "yes"})
 
 
 def test_errors_are_listed_per_episode_and_skipped_counts_start_at_zero():

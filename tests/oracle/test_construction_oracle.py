@@ -1,5 +1,5 @@
 """The construction oracle's building without cheats, as pure functions: where the house is, where an idle agent
-stands out of the way, which levels need climbing, and the build code picking up what it clears."""
+stands out of the way, when to climb, and the build code's passes and what it clears."""
 
 from __future__ import annotations
 
@@ -21,16 +21,61 @@ def test_the_site_grows_with_every_check_and_idle_agents_stand_outside_it():
     assert construction.site_of([], site) is site
 
 
-def test_a_roof_needs_climbing_and_the_walls_do_not():
-    site = Site(150, 158, -170, -166, -60)
-    assert not construction.needs_climbing([Fix(3, "place", "sandstone", 150, -57, -170)], site)
-    assert construction.needs_climbing([Fix(4, "place", "sandstone", 150, -56, -170)], site)
-    assert not construction.needs_climbing([Fix(5, "remove", "air", 150, -55, -170)], site)
+def test_only_a_build_that_could_not_reach_a_block_on_foot_calls_for_climbing():
+    done = "Level 4: placed 12 of 12 blocks; cleared 0 ; unreachable: 0"
+    waiting = "Nothing to place sandstone against at x: 1, y: 2, z: 3.\nLevel 4: placed 0 of 1 blocks; cleared 0 ; " \
+              "unreachable: 0"
+    assert construction.is_build_output(done) and not construction.reach_failed(done)
+    assert not construction.reach_failed(waiting)
+    assert construction.reach_failed("Level 8: placed 3 of 9 blocks; cleared 0 ; unreachable: 6")
+    assert not construction.reach_failed("Could not find a path there: the path search took too long\n"
+                                         "Level 3: placed 42 of 42 blocks; cleared 0 ; unreachable: 0")
+    assert not construction.is_build_output("Level 0 is complete")
 
 
-def test_the_build_code_picks_up_what_it_clears():
-    code = construction.build_code(construction.parse_check(CHECK) or [])
-    assert "break_block_at" in code and "pickup_nearby_items" in code
+CEILING = ("Level 4 requires the following fixes:\n"
+           "Place sandstone at coordinates X: 152, Y: -56, Z: -168\n"   # inner: against the one beside it
+           "Place sandstone at coordinates X: 151, Y: -56, Z: -168\n")  # outer: against the wall below
+
+
+def run_build(code: str, built: dict[tuple[int, int, int], str]) -> str:
+    """Run build code against a fake world where a block needs a neighbour in `built`; what it printed."""
+    printed: list[str] = []
+
+    def neighbours(x, y, z):
+        return [(x + dx, y + dy, z + dz) for dx, dy, dz in
+                ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))]
+
+    class Skills:
+        def place_block(self, name, x, y, z):
+            if not any(n in built for n in neighbours(x, y, z)):
+                return False
+            built[(x, y, z)] = name
+            return True
+
+    class World:
+        def block_at(self, x, y, z):
+            return {"name": built.get((x, y, z), "air")}
+
+    body = code.split("```python\n")[1].rsplit("```", 1)[0]
+    exec(body, {"skills": Skills(), "world": World(), "print": lambda *a: printed.append(" ".join(map(str, a)))})
+    return "\n".join(printed)
+
+
+def test_the_build_code_tries_again_what_had_nothing_to_place_against():
+    """A ceiling's inner blocks have nothing to place against until its outer ones are in: a second pass."""
+    built = {(151, -57, -168): "spruce_planks"}  # the wall's top
+    out = run_build(construction.build_code(construction.parse_check(CEILING) or []), built)
+    assert built[(152, -56, -168)] == "sandstone" and "placed 2 of 2" in out and "unreachable: 0" in out
+    assert not construction.reach_failed(out)
+
+
+def test_a_block_with_support_that_was_not_placed_counts_as_out_of_reach():
+    # the outer block has the wall to place against, but every placement fails, as when out of reach
+    code = construction.build_code(construction.parse_check(CEILING) or []).replace(
+        "skills.place_block(*block)", "False")
+    out = run_build(code, {(151, -57, -168): "spruce_planks"})
+    assert "placed 0 of 2" in out and "unreachable: 1" in out and construction.reach_failed(out)
 
 
 ROOF_WAITS = ("Level 0 is complete\nLevel 3 requires the following fixes:\n"
@@ -62,6 +107,33 @@ def test_an_agent_builds_bottom_up_and_tries_again_after_anyone_s_progress():
         return found is not None and found.command.startswith("!newAction")
 
     # andy's wall first; should it stall, what has something to stand on is placed after all
-    assert [builds(ROOF_WAITS) for _ in range(MAX_REPEATS + 1)] == [False] * MAX_REPEATS + [True]
+    waits = construction.LOWER_LEVEL_WAITS
+    assert [builds(ROOF_WAITS) for _ in range(waits + 1)] == [False] * waits + [True]
     assert [builds(WALL_DONE) for _ in range(MAX_REPEATS + 1)] == [True] * MAX_REPEATS + [False]
     assert builds(STAIRS_DONE)  # someone else's progress: my share is the same, and I try it again
+
+
+WITH_DOOR = ("Level 0 is complete\nLevel 1 requires the following fixes:\n"
+             "Place oak_door at coordinates X: 154, Y: -59, Z: -170\n"
+             "Place spruce_planks at coordinates X: 155, Y: -59, Z: -170\n"
+             "Level 2 requires the following fixes:\n"
+             "Place oak_door at coordinates X: 154, Y: -58, Z: -170\n"
+             "Level 4 requires the following fixes:\n"
+             "Place sandstone at coordinates X: 154, Y: -56, Z: -168\n")
+
+
+def test_doors_go_in_after_everything_else():
+    """A door shuts the doorway the builders walk through (the pathfinder cannot pass one): it waits for the rest,
+    and a level whose only gap is its door does not hold back the levels above."""
+    fixes = construction.parse_check(WITH_DOOR) or []
+    walls = {"oak_door": 3, "spruce_planks": 10}
+    assert [f.block for f in construction.my_fixes(fixes, walls, lead=False, doors_last=True)] == ["spruce_planks"]
+    rest = [f for f in fixes if f.block != "spruce_planks"]
+    assert [f.level for f in construction.in_order(rest)] == [4]
+    assert construction.my_fixes(rest, {"sandstone": 5}, lead=False, doors_last=True)[0].level == 4
+    assert construction.my_fixes(rest, walls, lead=False, doors_last=True) == []
+    doors_only = [f for f in rest if construction.is_door(f)]
+    assert [(f.level, f.block) for f in construction.my_fixes(doors_only, walls, lead=False, doors_last=True)] == [(1, "oak_door")]
+    assert not construction.is_door(Fix(1, "place", "oak_trapdoor", 0, 0, 0))
+    # blocks set by command (building assistance) walk through nothing: the door goes in with its level
+    assert {f.block for f in construction.my_fixes(fixes, walls, lead=False)} == {"oak_door", "spruce_planks"}

@@ -15,12 +15,14 @@ from test_oracle_unit import Scene, command
 
 from mindpy.models.budget import Budget, BudgetedModel, BudgetLimits
 from mindpy.models.registry import create_model
-from mindpy.oracle import OracleModel
+from mindpy.oracle import OracleModel, cooking
 from mindpy.oracle.goals import goal_from_fields, parse_goal
 from mindpy.oracle.player import Player
 from mindpy.oracle.prompt import PromptView
+from mindpy.tasks.families.cooking import world as kitchen
 from mindpy.tasks.schema import Task
 from mindpy.tasks.solvable import unsolvable_reason
+from mindpy.tasks.world import plan_setup
 
 
 def crafting_fields(target: str, count: int = 1, missing: list[str] | None = None, inventories=None) -> dict:
@@ -146,6 +148,29 @@ def test_a_bowl_nobody_holds_is_made_from_the_kitchen_s_planks():
     view.inventory = {"beetroot": 6}
     goal = held.goal(view)
     assert held.plan(goal).work(view, goal) == (None, {"bowl": 1})
+
+
+def test_the_oracle_and_the_solvability_check_read_one_kitchen(monkeypatch):
+    """The kitchen's walls are one fact of the cooking world (world.KITCHEN_WALL) and the bowl's recipe is
+    minecraft-data's: with other walls the check still finds the bowl-less task solvable and the oracle digs those
+    walls; one craft makes four bowls, as the recipe says."""
+    assert cooking.world_blocks() == {"oak_planks": "oak_planks"}
+    assert cooking.world_made() == {"bowl": {"oak_planks": 3}}
+    assert cooking.needed("bowl", 2, {}, frozenset({"bowl"})) == {"bowl": 2, "oak_planks": 3}  # one craft: 4 bowls
+
+    monkeypatch.setattr(kitchen, "KITCHEN_WALL", "spruce_planks")
+    data = {k: v for k, v in HK_FIELDS.items() if k != "task_id"}
+    task = Task.from_dict(HK_FIELDS["task_id"], data)
+    assert any(c.endswith(" spruce_planks") for c in plan_setup(task, ["a", "b"], (0, -60, 0)).commands)
+    assert unsolvable_reason(task) is None
+    assert cooking.world_made() == {"bowl": {"spruce_planks": 3}}
+    player = Player()
+    player.set_task(HK_FIELDS, 1)
+    view = PromptView(kind="conversing", name="jill", goal="Your plate is beetroot soup.", others=["andy"],
+                      inventory={"beetroot": 6})
+    goal = player.goal(view)
+    move, lack = player.plan(goal).work(view, goal)
+    assert move is not None and move.command == '!collectBlocks("spruce_planks", 3)' and not lack
 
 
 def test_the_task_context_reaches_the_oracle_through_a_wrapper():

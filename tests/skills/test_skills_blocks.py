@@ -116,3 +116,30 @@ def test_place_block_climbs_to_reach_a_high_cell_without_breaking_anything(make_
     assert skills.place_block("blue_wool", x + 4, y + 6, z), skills.take_log()
     assert bulk.block_names(bot, [(x + 4, y + 6, z)]) == ["blue_wool"]
     assert set(bulk.block_names(bot, tower + steps)) == {"red_wool"}
+
+
+def test_place_block_out_of_reach_on_foot_climbs_dirt_stacked_on_the_ground_not_on_a_built_floor(make_bot):
+    """Nothing walkable reaches the top of a 7-block column: the bot stacks dirt on the grass beside it and places
+    from there. The built floor on one side is nearer, but a pillar there would be one more block to remove. The
+    next block, on the ground, has it come down its pillar first (digging the dirt back)."""
+    from mindpy.world import bulk
+
+    bot = make_bot("pillar")
+    x, y, z = isolate(bot)
+    column = [(x + 5, y + i, z) for i in range(7)]
+    floor = [(x + 4, y, z + dz) for dz in (-1, 0, 1)] + [(x + 6, y, z + dz) for dz in (-1, 0, 1)]
+    for bx, by, bz in column + floor:
+        bot.command(f"setblock {bx} {by} {bz} stone_bricks")
+    wait_until(lambda: set(bulk.block_names(bot, column + floor)) == {"stone_bricks"}, timeout=10, message="the site")
+    give(bot, "dirt", 12)
+    give(bot, "oak_planks", 2)
+    skills = Skills(bot)
+    top = (x + 5, y + 7, z)
+    assert skills.place_block("oak_planks", *top), skills.take_log()
+    assert bulk.block_names(bot, [top]) == ["oak_planks"]
+    above_floor = [(bx, by + k, bz) for bx, by, bz in floor for k in range(1, 7)]
+    assert "dirt" not in bulk.block_names(bot, above_floor)  # no pillar on the built floor
+    assert bot.inventory().get("dirt", 0) < 12 and bot.position[1] > y + 3  # it stands on its pillar
+    skills.take_log()
+    assert skills.place_block("oak_planks", x + 2, y, z + 3), skills.take_log()
+    assert bot.position[1] < y + 1 and bot.inventory().get("dirt", 0) >= 10  # down again, with the dirt back

@@ -19,7 +19,9 @@ function state (bot) {
 }
 
 function say (bot, message) {
-  state(bot).log.push(String(message))
+  const st = state(bot)
+  st.log.push(String(message))
+  st.reports = (st.reports || 0) + 1 // a count that only grows: the unstuck mode reads a report as progress
 }
 
 function fail (message) {

@@ -5,6 +5,7 @@
 const c = require('./common')
 const core = require('./core')
 const move = require('./movement')
+const climbing = require('./climbing')
 
 // Names a model may use for a family of blocks.
 const BLOCK_FAMILIES = {
@@ -191,25 +192,10 @@ function othersInCell (bot, target) {
     ['player', 'mob', 'animal', 'hostile', 'passive'].includes(e.type) && inCell(e, target))
 }
 
-// Go to `goal` as a builder: digging nothing (the build around it) and climbing on dirt only, never on materials.
-async function builderGoto (bot, goal, timeoutMs) {
-  move.ensurePathfinder(bot)
-  const movements = c.state(bot).movements
-  const [canDig, scaffolding] = [movements.canDig, movements.scafoldingBlocks]
-  movements.canDig = false
-  movements.scafoldingBlocks = ['dirt'].map(name => bot.registry.itemsByName[name]?.id).filter(id => id !== undefined)
-  try {
-    await move.goto(bot, goal, timeoutMs)
-  } finally {
-    movements.canDig = canDig
-    movements.scafoldingBlocks = scaffolding
-  }
-}
-
 // Step out of the cell at `target` (and out of the cell below it, which the bot would stand on).
 async function leaveCell (bot, target) {
   if (!inCell(bot.entity, target, 0.05) && !inCell(bot.entity, target.offset(0, -1, 0), 0.05)) return
-  await builderGoto(bot, new move.goals.GoalInvert(new move.goals.GoalNear(target.x, target.y, target.z, 1.5)), 10000)
+  await climbing.walkTo(bot, new move.goals.GoalInvert(new move.goals.GoalNear(target.x, target.y, target.z, 1.5)), 10000)
 }
 
 async function placeBlock (bot, type, x, y, z) {
@@ -244,8 +230,7 @@ async function placeBlock (bot, type, x, y, z) {
   move.ensurePathfinder(bot)
   await leaveCell(bot, target)
   if (move.eyeDistance(bot, target) > PLACE_REACH) {
-    // a little nearer than the reach: the bot comes to rest off the middle of the block it walked to
-    await builderGoto(bot, new move.GoalReach(target, PLACE_REACH - 0.4), 30000)
+    await climbing.reachBlock(bot, target, PLACE_REACH) // walking, or climbing dirt where no walk reaches
     await leaveCell(bot, target)
   }
   if (move.eyeDistance(bot, target) > PLACE_REACH) {

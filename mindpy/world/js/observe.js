@@ -70,7 +70,8 @@ function observeJson (bot) {
     dark: light < 8 || (bot.time.timeOfDay > 13000 && bot.time.timeOfDay < 23000),
     torchNearby,
     hasTorch: bot.inventory.items().some(i => i.name === 'torch'),
-    timeOfDay: bot.time.timeOfDay
+    timeOfDay: bot.time.timeOfDay,
+    skillReports: (bot.mindpy && bot.mindpy.reports) || 0 // what the skills have said so far (placed, broke...)
   })
 }
 

@@ -2,9 +2,11 @@
 materials for, lowest level first, from what `!checkBlueprint` answers; the lead also clears wrong blocks.
 
 Without cheats (the paper's setting) blocks are placed by hand from the inventory: an agent with nothing to place
-steps off the site so that it stands in nobody's cell, and before blocks out of reach from the ground (a roof, a second
-storey) it digs dirt beside the site to climb on (placement pillars with dirt only, never with materials). With
-building assistance (the episode's `building_assistance`, from the profile's cheat mode) it never climbs."""
+steps off the site so that it stands in nobody's cell. It walks to every block it can (in through a doorway: doors
+go in last, construction.in_order). When a build says some block was out of reach on foot (an upper storey), it digs
+dirt beside the site, and its placing climbs a pillar of that dirt beside the block (mindpy/skills/js/climbing.js):
+dirt only, never materials, and only on the world's own ground, never on a built floor. With building assistance
+(the episode's `building_assistance`, from the profile's cheat mode) it never climbs."""
 
 from __future__ import annotations
 
@@ -23,8 +25,11 @@ class ConstructionPlan(OraclePlan):
     _site: construction.Site | None = None  # the house's extent, as the checks have shown it
     _parked: bool = False                    # stood off the site since the last build
     _dirt_tries: int = 0                     # digs for dirt to climb on
+    _unreached: bool = False                 # my last build could not reach some block on foot
 
     def observe(self, view: PromptView) -> None:
+        if view.last_output and construction.is_build_output(view.last_output):
+            self._unreached = construction.reach_failed(view.last_output)
         self._observe_blueprint(view)
 
     def leads(self, view: PromptView, goal: TaskGoal) -> bool:
@@ -78,20 +83,22 @@ class ConstructionPlan(OraclePlan):
             return Move("!checkBlueprint", "")  # quietly: a message would interrupt a partner's building
         if not checked:
             return None
-        mine = construction.my_fixes(checked, view.inventory, view.name == self.player.lead(view))
+        by_hand = not self._assisted()
+        mine = construction.my_fixes(checked, view.inventory, view.name == self.player.lead(view), by_hand)
         if checked != mem.build_check or mine != mem.build_share:  # anyone's progress, or a new share of mine
             mem.build_check, mem.build_share, mem.build_tries, mem.build_waits = checked, mine, 0, 0
+            self._dirt_tries = 0  # climbing used up its dirt where it helped: more may be dug
             mem.build_counted_at = mem.calls  # the count starts with this call
         counted = mem.build_counted_at != mem.calls  # one per call, however often the call plans its build
         mem.build_counted_at = mem.calls
-        if mine and any(f.level < mine[0].level for f in checked):
+        if mine and any(f.level < mine[0].level for f in (construction.in_order(checked) if by_hand else checked)):
             # bottom-up: a level below that the others are building comes first (nothing to place against yet);
             # should it stall, I place what has something to stand on
             mem.build_waits += counted
-            if mem.build_waits < MAX_REPEATS:
+            if mem.build_waits < construction.LOWER_LEVEL_WAITS:
                 mine = []
         site = self._site
-        if mine and site is not None and not self._assisted() and construction.needs_climbing(mine, site) and \
+        if mine and site is not None and by_hand and self._unreached and \
                 view.inventory.get("dirt", 0) < construction.CLIMB_DIRT // 2:
             park = self._park()  # dig beside the site, not under the house
             if park is not None:
