@@ -58,7 +58,7 @@ class Settings:
     # and the player is told once a burst. 0: no limit. Other bots of the run are not limited (mindpy.agent.rate_limit)
     player_messages_per_10s: int = 5
     blocked_actions: list[str] = field(default_factory=list)
-    code_timeout_mins: float = -1.0           # -1: no limit
+    code_timeout_mins: float = -1.0           # -1: no limit of its own (the action's, 10 minutes)
     max_commands: int = -1                    # commands per loop, -1: no cap
     # prompts and memory
     relevant_docs_count: int = 5

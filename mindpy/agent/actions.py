@@ -16,6 +16,7 @@ from dataclasses import dataclass
 log = logging.getLogger(__name__)
 
 OUTPUT_LIMIT = 500
+ACTION_TIME_LIMIT = 600.0  # seconds an action may run unless its caller says otherwise
 
 
 def cut_output(text: str, limit: int = OUTPUT_LIMIT) -> str:
@@ -84,7 +85,7 @@ class ActionManager:
         run = self._current
         return run is not None and run.stop_requested.is_set()
 
-    def run(self, label: str, fn: Callable[[], object], timeout: float = 600.0, resume: bool = False,
+    def run(self, label: str, fn: Callable[[], object], timeout: float = ACTION_TIME_LIMIT, resume: bool = False,
             by_mode: str | None = None) -> ActionResult:
         """Run `fn` as the agent's action and wait for it; returns its output for the model.
 

@@ -39,6 +39,7 @@ from ..models import create_model
 from ..prompts import Prompter
 from ..rag import BackgroundEmbedder, CachedEmbedder, ExampleSelector, load_embedder
 from ..skills import Skills
+from .actions import ACTION_TIME_LIMIT
 from .agent import Agent, AgentSettings, EventHook
 from .bus import MessageBus
 
@@ -168,8 +169,9 @@ def make_coder(profile, settings, skills: Skills, model, embedder, wrap_model: M
                   CodingPolicy(True, tuple(settings.trusted_players)), name=profile.name,
                   rank=functools.partial(rank, embedder=embedder), relevant_docs_count=settings.relevant_docs_count,
                   model=code_model)
-    if settings.code_timeout_mins > 0:
-        coder.timeout = settings.code_timeout_mins * 60
+    # -1 (MINDcraft's default): no limit of the code's own, so code runs as long as the action it is part of may
+    # (a house's level built by hand takes minutes, past the sandbox's default)
+    coder.timeout = settings.code_timeout_mins * 60 if settings.code_timeout_mins > 0 else ACTION_TIME_LIMIT
     return coder
 
 

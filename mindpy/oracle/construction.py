@@ -7,6 +7,7 @@ agents never fight over a cell and nobody needs the other's materials.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -141,9 +142,20 @@ def materials_needed(fixes: list[Fix]) -> dict[str, int]:
     return out
 
 
+def round_the_level(fixes: list[Fix]) -> list[Fix]:
+    """The fixes in the order of a walk round the level's middle (by angle), so that each block is near the last:
+    a builder on a dirt pillar places the next ones from the same pillar, and one on foot walks round once (a
+    ceiling's inner blocks follow the outer ones beside them)."""
+    if not fixes:
+        return []
+    cx = sum(f.x for f in fixes) / len(fixes)
+    cz = sum(f.z for f in fixes) / len(fixes)
+    return sorted(fixes, key=lambda f: (math.atan2(f.z - cz, f.x - cx), -math.hypot(f.x - cx, f.z - cz)))
+
+
 def build_code(fixes: list[Fix]) -> str:
     """Python for the coding sandbox: every fix, each result checked, a summary printed."""
-    places = [(f.block, f.x, f.y, f.z) for f in fixes if f.kind != "remove"]
+    places = [(f.block, f.x, f.y, f.z) for f in round_the_level([f for f in fixes if f.kind != "remove"])]
     breaks = [(f.x, f.y, f.z) for f in fixes if f.kind in ("remove", "replace")]
     level = fixes[0].level if fixes else 0
     lines = [f"# level {level}: {len(places)} blocks to place, {len(breaks)} to clear first"]

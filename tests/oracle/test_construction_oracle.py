@@ -137,3 +137,17 @@ def test_doors_go_in_after_everything_else():
     assert not construction.is_door(Fix(1, "place", "oak_trapdoor", 0, 0, 0))
     # blocks set by command (building assistance) walk through nothing: the door goes in with its level
     assert {f.block for f in construction.my_fixes(fixes, walls, lead=False)} == {"oak_door", "spruce_planks"}
+
+
+def test_a_level_is_built_round_its_middle_each_block_near_the_last():
+    """A wall ring in the check's order (row by row) jumps from one side of the house to the other; round the
+    middle, each block is a step or two from the last (a builder on a dirt pillar reaches the next ones from it)."""
+    ring = [Fix(5, "place", "spruce_planks", x, -55, z) for z in range(-170, -163) for x in range(150, 163)
+            if x in (150, 162) or z in (-170, -164)]
+
+    def longest_step(order):
+        return max(abs(a.x - b.x) + abs(a.z - b.z) for a, b in zip(order, order[1:]))
+
+    assert longest_step(ring) >= 12
+    walk = construction.round_the_level(ring)
+    assert sorted(walk, key=lambda f: (f.z, f.x)) == ring and longest_step(walk) <= 2
