@@ -73,24 +73,31 @@ def in_order(fixes: list[Fix]) -> list[Fix]:
     return [f for f in fixes if not is_door(f)] or fixes
 
 
-def my_fixes(fixes: list[Fix], inv: Mapping[str, int], lead: bool, doors_last: bool = False) -> list[Fix]:
-    """The fixes of the lowest level where I can do something: blocks whose material I hold, and removals for the
-    lead. `doors_last`: building by hand, doors wait for the rest (in_order); with blocks set by command they
-    need not."""
+def my_fixes(fixes: list[Fix], inv: Mapping[str, int], lead: bool, doors_last: bool = False,
+             levels: int = 1) -> list[Fix]:
+    """The fixes of the lowest level where I can do something (and of the `levels` - 1 levels above it): blocks
+    whose material I hold, and removals for the lead. `doors_last`: building by hand, doors wait for the rest
+    (in_order); with blocks set by command they need not."""
     if doors_last:
         fixes = in_order(fixes)
     mine = [f for f in fixes if (f.kind == "remove" and lead) or (f.kind != "remove" and inv.get(f.block, 0) > 0)]
     if not mine:
         return []
     low = min(f.level for f in mine)
-    return [f for f in mine if f.level == low]
+    return [f for f in mine if low <= f.level < low + levels]
+
+
+# levels of its own an agent building by hand places in one go: a storey's wall, three levels high, from one round of
+# dirt pillars instead of three (each column bottom to top)
+LEVELS_BY_HAND = 3
 
 
 # calls in a row that wait, with nobody's progress, for a level below before building what has support anyway: a
 # partner's wall takes a while (a path search may run 15 s), and blocks placed above a missing wall need climbing
 LOWER_LEVEL_WAITS = 8
 CLIMB_DIRT = 16   # dirt an agent digs to climb where walking does not reach
-_BUILT = re.compile(r"Level \d+: placed \d+ of \d+ blocks")
+_BUILT = re.compile(r"Levels? [\d-]+: placed \d+ of \d+ blocks")
+_NO_DIRT = "no dirt to climb on"  # the placing skill's words when only climbing would reach a block
 _OUT_OF_REACH = re.compile(r"unreachable: [1-9]")  # the build's own count of blocks it could not reach
 _NOT_SUPPORT = ("air", "cave_air", "water", "lava", "short_grass", "tall_grass", "snow")  # nothing to place against
 PLACE_PASSES = 3  # a level's blocks are tried again while a pass places some: a ceiling grows from its walls inward
@@ -123,14 +130,15 @@ def park_spot(site: Site) -> tuple[int, int, int]:
 
 
 def is_build_output(text: str) -> bool:
-    """True when `text` is the output of the code build_code wrote ("Level N: placed ...")."""
-    return bool(_BUILT.search(text))
+    """True when `text` is the output of the code build_code wrote ("Level N: placed ...", or cut short: a skill
+    said it had no dirt to climb on)."""
+    return bool(_BUILT.search(text)) or _NO_DIRT in text
 
 
 def reach_failed(build_output: str) -> bool:
     """Did a build's output count blocks that had something to place against and were still not placed (out of
     reach on foot, so climbing may help)?"""
-    return bool(_OUT_OF_REACH.search(build_output or ""))
+    return bool(_OUT_OF_REACH.search(build_output or "")) or _NO_DIRT in (build_output or "")
 
 
 def materials_needed(fixes: list[Fix]) -> dict[str, int]:
@@ -145,20 +153,26 @@ def materials_needed(fixes: list[Fix]) -> dict[str, int]:
 def round_the_level(fixes: list[Fix]) -> list[Fix]:
     """The fixes in the order of a walk round the level's middle (by angle), so that each block is near the last:
     a builder on a dirt pillar places the next ones from the same pillar, and one on foot walks round once (a
-    ceiling's inner blocks follow the outer ones beside them)."""
+    ceiling's inner blocks follow the outer ones beside them; a column's blocks go bottom to top)."""
     if not fixes:
         return []
     cx = sum(f.x for f in fixes) / len(fixes)
     cz = sum(f.z for f in fixes) / len(fixes)
-    return sorted(fixes, key=lambda f: (math.atan2(f.z - cz, f.x - cx), -math.hypot(f.x - cx, f.z - cz)))
+    return sorted(fixes, key=lambda f: (math.atan2(f.z - cz, f.x - cx), -math.hypot(f.x - cx, f.z - cz), f.level))
+
+
+def levels_text(fixes: list[Fix]) -> str:
+    """ "Level 5" or "Levels 5-7": the levels `fixes` are on."""
+    low, high = (min(f.level for f in fixes), max(f.level for f in fixes)) if fixes else (0, 0)
+    return f"Level {low}" if low == high else f"Levels {low}-{high}"
 
 
 def build_code(fixes: list[Fix]) -> str:
     """Python for the coding sandbox: every fix, each result checked, a summary printed."""
     places = [(f.block, f.x, f.y, f.z) for f in round_the_level([f for f in fixes if f.kind != "remove"])]
     breaks = [(f.x, f.y, f.z) for f in fixes if f.kind in ("remove", "replace")]
-    level = fixes[0].level if fixes else 0
-    lines = [f"# level {level}: {len(places)} blocks to place, {len(breaks)} to clear first"]
+    level = levels_text(fixes)
+    lines = [f"# {level.lower()}: {len(places)} blocks to place, {len(breaks)} to clear first"]
     lines.append(f"to_break = {breaks!r}")
     lines.append(f"to_place = {places!r}")
     lines += [
@@ -188,7 +202,7 @@ def build_code(fixes: list[Fix]) -> str:
         "if failed:",
         "    print('Could not do:', failed[:10])",
         "# last: the summary is what stays when a long output is cut in the middle",
-        f"print('Level {level}: placed', placed, 'of', len(to_place), 'blocks; cleared', len(to_break), "
+        f"print('{level}: placed', placed, 'of', len(to_place), 'blocks; cleared', len(to_break), "
         "'; unreachable:', len(unreached))",
     ]
     return "```python\n" + "\n".join(lines) + "\n```"

@@ -151,3 +151,29 @@ def test_a_level_is_built_round_its_middle_each_block_near_the_last():
     assert longest_step(ring) >= 12
     walk = construction.round_the_level(ring)
     assert sorted(walk, key=lambda f: (f.z, f.x)) == ring and longest_step(walk) <= 2
+
+
+def test_by_hand_a_storey_s_wall_goes_up_in_one_go_each_column_bottom_to_top():
+    """Three levels of wall from one round of dirt pillars, not three: each column's blocks in a row, lowest first
+    (the one below is what the next is placed against)."""
+    wall = [Fix(level, "place", "spruce_planks", x, -60 + level, -170) for level in (5, 6, 7, 8)
+            for x in range(150, 154)]
+    mine = construction.my_fixes(wall, {"spruce_planks": 99}, lead=False, levels=construction.LEVELS_BY_HAND)
+    assert sorted({f.level for f in mine}) == [5, 6, 7]
+    assert construction.my_fixes(wall, {"spruce_planks": 99}, lead=False) == [f for f in wall if f.level == 5]
+    walk = construction.round_the_level(mine)
+    columns = [(f.x, f.z) for f in walk]
+    assert all(columns[i] == columns[i + 1] == columns[i + 2] for i in range(0, len(walk), 3))
+    assert all([f.level for f in walk[i:i + 3]] == [5, 6, 7] for i in range(0, len(walk), 3))
+    assert construction.levels_text(mine) == "Levels 5-7" and construction.levels_text(mine[:1]) == "Level 5"
+    out = "Placed spruce_planks at x: 150, y: -55, z: -170.\nLevels 5-7: placed 12 of 12 blocks; cleared 0 ; " \
+          "unreachable: 0"
+    assert construction.is_build_output(out) and not construction.reach_failed(out)
+
+
+def test_a_build_cut_short_that_wanted_dirt_to_climb_calls_for_climbing():
+    """An interrupted build prints no summary; the placing skill's own words still say climbing would help."""
+    cut = ("Code output:\nCould not find a path there: the path search took too long (no dirt to climb on to reach "
+           "x: 150, y: -52, z: -168 from x: 151, y: -59, z: -168)\n(interrupted)\nThe code was stopped before it "
+           "finished.")
+    assert construction.is_build_output(cut) and construction.reach_failed(cut)

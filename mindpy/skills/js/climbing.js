@@ -15,7 +15,6 @@ const move = require('./movement')
 const GROUND = new Set(['dirt', 'grass_block', 'coarse_dirt', 'podzol', 'mycelium', 'sand', 'gravel', 'snow_block'])
 const PILLAR = new Set(['dirt', 'grass_block']) // what a pillar's blocks read as (grass spreads onto its top)
 const THINK_MS = 15000 // a search round a house on a busy machine outlasts the pathfinder's default 5 s
-const EYE_HEIGHT = 1.62
 const SPOT_TRIES = 3   // spots to walk to before giving up on climbing to a block
 const SEARCH = 4       // how far (in blocks, each way) from the block to look for ground to climb from
 

@@ -84,14 +84,16 @@ class ConstructionPlan(OraclePlan):
         if not checked:
             return None
         by_hand = not self._assisted()
-        mine = construction.my_fixes(checked, view.inventory, view.name == self.player.lead(view), by_hand)
+        mine = construction.my_fixes(checked, view.inventory, view.name == self.player.lead(view), by_hand,
+                                     construction.LEVELS_BY_HAND if by_hand else 1)
         if checked != mem.build_check or mine != mem.build_share:  # anyone's progress, or a new share of mine
             mem.build_check, mem.build_share, mem.build_tries, mem.build_waits = checked, mine, 0, 0
             self._dirt_tries = 0  # climbing used up its dirt where it helped: more may be dug
             mem.build_counted_at = mem.calls  # the count starts with this call
         counted = mem.build_counted_at != mem.calls  # one per call, however often the call plans its build
         mem.build_counted_at = mem.calls
-        if mine and any(f.level < mine[0].level for f in (construction.in_order(checked) if by_hand else checked)):
+        low = min((f.level for f in mine), default=0)
+        if mine and any(f.level < low for f in (construction.in_order(checked) if by_hand else checked)):
             # bottom-up: a level below that the others are building comes first (nothing to place against yet);
             # should it stall, I place what has something to stand on
             mem.build_waits += counted
@@ -110,10 +112,10 @@ class ConstructionPlan(OraclePlan):
             mem.build_tries += counted
             if mem.build_tries < MAX_REPEATS:
                 mem.coding_fixes = mine
-                level = mine[0].level
+                levels = construction.levels_text(mine).lower()
                 kinds = sorted({f.block for f in mine if f.kind != "remove"})
-                task = (f"Place the {len(mine)} missing blocks of level {level} that I have materials for "
+                task = (f"Place the {len(mine)} missing blocks of {levels} that I have materials for "
                         f"({', '.join(kinds) or 'clearing only'}) at their blueprint positions.")
                 self._parked = False
-                return Move(f"!newAction({quote(task)})", f"Building level {level}.")
+                return Move(f"!newAction({quote(task)})", f"Building {levels}.")
         return self._park() or Move(WAIT, "")
