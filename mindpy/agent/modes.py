@@ -59,8 +59,8 @@ class SelfPreservation(Mode):
 
 class Unstuck(Mode):
     """No movement for `max_stuck_seconds` while an action runs: move away a little. A skill's report (a block
-    placed or broken where the bot stands) is progress too, as MINDcraft counts a dig in progress: a builder
-    placing a wall from one spot is not stuck."""
+    placed or broken where the bot stands, the end of any skill call, failed or not) is progress too, as MINDcraft
+    counts a dig in progress: a builder placing a wall from one spot is not stuck."""
 
     max_stuck_seconds = 20.0
     min_distance = 2.0

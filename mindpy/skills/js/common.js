@@ -19,9 +19,16 @@ function state (bot) {
 }
 
 function say (bot, message) {
+  state(bot).log.push(String(message))
+  reported(bot)
+}
+
+// A count that only grows, of what the skills reported (each message, each skill call's end, failed ones too): the
+// unstuck mode reads it as progress, so a builder placing a wall from one spot, or a build code trying block after
+// block, is not moved away.
+function reported (bot) {
   const st = state(bot)
-  st.log.push(String(message))
-  st.reports = (st.reports || 0) + 1 // a count that only grows: the unstuck mode reads a report as progress
+  st.reports = (st.reports || 0) + 1
 }
 
 function fail (message) {
@@ -134,6 +141,7 @@ module.exports = {
   SkillFailure,
   state,
   say,
+  reported,
   fail,
   checkInterrupt,
   sleep,

@@ -41,6 +41,7 @@ async function run (bot, name, argsJson, timeoutMs = 300000) {
   } finally {
     clearTimeout(timer)
     st.running = null
+    c.reported(bot)
   }
 }
 
