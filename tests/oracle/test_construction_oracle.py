@@ -177,3 +177,24 @@ def test_a_build_cut_short_that_wanted_dirt_to_climb_calls_for_climbing():
            "x: 150, y: -52, z: -168 from x: 151, y: -59, z: -168)\n(interrupted)\nThe code was stopped before it "
            "finished.")
     assert construction.is_build_output(cut) and construction.reach_failed(cut)
+
+
+def test_a_cut_build_is_read_whatever_system_turn_follows_it():
+    """A build interrupted (the unstuck mode, a partner's message) is followed by more system turns; the build's
+    words about blocks out of reach still count, and a later complete build clears them."""
+    from mindpy.oracle.player import Player
+    from mindpy.oracle.prompt import PromptView
+    from mindpy.tasks.families.construction.oracle import ConstructionPlan
+
+    plan = ConstructionPlan(Player())
+    cut = ("Code output:\nCould not find a path there (no dirt to climb on to reach x: 150, y: -52, z: -168 from "
+           "x: 151, y: -59, z: -168)\n(interrupted)")
+    note = "Your previous action 'action:newAction' was interrupted by the unstuck mode."
+    plan.observe(PromptView(kind="conversing", name="andy", outputs=[cut, note], last_output=note))
+    assert plan._unreached
+    plan.observe(PromptView(kind="conversing", name="andy", outputs=["Stayed for 5 seconds."],
+                            last_output="Stayed for 5 seconds."))
+    assert plan._unreached  # nothing built since: still out of reach
+    done = "Levels 8-8: placed 9 of 9 blocks; cleared 0 ; unreachable: 0"
+    plan.observe(PromptView(kind="conversing", name="andy", outputs=[done, note], last_output=note))
+    assert not plan._unreached

@@ -28,8 +28,11 @@ class ConstructionPlan(OraclePlan):
     _unreached: bool = False                 # my last build could not reach some block on foot
 
     def observe(self, view: PromptView) -> None:
-        if view.last_output and construction.is_build_output(view.last_output):
-            self._unreached = construction.reach_failed(view.last_output)
+        # every output since my last reply: a build cut short ends with a note about the interruption, after the
+        # build's own words about blocks out of reach
+        builds = [out for out in view.outputs if construction.is_build_output(out)]
+        if builds:
+            self._unreached = any(construction.reach_failed(out) for out in builds)
         self._observe_blueprint(view)
 
     def leads(self, view: PromptView, goal: TaskGoal) -> bool:
