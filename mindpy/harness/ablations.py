@@ -2,7 +2,7 @@
 
     Ablations(communication=False)     # Table 3: the conversation commands blocked for every agent
     Ablations(tools=False)             # Table 4: every command but the conversation ones blocked
-    Ablations(init_message=PAPER_INIT_MESSAGE, temperature=0.0)
+    Ablations(init_message="", temperature=0.0)   # no joining message (the default is the family's paper's)
 
 Each turns into settings (blocked actions, the message sent on joining) and model parameters; `record()` is what
 result.json and summary.json say of it, so that runs with different settings are never taken for one another.
@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import argparse
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-# What the paper's bots are told on joining a task's world (its section 10.1.1); `--init-message paper`.
-PAPER_INIT_MESSAGE = ("Immediately start a conversation with other agents and collaborate together to complete the "
-                      "task. Share resources and skill sets.")
+from ..tasks.families.common import MINECOLLAB_JOINING_MESSAGE
+
+# What the MINDcraft paper's bots are told on joining a task's world (its section 10.1.1); `--init-message paper`.
+PAPER_INIT_MESSAGE = MINECOLLAB_JOINING_MESSAGE
 INIT_MESSAGES = {"none": "", "paper": PAPER_INIT_MESSAGE}
 CONVERSATION_COMMANDS = ("startConversation", "endConversation")  # what MINDcraft blocks to stop communication
 MAX_INIT_MESSAGE = 2000
@@ -32,12 +33,21 @@ MAX_TEMPERATURE = 2.0  # the OpenAI API's range
 @dataclass(frozen=True)
 class Ablations:
     """How far an episode departs from the full agent: communication and tools on or off, the message each bot
-    gets on joining, and the models' sampling temperature (None: the API's default, as in the paper's runs)."""
+    gets on joining (None: the one its family's paper gives, Family.joining_message; "": none), and the models'
+    sampling temperature (None: the API's default, as in the paper's runs)."""
 
     communication: bool = True
     tools: bool = True
-    init_message: str = ""
+    init_message: str | None = None
     temperature: float | None = None
+
+    def for_family(self, family: Any) -> Ablations:
+        """These settings as `family`'s play applies them: the joining message its paper gives, unless another
+        was asked for (a family whose play sends none gets none)."""
+        if self.init_message is not None:
+            return self
+        message = family.joining_message if "init_message" in family.ablations else ""
+        return replace(self, init_message=message)
 
     def blocked_actions(self) -> list[str]:
         """The commands every agent of the episode may not use."""
@@ -60,9 +70,11 @@ class Ablations:
         return {**data, "params": params}
 
     def departures(self) -> list[str]:
-        """The names of the settings that depart from the full agent's (ABLATION_NAMES' keys), in that order."""
+        """The names of the settings asked for that a play which does not take them would not apply
+        (ABLATION_NAMES' keys, in that order): anything but the full agent's, and a joining message."""
         full = Ablations()
-        return [name for name in ABLATION_NAMES if getattr(self, name) != getattr(full, name)]
+        return [name for name in ABLATION_NAMES if getattr(self, name) != getattr(full, name)
+                and not (name == "init_message" and self.init_message == "")]
 
     def unhonoured(self, family: Any) -> str | None:
         """One line when `family`'s play would not apply some of these settings (its `ablations` leave them out),
@@ -74,11 +86,13 @@ class Ablations:
         return (f"{', '.join(options)}: {family.name} episodes are played by rules of their own that do not take "
                 f"this setting (they take: {takes})")
 
-    def record(self) -> dict[str, Any]:
-        """What result.json and summary.json keep of these settings (the message by name when it has one)."""
-        named = next((name for name, text in INIT_MESSAGES.items() if text == self.init_message), "custom")
-        return {"communication": self.communication, "tools": self.tools, "init_message": named,
-                "temperature": self.temperature}
+    def record(self, families: Any = ()) -> dict[str, Any]:
+        """What result.json and summary.json keep of these settings as the plays of `families` apply them (the
+        message by name when it has one; "mixed" when the families' own messages differ)."""
+        named = {_message_name(self.for_family(family).init_message) for family in families} or \
+            {_message_name(self.init_message or "")}
+        return {"communication": self.communication, "tools": self.tools,
+                "init_message": named.pop() if len(named) == 1 else "mixed", "temperature": self.temperature}
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -90,9 +104,15 @@ class Ablations:
         if unknown:
             raise ValueError(f"unknown ablation setting(s) {sorted(unknown)}")
         temperature = data.get("temperature")
+        message = data.get("init_message")
         return cls(communication=bool(data.get("communication", True)), tools=bool(data.get("tools", True)),
-                   init_message=init_message_value(str(data.get("init_message", ""))),
+                   init_message=None if message is None else init_message_value(str(message)),
                    temperature=None if temperature is None else temperature_value(str(temperature)))
+
+
+def _message_name(message: str | None) -> str:
+    """A joining message's name in the records: none, paper or custom."""
+    return next((name for name, text in INIT_MESSAGES.items() if text == (message or "")), "custom")
 
 
 def init_message_value(text: str) -> str:
@@ -127,9 +147,9 @@ def add_ablation_options(parser) -> None:
                              "conversation (the paper's Table 3)")
     parser.add_argument("--no-tools", action="store_true",
                         help="block every command but the conversation ones (the paper's Table 4)")
-    parser.add_argument("--init-message", type=init_message_value, default="", metavar="TEXT",
-                        help="what each bot is told on joining: 'none' (default), 'paper' (the paper's message) "
-                             "or your own text")
+    parser.add_argument("--init-message", type=init_message_value, default=None, metavar="TEXT",
+                        help="what each bot is told once the world is set up: 'paper' (the MINDcraft paper's "
+                             "message; the default for its families), 'none' or your own text")
     parser.add_argument("--temperature", type=temperature_value, default=None, metavar="T",
                         help="the models' sampling temperature, 0 to 2, or 'default' (the API's own, as the paper)")
 
@@ -138,5 +158,5 @@ def ablations_from_args(args: Any) -> Ablations:
     """The Ablations a command's arguments ask for."""
     return Ablations(communication=not getattr(args, "no_communication", False),
                      tools=not getattr(args, "no_tools", False),
-                     init_message=getattr(args, "init_message", "") or "",
+                     init_message=getattr(args, "init_message", None),
                      temperature=getattr(args, "temperature", None))

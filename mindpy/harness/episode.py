@@ -177,7 +177,8 @@ def play_toward_goals(session: EpisodeSession) -> dict:
         if task.extra.get("restrict_to_inventory"):
             agent.skills.runner.restrict_to_inventory(True)
     cheat = any(agents[name].modes.get("cheat").on for name in names)  # --cheat or a profile's own cheat mode
-    _open(task, names, agents, converse=session.ablations.communication, init_message=session.ablations.init_message)
+    _open(task, names, agents, converse=session.ablations.communication,
+          init_message=session.ablations.init_message or "")
     scheduler = None
     if rounds is not None:
         scheduler = _start_rounds(rounds, runner, names, monitor, finished, recorder, reviewer)

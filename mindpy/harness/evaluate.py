@@ -59,10 +59,11 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..models.budget import BUDGET_END_REASON, BudgetLimits
 from ..tasks.records import CHEAT_MIXED, EpisodeResult, Summary
@@ -447,12 +448,20 @@ class Evaluation:
                                         "not_played": [_identity(ep) for ep in self.not_played]})
             if self.team:
                 summary["team"] = dict(self.team)
-            summary["ablations"] = self.ablations.record()  # runs with other settings are not comparable
+            # runs with other settings are not comparable; as the episodes' families apply them
+            summary["ablations"] = self.ablations.record(_families_of(self.rows.values()))
             # building assistance as the episodes were played (a resumed run may have had another --cheat)
             summary["cheat"] = cheat_setting(list(self.rows.values()), bool(self.profile_options.get("cheat")))
         Summary.from_dict(summary).write(self.out / "summary.json")
         chart(summary, self.out / "summary.png")
         return summary
+
+
+def _families_of(rows: Iterable[dict]) -> list[Any]:
+    """The registered families the rows' episodes were of (a name no longer registered is left out)."""
+    from ..tasks.family import family_named, is_family
+
+    return [family_named(name) for name in sorted({str(row.get("family") or "") for row in rows}) if is_family(name)]
 
 
 def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = None,

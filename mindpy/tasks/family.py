@@ -83,6 +83,8 @@ class Family:
     # another is refused, since its record would claim a setting the play never applied
     ablations: ClassVar[tuple[str, ...]] = ("communication", "tools", "init_message", "temperature")
     summary_key: ClassVar[str | None] = None   # the key of summary.json holding `summarize`'s figures
+    # what its paper's bots are told once the task's world is set up (the default of --init-message); "": nothing
+    joining_message: ClassVar[str] = ""
 
     # ----- the task file -----
     def recognises(self, data: Mapping[str, Any]) -> str | None:

@@ -60,6 +60,26 @@ def test_flags_named_values_and_refusals():
         init_message_value("x" * 2001)
 
 
+def test_the_joining_message_is_each_family_s_paper_s_unless_asked_otherwise():
+    """MineCollab's families tell each bot the MINDcraft paper's message by default; a family whose play sends
+    none records none; asking a family for a message its play never sends is refused, asking for none is not."""
+    from mindpy.tasks.family import family_named
+
+    crafting, construction, defuse = (family_named(n) for n in ("crafting", "construction", "defuse"))
+    assert Ablations().for_family(crafting).init_message == PAPER_INIT_MESSAGE
+    assert Ablations().for_family(crafting).record()["init_message"] == "paper"
+    assert Ablations().for_family(defuse).init_message == ""
+    assert parse("--init-message", "none").for_family(construction).record()["init_message"] == "none"
+    assert parse("--init-message", "Hi.").for_family(crafting).init_message == "Hi."
+    assert Ablations().unhonoured(defuse) is None and parse("--init-message", "none").unhonoured(defuse) is None
+    assert "--init-message" in (parse("--init-message", "paper").unhonoured(defuse) or "")
+    # an evaluation's summary records them as its episodes' families applied them
+    assert Ablations().record([crafting, construction])["init_message"] == "paper"
+    assert Ablations().record([crafting, defuse])["init_message"] == "mixed"
+    assert Ablations().record([defuse])["init_message"] == "none"
+    assert parse("--init-message", "none").record([crafting, defuse])["init_message"] == "none"
+
+
 def test_the_temperature_goes_into_each_model_spec_unless_the_spec_sets_its_own():
     warm = Ablations(temperature=0.7)
     assert warm.with_temperature("gpt-4o-mini") == {"model": "gpt-4o-mini", "params": {"temperature": 0.7}}
@@ -91,7 +111,7 @@ def test_an_episode_with_conversation_blocked(tmp_path):
     run_dir = tmp_path / "run"
     proc = subprocess.run([str(MINDPY), "run", "--task", str(tmp_path / "quiet.json"), "--task-id", "quiet",
                            "--run-dir", str(run_dir), "--model", "oracle", "--team", f"jill=replay:{script}",
-                           "--no-communication", "--init-message", "paper", "--temperature", "0.2"],
+                           "--no-communication", "--temperature", "0.2"],  # the joining message: the paper's
                           capture_output=True, text=True, timeout=600, env={**os.environ, "OPENAI_API_KEY": ""})
     console = (run_dir / "console.log").read_text() if (run_dir / "console.log").exists() else ""
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:] + console[-2000:]

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import REPO_ROOT
 from mindpy.cli import main
-from mindpy.harness.ablations import Ablations
+from mindpy.harness.ablations import PAPER_INIT_MESSAGE, Ablations
 from mindpy.harness.compare import comparison_rows, load_runs
 from mindpy.harness.evaluate import BREAKDOWN_FIELDS, CSV_FIELDS, Evaluation, read_results
 from mindpy.tasks.records import EpisodeResult
@@ -137,8 +137,9 @@ def test_compare_refuses_runs_played_with_different_ablations(runs, tmp_path, ca
     quiet = tmp_path / "quiet"
     quiet.mkdir()
     summary = json.loads((runs / "weak" / "summary.json").read_text())
-    assert summary["ablations"] == Ablations().record()  # every run records its settings
-    summary["ablations"] = Ablations(communication=False).record()
+    # every run records its settings, as its families' plays applied them (the paper's joining message)
+    assert summary["ablations"] == {"communication": True, "tools": True, "init_message": "paper", "temperature": None}
+    summary["ablations"] = Ablations(communication=False, init_message=PAPER_INIT_MESSAGE).record()
     (quiet / "summary.json").write_text(json.dumps(summary))
     assert main(["eval", "compare", str(runs / "strong"), str(quiet), "--out", str(tmp_path / "c.png")]) == 1
     printed = capsys.readouterr().out

@@ -14,8 +14,15 @@ if TYPE_CHECKING:
     from ..schema import Task
 
 
+# What the MINDcraft paper's bots are told on joining a MineCollab task's world (its section 10.1.1)
+MINECOLLAB_JOINING_MESSAGE = ("Immediately start a conversation with other agents and collaborate together to "
+                              "complete the task. Share resources and skill sets.")
+
+
 class ItemsFamily(Family):
-    """A family whose task wants items at the end (made, or placed by a builder)."""
+    """A family whose task wants items at the end (made, or placed by a builder): MineCollab's three."""
+
+    joining_message = MINECOLLAB_JOINING_MESSAGE
 
     def unsolvable_reason(self, task: Task, version: str) -> str | None:
         """What the team's items and the world cannot make of the wanted items (mindpy.tasks.solvable)."""
