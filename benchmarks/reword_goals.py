@@ -84,7 +84,7 @@ HK_STYLES: list[Callable[[str, int, str, int], str]] = [
                                      f"Agent {j} has to cook {spaced(theirs)}, whose recipe is yours."),
 ]
 
-_FIRST_SENTENCE = re.compile(r"^(.*?[.!?])(?=\s|$)", re.S)
+_FIRST_SENTENCE = re.compile(r"^(.*?(?:[.!?](?=\s|$)|$))", re.S)  # a goal without a full stop is one sentence
 _HK_HEAD = re.compile(r"^(.*?[.!?]\s+.*?[.!?])(?=\s|$)", re.S)
 
 
@@ -155,8 +155,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.source} is not a mapping of task ids to tasks", file=sys.stderr)
         return 2
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(reword_file(tasks), indent=1) + "\n", encoding="utf-8")
-    print(f"reworded {len(tasks)} tasks into {args.out}")
+    reworded = reword_file(tasks)
+    args.out.write_text(json.dumps(reworded, indent=1) + "\n", encoding="utf-8")
+    changed = sum(reworded[task_id] != task for task_id, task in tasks.items())
+    print(f"reworded {changed} of {len(tasks)} tasks into {args.out}")
     return 0
 
 
