@@ -17,7 +17,7 @@ import re
 import statistics
 import subprocess
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from mindpy.harness.evaluate import read_results
@@ -41,13 +41,34 @@ def play(files: list[str], out: Path, flags: list[str], limit: int | None, paral
     return [{**row, "success": row["success"] == "True"} for row in read_results(out / "results.csv")]
 
 
+def last_check(run_dir: Path) -> str:
+    """The newest blueprint check any agent of the episode was shown (its model calls' system turns)."""
+    newest, text = "", ""
+    for calls in sorted((run_dir / "calls").glob("*.jsonl")):
+        for line in calls.read_text(errors="replace").splitlines():
+            try:
+                call = json.loads(line)
+            except ValueError:
+                continue
+            for message in call.get("messages", []):
+                content = str(message.get("content", ""))
+                if message.get("role") == "system" and "requires the following fixes" in content and \
+                        str(call.get("time", "")) >= newest:
+                    newest, text = str(call.get("time", "")), content
+    return text
+
+
 def missing_blocks(row: dict) -> str:
-    """What the episode's last blueprint check left, read from its console (the first line of fixes)."""
-    console = Path(row["run_dir"]) / "console.log"
-    if not console.exists():
-        return ""
-    checks = re.findall(r"sees: (Level \d+ .*)", console.read_text(errors="replace"))
-    return checks[-1][:160] if checks else ""
+    """What the episode's last blueprint check left, level by level ("level 1: 2 oak_door; level 8: 9 sandstone")."""
+    levels = re.split(r"Level (\d+) requires the following fixes:", last_check(Path(row["run_dir"])))
+    parts = []
+    for level, fixes in zip(levels[1::2], levels[2::2], strict=True):
+        blocks = re.findall(r"(?:Place|with an?) (\w+) at coordinates", fixes)
+        removals = len(re.findall(r"^Remove ", fixes, re.M))
+        kinds = ", ".join(f"{n} {b}" for b, n in sorted(Counter(blocks).items()))
+        parts.append(f"level {level}: {kinds}{', ' if kinds and removals else ''}"
+                     f"{f'{removals} to remove' if removals else ''}")
+    return "; ".join(parts)
 
 
 def table(name: str, rows: list[dict]) -> None:
