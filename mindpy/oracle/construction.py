@@ -101,6 +101,9 @@ _NO_DIRT = "no dirt to climb on"  # the placing skill's words when only climbing
 _OUT_OF_REACH = re.compile(r"unreachable: [1-9]")  # the build's own count of blocks it could not reach
 _NOT_SUPPORT = ("air", "cave_air", "water", "lava", "short_grass", "tall_grass", "snow")  # nothing to place against
 PLACE_PASSES = 3  # a level's blocks are tried again while a pass places some: a ceiling grows from its walls inward
+# blocks in a row a build fails to place though they have something to place against: it stops there and says how
+# many are out of reach (each failure may be a path search of up to 15 s; 91 of them outlast the time limit)
+MISSES_IN_A_ROW = 3
 
 
 @dataclass(frozen=True)
@@ -182,15 +185,6 @@ def build_code(fixes: list[Fix]) -> str:
         "        failed.append(('break', x, y, z))",
         "if to_break:",
         "    skills.pickup_nearby_items()  # a cleared block is material again",
-        "placed = 0",
-        "pending = to_place",
-        f"for _ in range({PLACE_PASSES}):  # a block with nothing to place against yet may have it after a pass",
-        "    left = [block for block in pending if not skills.place_block(*block)]",
-        "    placed += len(pending) - len(left)",
-        "    if not left or len(left) == len(pending):",
-        "        break",
-        "    pending = left",
-        "failed += left",
         "# a block that had something to place against and still failed was out of reach (or someone stood there)",
         "def has_support(x, y, z):",
         "    for dx, dy, dz in ((0, -1, 0), (0, 1, 0), (1, 0, 0), (-1, 0, 0), (0, 0, 1), (0, 0, -1)):",
@@ -198,6 +192,24 @@ def build_code(fixes: list[Fix]) -> str:
         f"        if block and block['name'] not in {sorted(_NOT_SUPPORT)!r}:",
         "            return True",
         "    return False",
+        "placed = 0",
+        "pending = to_place",
+        "missed = 0  # blocks in a row out of reach: each may have cost a long path search",
+        f"for _ in range({PLACE_PASSES}):  # a block with nothing to place against yet may have it after a pass",
+        "    left = []",
+        "    for i, block in enumerate(pending):",
+        "        if skills.place_block(*block):",
+        "            placed, missed = placed + 1, 0",
+        "            continue",
+        "        left.append(block)",
+        "        missed = missed + 1 if has_support(*block[1:]) else 0",
+        f"        if missed >= {MISSES_IN_A_ROW}:  # out of reach from here: say so, and climbing may help",
+        "            left += pending[i + 1:]",
+        "            break",
+        f"    if missed >= {MISSES_IN_A_ROW} or not left or len(left) == len(pending):",
+        "        break",
+        "    pending = left",
+        "failed += left",
         "unreached = [block for block in left if has_support(*block[1:])]",
         "if failed:",
         "    print('Could not do:', failed[:10])",

@@ -198,3 +198,26 @@ def test_a_cut_build_is_read_whatever_system_turn_follows_it():
     done = "Levels 8-8: placed 9 of 9 blocks; cleared 0 ; unreachable: 0"
     plan.observe(PromptView(kind="conversing", name="andy", outputs=[done, note], last_output=note))
     assert not plan._unreached
+
+
+def test_a_build_stops_after_a_few_blocks_in_a_row_out_of_reach():
+    """A roof out of reach on foot: every block has the wall to place against and fails. The build stops after a
+    few (each may have cost a long path search) and counts the rest as out of reach, so its builder goes for dirt
+    to climb on instead of searching paths past the time limit."""
+    roof = [Fix(8, "place", "sandstone", x, -52, -168) for x in range(150, 160)]
+    code = construction.build_code(roof)
+    tried: list[tuple[int, int, int]] = []
+    code = code.replace("skills.place_block(*block)", "tried.append(block[1:]) or False")
+    printed: list[str] = []
+    wall_top = {(x, -53, -168) for x in range(150, 160)}
+
+    class World:
+        def block_at(self, x, y, z):
+            return {"name": "sandstone" if (x, y, z) in wall_top else "air"}
+
+    body = code.split("```python\n")[1].rsplit("```", 1)[0]
+    exec(body, {"skills": None, "world": World(), "tried": tried,
+                "print": lambda *a: printed.append(" ".join(map(str, a)))})
+    out = "\n".join(printed)
+    assert len(tried) == construction.MISSES_IN_A_ROW
+    assert "placed 0 of 10" in out and "unreachable: 10" in out and construction.reach_failed(out)
