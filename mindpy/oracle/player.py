@@ -79,6 +79,10 @@ class Memory:
 
 
 _NUDGE = re.compile(r"^(\w+) hasn't responded in \d+ seconds")
+_RESPONDER_ACTION = re.compile(r"^Your current action: none$", re.M)  # the respond-or-ignore prompt, no action
+# the giving skill's words when a toss was neither caught nor taken back (mindpy/skills/js/inventory.js)
+_DROPPED = re.compile(r"Tossed \d+ (\w+) to \w+, but [^;]*; \d+ (?:is|are) on the ground near "
+                      r"x: (-?\d+(?:\.\d+)?), y: (-?\d+(?:\.\d+)?), z: (-?\d+(?:\.\d+)?)")
 
 
 def _incoming(view: PromptView) -> str:
@@ -115,8 +119,10 @@ class Player:
     def reply(self, view: PromptView) -> str:
         if view.kind == "bot_responder":
             # never break off an action for a message (it is delivered as soon as the action is over), except a
-            # CoBlock partner's request or news: an oracle goes from one action to the next without a pause
-            return "respond" if coblock.wants_answer(_incoming(view)) else "ignore"
+            # CoBlock partner's request or news: an oracle goes from one action to the next without a pause. With
+            # no action running (a turn on another message: the joining message) there is nothing to break off.
+            idle = _RESPONDER_ACTION.search(view.state or (str(view.turns[-1]["content"]) if view.turns else ""))
+            return "respond" if coblock.wants_answer(_incoming(view)) or idle else "ignore"
         if view.kind == "saving_memory":
             return self._memory_note(view)
         if view.kind == "coding":
@@ -161,6 +167,11 @@ class Player:
             self.mem.last_inventory = dict(inv)
         self._absorb(view, goal)
         plan.observe(view)
+
+        # 0. what I tossed and nobody caught lies on the ground: fetch it, or the team has lost it
+        fetch = self._fetch_dropped(view)
+        if fetch:
+            return fetch
 
         # 1. what I owe partners
         paid = self.pay_debt(view, goal)
@@ -213,6 +224,17 @@ class Player:
             return self._idle(view, goal)
         self.mem.waits += 1
         return f"Waiting for the others. {WAIT}"
+
+    @staticmethod
+    def _fetch_dropped(view: PromptView) -> str:
+        """Walk to where a toss of mine fell, since my last reply ("" when none did): walking over the items picks
+        them up (the item-collecting mode takes any that rolled further), and then they can be given again."""
+        for output in reversed(view.outputs):
+            hit = _DROPPED.search(output)
+            if hit:
+                item, x, y, z = hit.group(1), *(round(float(v)) for v in hit.groups()[1:])
+                return f"The {item} fell on the ground; I'll pick it up. !goToCoordinates({x}, {y}, {z}, 0)"
+        return ""
 
     def pay_debt(self, view: PromptView, goal: TaskGoal) -> str:
         """Give the first thing I promised and can still spare ("" when nothing)."""

@@ -523,3 +523,31 @@ def test_crafting_plans_with_what_is_held_never_with_the_target(target, inventor
     assert (move.command if move else None) == (f'!craftRecipe("{step[0]}", {step[1]})' if step else None)
     assert missing == lack
     assert target not in missing
+
+
+def test_a_toss_nobody_caught_is_fetched_from_the_ground_and_given_again():
+    """The receiver walked off while the helper tossed: the helper goes to where it fell, then gives it again
+    (it said it had none to spare and the lead waited for ever)."""
+    model = OracleModel()
+    scene = Scene("jill", "Collaborate with agents around you to make 1 golden_apple.", ["andy"],
+                  {"apple": 1, "gold_ingot": 5})
+    scene.hear("andy", "Let's work together to make golden_apple.")
+    assert command(scene.ask(model))[0] == "givePlayer"
+    scene.items.pop("apple")
+    scene.add("system", "Action output:\nTossed 1 apple to andy, but they did not pick them up; 1 are on the ground "
+                        "near x: 207.5, y: -60, z: 206.3.")
+    assert command(scene.ask(model)) == ("goToCoordinates", [208, -60, 206, 0])
+    scene.items["apple"] = 1
+    scene.add("system", "Action output:\nYou have reached x: 208, y: -60, z: 206.")
+    assert command(scene.ask(model)) == ("givePlayer", ["andy", "apple", 1])
+
+
+@pytest.mark.parametrize("action,decision", [("none", "respond"), ("action:collectBlocks", "ignore")])
+def test_a_partner_s_message_is_taken_at_once_unless_it_would_break_off_an_action(action, decision):
+    """Busy only with a turn (the joining message's), nothing is broken off: the partner's opening is heard now."""
+    from mindpy.oracle.player import Player
+    from mindpy.oracle.prompt import PromptView
+
+    state = (f"Your current action: {action}\nRecent conversation:\nSystem: Start a conversation.\n"
+             f"Let's work together to craft a wooden_sword.\nYour decision (respond or ignore):")
+    assert Player().reply(PromptView(kind="bot_responder", name="jill", state=state)) == decision
