@@ -335,3 +335,17 @@ def test_the_eval_summary_keeps_the_settings_points_and_probes_of_its_defuse_epi
     assert defuse["settings"]["valid_actions"] == "paper" and defuse["settings"]["history_rounds"] == "mixed"
     assert summarize(rows[:2])["defuse"]["settings"] == paper
     assert summarize(rows[2:])["defuse"]["tom_probes"] is None
+
+
+def test_a_team_repeating_its_replies_ends_the_episode_in_a_deadlock():
+    from mindpy.tasks.families.defuse.play import _result
+    from mindpy.tasks.results import EpisodeRecorder
+
+    game = defuse_game(task("defuse_4"))
+    goals = [task("defuse_4").goal_for(i) for i in range(3)]
+    play = TeamPlay(game, [ReplayModel([], default="!wait") for _ in goals], goals, names=["a", "b", "c"])
+    play.run()
+    assert game.stopped == "deadlock" and game.rounds_used == 3 and len(play.turns) == 9
+    result = _result(EpisodeRecorder(task("defuse_4"), ["a", "b", "c"]), game, ["a", "b", "c"], False)
+    assert result["end_reason"] == "deadlock" and result["valid_action_rate"] == 0.0
+    assert all(result["agents"][n]["no_action"] == 3 for n in "abc")
