@@ -16,7 +16,7 @@ from mindpy.commands.defuse import BELIEF_HEADINGS
 from mindpy.harness.options import EpisodeOptions, method_options
 from mindpy.models.replay import ReplayModel
 from mindpy.oracle.provider import OracleModel
-from mindpy.tasks.families.defuse import Action
+from mindpy.tasks.families.defuse import FAMILY, Action
 from mindpy.tasks.families.defuse.knowledge import LEVELS
 from mindpy.tasks.families.defuse.play import TeamPlay, TeamTable, _seed_of, defuse_game, run_defuse_episode
 from mindpy.tasks.families.defuse.settings import DefuseSettings
@@ -223,6 +223,17 @@ def test_the_belief_state_and_probe_flags_reach_the_defuse_runner_and_eval_child
     assert EpisodeOptions.from_json(EpisodeOptions.from_args(args).to_json()).profile_options == options
     plain = build_parser().parse_args(["run", "--task", "tasks/defuse_test.json", "--task-id", "defuse_1"])
     assert method_options(plain) == {}
+    # our departures from the paper are named options too, and the family takes each of them
+    ours = build_parser().parse_args(["eval", "tasks/defuse_test.json", "--defuse-long-history",
+                                      "--defuse-lenient-validity", "--defuse-show-phases"])
+    options = method_options(ours)
+    assert options == {"defuse_long_history": True, "defuse_lenient_validity": True, "defuse_show_phases": True}
+    assert set(options) <= set(FAMILY.episode_options)
+    record = DefuseSettings.from_options(options).record()
+    assert record["history_rounds"] == 6 and record["valid_actions"] == "lenient"
+    assert record["phases_before_inspection"] is True and record["paper_setting"] is False
+    with pytest.raises(ValueError, match="unknown defuse option"):
+        DefuseSettings.from_options({"defuse_short_history": True})
 
 
 class ProbeAnswerer:

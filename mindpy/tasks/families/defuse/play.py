@@ -17,9 +17,8 @@ no action: game.py). The game ends when every bomb is resolved, after its round 
 The run directory holds `result.json` (mindpy.tasks.results' fields: score is points / 90, end_reason success
 when all 90 points are made, else deadlock or round_limit; plus points, max_points, rounds, round_limit,
 valid_action_rate, per agent `replies`, `valid` and `no_action` (waits and messages alone), `players`: bot name
--> player name, and `world_mirrors_game`: whether the
-bombs' blocks read at the end show the game's state, and `defuse_settings`: settings.py's record of how it was
-played), `calls/<name>.jsonl` (every model call: system,
+-> player name, `world_mirrors_game`: whether the bombs' blocks read at the end show the game's state, and
+`defuse_settings`: settings.py's record of how it was played), `calls/<name>.jsonl` (every model call: system,
 messages, reply, whether its command worked; SFT export reads these) and `console.log` (a line per turn).
 
 With `belief_state` (a profile's `belief_state: true`) each agent starts from the paper's belief template
