@@ -134,9 +134,9 @@ def test_a_wrong_cutter_and_an_unreadable_reply_come_back_as_feedback(server, ma
     result = run_defuse_episode(task(task_id), tmp_path / "run", models=models, round_limit=3,
                                 server=f"{server.host}:{server.port}", names=names)
     assert result["end_reason"] == "round_limit" and result["points"] == 0 and result["rounds"] == 3
-    assert result["agents"][names[0]]["replies"] == 3 and result["agents"][names[0]]["valid"] == 1
+    assert result["agents"][names[0]]["replies"] == 3 and result["agents"][names[0]]["valid"] == 0
     # the paper's rule: the refused cutter, the unreadable reply and the waits are no valid actions
-    assert result["valid_action_rate"] == pytest.approx(1 / 9, abs=1e-3)
+    assert result["valid_action_rate"] == 0.0
     assert [result["agents"][n]["no_action"] for n in names] == [1, 3, 3]
 
     prompts = [call["messages"][-1]["content"] for call in models[names[0]].calls]
