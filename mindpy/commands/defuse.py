@@ -11,7 +11,8 @@ the team.
 A reply holds one action command. A `!broadcast("...")` next to it rides along, as the paper's 'Message to Team'
 beside an action; a reply with only a broadcast spends the turn talking. The bomb number of !inspectBomb and
 !applyTool may be left out when the agent's room holds one live bomb. `!wait` is round mode's
-(mindpy.commands.rounds). Answers are the game's templated feedback texts.
+(mindpy.commands.rounds): it passes the turn with no action (the paper has none; it is no valid action). Answers are
+the game's templated feedback texts.
 
 The records answer NO_DEFUSE until `defuse_registry` binds them to a game; agents whose task is not a defuse task
 do not see them (`blocked_outside_defuse`, applied where agents are built).
@@ -41,9 +42,8 @@ NO_DEFUSE = "There is no defuse game: this command only works while defusing bom
 BROADCAST = "broadcast"
 WAIT = "wait"
 # The paper's words for each action, and the command that replaces them (for prompts that quote the paper's form).
-PAPER_WORDS = (("Move to Room X", "!goToRoom(X)"), ("Inspect Bomb", "!inspectBomb(N)"),
-               ("Apply X Tool", '!applyTool("X", N)'), ("Wait", "!wait"),
-               ('Message to Team: "..."', '!broadcast("...")'))
+PAPER_WORDS = (("Move to Room X", "!goToRoom(X)"), ("Inspect Bomb", "!inspectBomb"),
+               ("Apply X Tool", '!applyTool("X")'), ('Message to Team: "..."', '!broadcast("...")'))
 
 
 class DefuseTable(Protocol):
@@ -133,8 +133,8 @@ def read_turn(text: str, registry: CommandRegistry) -> Turn:
     """The command of a reply and the broadcast beside it (either may come first); see the module doc."""
     first = parse_strict(text, registry)
     if not first.ok:
-        error = first.error or ("Your reply has no command: answer with one of the commands, e.g. !wait or "
-                                "!goToRoom(1).")
+        error = first.error or ("Your reply has no command: answer with one of the commands, e.g. !goToRoom(1) "
+                                "or !inspectBomb.")
         return Turn(error=error)
     second = parse_strict(first.rest, registry)
     if second.ok and BROADCAST in (first.command, second.command) and first.command != second.command:

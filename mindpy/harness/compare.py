@@ -170,15 +170,21 @@ def compare_runs(paths: Sequence[str | Path], out: Path, say: Callable[[str], No
     return 1 if problems else 0
 
 
+MIXABLE = ("cheat",)           # settings a run's episodes may differ in ("mixed")
+DEFUSE_PREFIX = "defuse."       # defuse's settings, as the clash line names them
+
+
 def settings_clash(runs: Sequence[RunSummary]) -> str | None:
     """One line refusing the comparison when the runs were played with different recorded settings: building
-    assistance (--cheat: blocks set with /setblock, against placing them by hand) and the ablations
-    (mindpy.harness.ablations: communication, tools, the joining message, the temperature); None when they agree.
-    A run that predates a setting's record is not counted for that setting; one whose episodes mixed building
-    assistance (`cheat` "mixed") clashes with every other run that records it, another mixed one included."""
+    assistance (--cheat: blocks set with /setblock, against placing them by hand), the ablations
+    (mindpy.harness.ablations: communication, tools, the joining message, the temperature) and how defuse episodes
+    were played (its `defuse` section's settings: history, validity rule...); None when they agree. A run that
+    predates a setting's record is not counted for that setting; one whose episodes mixed a setting ("mixed")
+    clashes with every other run that records it, another mixed one included."""
     settings = {run.label: _settings(run) for run in runs}
     differ = sorted({key for a, b in combinations(settings.values(), 2) for key in a.keys() & b.keys()
-                     if a[key] != b[key] or (key == "cheat" and CHEAT_MIXED in (a[key], b[key]))})
+                     if a[key] != b[key] or (key in MIXABLE or key.startswith(DEFUSE_PREFIX))
+                     and CHEAT_MIXED in (a[key], b[key])})
     if not differ:
         return None
     shown = "; ".join(f"{label}: " + ", ".join(f"{key}={value[key]}" for key in differ if key in value)
@@ -187,13 +193,18 @@ def settings_clash(runs: Sequence[RunSummary]) -> str | None:
 
 
 def _settings(run: RunSummary) -> dict[str, Any]:
-    """The settings a run's summary records: `cheat` and each ablation (none for runs from before the records)."""
+    """The settings a run's summary records: `cheat`, each ablation and defuse's (none for runs from before the
+    records)."""
     out: dict[str, Any] = {}
     if run.summary.cheat is not None:
         out["cheat"] = run.summary.cheat
     ablations = run.summary.extra.get("ablations")
     if isinstance(ablations, dict):
         out.update(ablations)
+    defuse = run.summary.families.get("defuse")
+    played = defuse.get("settings") if isinstance(defuse, dict) else None
+    if isinstance(played, dict):  # its summary.py's record; "paper_setting" only sums the others up
+        out.update({DEFUSE_PREFIX + key: value for key, value in played.items() if key != "paper_setting"})
     return out
 
 

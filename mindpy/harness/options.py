@@ -63,7 +63,9 @@ def add_round_options(parser) -> None:
 
 
 TOM_PROBES = "tom_probes"  # defuse only: not a profile field, the round runner asks the questions
-DEFUSE_OPTIONS = (TOM_PROBES,)
+# defuse's departures from its paper (mindpy.tasks.families.defuse.settings), off by default
+DEFUSE_OURS = ("defuse_long_history", "defuse_lenient_validity", "defuse_show_phases")
+DEFUSE_OPTIONS = (TOM_PROBES, *DEFUSE_OURS)
 CHEAT = "cheat"  # building assistance: the agents' `cheat` mode on (blocks placed with /setblock); paper: off
 
 
@@ -84,8 +86,16 @@ def add_method_options(parser) -> None:
                              "about partners and progress, after new messages) that stands for its history in the "
                              "next prompt (profile option)")
     parser.add_argument("--tom-probes", action="store_true",
-                        help="defuse tasks: after each action, ask the agent introspection, first- and second-order "
-                             "questions about what it concerned; accuracy per level in result.json")
+                        help="defuse tasks: after each action, ask the agents introspection, first- and second-order "
+                             "questions about what it concerned (balanced yes/no); accuracy per level in result.json")
+    parser.add_argument("--defuse-long-history", action="store_true",
+                        help="defuse tasks, ours: the previous 6 rounds in each prompt (the paper's: 2)")
+    parser.add_argument("--defuse-lenient-validity", action="store_true",
+                        help="defuse tasks, ours: waits and message-only replies count as valid actions (the "
+                             "paper's rule counts only allowed moves, inspections and cuts)")
+    parser.add_argument("--defuse-show-phases", action="store_true",
+                        help="defuse tasks, ours: an uninspected bomb shows how many phases it has left (the "
+                             "paper's: its sequence is unknown)")
     parser.add_argument("--cheat", action="store_true",
                         help="building assistance: every agent's cheat mode on, so blocks are placed with "
                              "/setblock (the paper builds without; recorded in result.json and summary.json)")

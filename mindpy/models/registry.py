@@ -9,6 +9,7 @@ A spec names a model the way profiles do:
     "deepseek-r1:7b", "mistralai/Mistral-7B" -> ollama: a tag or an owner makes a name local, whatever it starts with
     "replay:path/to/script.yaml"           -> the replay provider
     "chaos", "chaos:7"                     -> the careless model (mindpy.models.chaos), seeded
+    "random", "random:7"                   -> defuse's random baseline team (mindpy.tasks.families.defuse), seeded
     {"api": "vllm", "model": "...", "url": "http://...", "params": {...}}  (MINDcraft's form)
 Providers register a factory under an api name with `register_provider`, or, from an installed package, with an
 entry point of the group `mindpy.models` (the oracle does so in mindpy's own pyproject.toml):
@@ -125,6 +126,10 @@ def parse_model_spec(spec: Any) -> ModelSpec:
             if not re.fullmatch(r"chaos(:-?\d+)?", text):
                 raise ValueError(f"model {text!r}: a chaos model's seed is a whole number, as in chaos:7")
             return ModelSpec(api="chaos", model=text)
+        if text == "random" or text.startswith("random:"):
+            if not re.fullmatch(r"random(:-?\d+)?", text):
+                raise ValueError(f"model {text!r}: a random model's seed is a whole number, as in random:7")
+            return ModelSpec(api="random", model=text)
         api, _, name = text.partition(":")
         if api in _PLUGGED_IN:
             return ModelSpec(api=api, model=name or api)
@@ -208,6 +213,7 @@ def _load_builtin() -> None:
     builtin = {api: by_protocol[p.protocol] for api, p in presets.PRESETS.items()}
     builtin["replay"] = replay.ReplayModel.from_spec
     builtin["chaos"] = chaos.ChaosModel.from_spec
+    builtin["random"] = _random_team
     for api, factory in builtin.items():
         register_provider(api, factory, replace=True)
     _PLUGGED_IN.clear()
@@ -217,6 +223,13 @@ def _load_builtin() -> None:
             continue
         register_provider(entry.name, _lazy(entry), replace=True)
         _PLUGGED_IN.add(entry.name)
+
+
+def _random_team(spec: ModelSpec) -> ChatModel:
+    """Defuse's random baseline (imported when used: it lives with its task family)."""
+    from ..tasks.families.defuse.random_model import RandomModel
+
+    return RandomModel.from_spec(spec)
 
 
 def _lazy(entry: metadata.EntryPoint) -> Factory:

@@ -151,3 +151,22 @@ def test_compare_refuses_runs_played_with_different_ablations(runs, tmp_path, ca
     del summary["ablations"]
     (older / "summary.json").write_text(json.dumps(summary))
     assert main(["eval", "compare", str(older), str(quiet), "--out", str(tmp_path / "d.png")]) == 0
+
+
+def test_compare_refuses_defuse_runs_played_with_different_settings(tmp_path):
+    from pathlib import Path
+
+    from mindpy.harness.compare import RunSummary, settings_clash
+    from mindpy.tasks.families.defuse.settings import DefuseSettings
+    from mindpy.tasks.records import Summary
+
+    def run(label: str, settings) -> RunSummary:
+        return RunSummary(label, Path(tmp_path / label), Summary.from_dict({"defuse": {"settings": settings}}))
+
+    paper, long = DefuseSettings().record(), DefuseSettings(defuse_long_history=True).record()
+    assert settings_clash([run("a", paper), run("b", dict(paper))]) is None
+    line = settings_clash([run("a", paper), run("b", long)])
+    assert line is not None and "defuse.history_rounds=2" in line and "defuse.history_rounds=6" in line
+    mixed = {**paper, "valid_actions": "mixed"}
+    assert "defuse.valid_actions=mixed" in (settings_clash([run("a", mixed), run("b", mixed)]) or "")
+    assert settings_clash([run("a", paper), run("old", None)]) is None   # a run from before the record

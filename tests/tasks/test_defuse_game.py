@@ -86,6 +86,8 @@ def test_test_tasks_follow_the_paper(task_id):
     assert all(len(set(pair)) == 2 for pair in layout.cutters) and held == {c: 2 for c in COLOURS}
     assert set(task["goal"]) == {"0", "1", "2"}
     assert "bomb 1" not in task["goal"]["0"].lower()   # the goal does not give the bombs away
+    # one bomb a room: the paper's "Inspect Bomb" and "Apply X Tool" name no bomb
+    assert sorted(b.room for b in layout.bombs) == sorted(layout.room_ids)
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -108,7 +110,7 @@ def test_rooms_doors_and_bombs_fit_in_the_world(seed):
     assert len(set(cells)) == 5
     for bomb in layout.bombs:
         assert (bomb.cell[0], bomb.cell[2]) in interiors[bomb.room]
-    assert max(Counter(b.room for b in layout.bombs).values()) <= 2
+    assert max(Counter(b.room for b in layout.bombs).values()) == 1
 
 
 def test_two_and_four_agents_split_colours_as_documented():
@@ -225,8 +227,9 @@ def test_messages_mention_facts():
 
 
 # ----- rules -----
-def test_errors_use_the_papers_feedback_and_change_nothing():
-    game = DefuseGame(hand_layout())
+@pytest.mark.parametrize("lenient", [False, True])
+def test_errors_use_the_papers_feedback_and_change_nothing(lenient):
+    game = DefuseGame(hand_layout(), lenient_validity=lenient)
     round_of(game, "Move to Room 1", "Move to Room 4", "Wait")
     assert round_of(game, "Move to Room 3", "Apply red Tool", "Apply blue Tool") == [
         dg.NOT_ADJACENT.format(room=3, here=1),
@@ -240,9 +243,23 @@ def test_errors_use_the_papers_feedback_and_change_nothing():
     assert round_of(game, "Wait", "Inspect Bomb", "Apply red Tool to Bomb 5") == [
         "You waited.", dg.NOTHING_TO_INSPECT.format(here=4), "Bomb 5 is not in your current location, Room 0."]
     assert round_of(game, "Wait", "Apply blue Tool to Bomb 5", "Wait")[1] == "Bomb 5 is already defused."
-    assert [(v.valid, v.replies) for v in game.validity] == [(3, 5), (2, 5), (2, 5)]
-    assert game.valid_rate() == pytest.approx(7 / 15)
+    # the paper's rule: only allowed moves, inspections and cuts are valid; a wait is no action (lenient: valid)
+    assert [v.idle for v in game.validity] == [2, 0, 2]
+    if lenient:
+        assert [(v.valid, v.replies) for v in game.validity] == [(3, 5), (2, 5), (2, 5)]
+        assert game.valid_rate() == pytest.approx(7 / 15)
+    else:
+        assert [(v.valid, v.replies) for v in game.validity] == [(1, 5), (2, 5), (0, 5)]
+        assert game.valid_rate() == pytest.approx(3 / 15)
     assert game.score == 10
+
+
+def test_a_message_alone_passes_the_turn_but_is_no_valid_action():
+    game = DefuseGame(hand_layout())
+    assert round_of(game, 'Message to Team: "I am in the hub"', "Move to Room 1", "Inspect Bomb")[0] == \
+        "Your message will reach your teammates next round."
+    assert [(v.valid, v.idle) for v in game.validity] == [(0, 1), (1, 0), (1, 0)]
+    assert game.observation(1).messages == (("Alpha", "I am in the hub"),)   # the message still went out
 
 
 def test_unknown_rooms_and_colours_are_refused_with_a_clear_line():
@@ -320,13 +337,21 @@ def test_observations_show_only_my_room():
     for elsewhere in ("Bomb 2", "Bomb 3", "Bomb 4", "Bomb 5"):
         assert elsewhere not in text
     assert "Player Bravo is in Room 2" in text and "Round 2 of 30" in text
-    # the sequence shows after my own inspection only
-    assert "sequence unknown" in text
+    # the sequence shows after my own inspection only; before, not even how many phases are left (the paper's
+    # "bomb 1 with unknown sequence")
+    assert "Bomb 1 is here, active, sequence unknown." in text and "phase" not in text
+    assert alpha.bombs[0].phases_left is None
     round_of(game, "Inspect Bomb", "Wait", "Wait")
     assert "remaining sequence: red" in game.observation(0).text()
     assert game.observation(0).bombs[0].remaining == ("red",)
     round_of(game, "Wait", "Move to Room 1", "Wait")
     assert game.observation(1).bombs[0].remaining is None
+
+
+def test_show_phases_is_our_option_to_show_an_uninspected_bombs_phases():
+    game = DefuseGame(hand_layout(), show_phases=True)
+    round_of(game, "Move to Room 3", "Wait", "Wait")
+    assert "Bomb 3 is here, active, 3 phase(s) left, sequence unknown." in game.observation(0).text()
 
 
 def test_valid_actions_are_exactly_the_legal_ones():

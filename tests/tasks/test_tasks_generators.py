@@ -38,7 +38,7 @@ TRAIN_SHA256 = {
     "construction": "e8e6b3bb6cdca1926a75e1faf5f4729f93804da0fc9757ae585e4ce274ee696a",
     "coblock": "bd14a06e9fa3bff7c37db623667eb82defc19cb738081c3896ff3e912b4772cd",
     "orders": "d18d42c49fcf1c389343ba3d59dd8cf7c967d2960a6b893ff126729907749330",
-    "defuse": "8e56ae80e97f46376a4ead9fe2e94ba8e7fafdc321f7003ba4bc714e9a23fdaf",
+    "defuse": "f1960c4a9084d98dcf40e8d821c103401046ceffbc53905e6a558e452740ab30",
 }
 
 

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from ...family import Family
 from . import fields as defuse_fields
 from . import generator
+from . import settings as defuse_settings
 from .game import Action, DefuseGame, Observation, parse_action
 from .generator import generate, task_dict
 from .knowledge import KnowledgeTracker, bomb_sequence, bomb_state, room_contents
@@ -27,7 +28,7 @@ class DefuseFamily(Family):
     split_sizes: ClassVar[dict[str, int]] = dict(generator.SPLIT_SIZES)
     play_entry = "mindpy.tasks.families.defuse.play:play"
     oracle_entry = "mindpy.tasks.families.defuse.oracle:DefusePlan"  # the `oracle` model plays its prompts
-    episode_options = ("belief_state", "tom_probes")  # switches only its episodes take
+    episode_options = defuse_settings.OPTIONS  # switches only its episodes take (settings.py)
     command_sets = ("defuse",)  # !inspectBomb, !applyTool, !goToRoom, !broadcast (mindpy.commands.defuse)
     ablations = ("temperature",)  # its turns are played by the game's rules, with no joining message
 
@@ -41,11 +42,11 @@ class DefuseFamily(Family):
         return None  # the generator checks that each bomb's cutters are held
 
     def summarize(self, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-        from .tom_probes import probes_summary
+        from .summary import defuse_summary
 
-        return probes_summary(rows)
+        return defuse_summary(rows)
 
-    summary_key = "tom_probes"
+    summary_key = "defuse"   # settings, points, rounds, valid actions and the ToM probes (summary.py)
 
     def what(self, task: Any) -> str:
         fields = task.fields

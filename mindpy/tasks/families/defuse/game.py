@@ -15,10 +15,16 @@ cutter (the bomb's next colour) defuses a phase: 10 points at once, 90 for the f
 refused with the paper's feedback, which names the remaining sequence (its text interface checks the colour
 before the game sees it); `wrong_cutter_explodes=True` plays the gym environment's rule instead, where the bomb
 explodes and its remaining phases are lost (the paper's MAPPO reward mentions such explosions). The game ends when
-no bomb is left to defuse or after `round_limit` rounds (30). An agent sees only its own room; bombs there show
-their state and how many phases are left, and their remaining colours once that agent has inspected them.
+no bomb is left to defuse or after `round_limit` rounds (30); the play also ends it on a deadlock (deadlock.py).
+An agent sees only its own room; a bomb there shows its state, and its remaining colours once that agent has
+inspected it ("bomb 1 with unknown sequence" before, as the paper's observation puts it). `show_phases=True` also
+shows how many phases an uninspected bomb has left (ours, not the paper's).
 
-Validity (the paper's "valid action %"): every reply counts; it is valid when it parses and is legal now.
+Validity (the paper's "valid action %", Table 1: "the proportion of LLM outputs that can be encoded into actions
+allowed by the task rules"): every reply counts; it is valid when it is one of the paper's three actions (move,
+inspect, apply a cutter) and the game allows it now. A wait or a reply with only a message plays (the turn
+passes, the message goes out) but is no action, so it is not valid; `lenient_validity=True` counts them valid
+(ours before, which raised the rate).
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from .layout import AGENT_NAMES, COLOURS, POINTS_PER_PHASE, Layout
 
 ROUND_LIMIT = 30
 ACTION_KINDS = ("move", "inspect", "apply", "wait", "message")
+PAPER_ACTIONS = ("move", "inspect", "apply")   # the paper's three classes of action (section 3.1)
 
 # The paper's templated feedback (appendix B), with our success texts.
 INVALID = "Your action is invalid."
@@ -150,7 +157,7 @@ class BombView:
 
     id: int
     state: str                       # active, defused, exploded
-    phases_left: int                 # shown by the bomb itself, so everyone present sees a phase go
+    phases_left: int | None          # None: not shown (uninspected, unless the game's show_phases)
     remaining: tuple[str, ...] | None  # None until this agent has inspected it
 
 
@@ -182,8 +189,10 @@ class Observation:
         for bomb in self.bombs:
             if bomb.state != "active":
                 lines.append(f"Bomb {bomb.id} is here, {bomb.state}.")
-            elif bomb.remaining is None:
+            elif bomb.remaining is None and bomb.phases_left is not None:
                 lines.append(f"Bomb {bomb.id} is here, active, {bomb.phases_left} phase(s) left, sequence unknown.")
+            elif bomb.remaining is None:
+                lines.append(f"Bomb {bomb.id} is here, active, sequence unknown.")
             else:
                 lines.append(f"Bomb {bomb.id} is here, active; remaining sequence: {', '.join(bomb.remaining)}.")
         lines.append("Teammates: " + "; ".join(f"Player {n} is in Room {r}" for n, r in self.teammates.items()) + ".")
@@ -195,10 +204,12 @@ class Observation:
 
 @dataclass
 class Validity:
-    """Replies counted, and how many of them parsed and were legal."""
+    """Replies counted, how many were valid actions, and how many were legal but no action (a wait, a message
+    alone): valid under `lenient_validity` only."""
 
     replies: int = 0
     valid: int = 0
+    idle: int = 0
 
     @property
     def rate(self) -> float:
@@ -212,6 +223,8 @@ class DefuseGame:
     layout: Layout
     round_limit: int = ROUND_LIMIT
     wrong_cutter_explodes: bool = False
+    show_phases: bool = False
+    lenient_validity: bool = False
     round_no: int = 1
     score: int = 0
     rooms: list[int] = field(default_factory=list)
@@ -224,6 +237,7 @@ class DefuseGame:
     feedback: list[str] = field(default_factory=list)
     validity: list[Validity] = field(default_factory=list)
     finished_round: int | None = None     # the round in which the last bomb was resolved
+    stopped: str | None = None            # why the play ended the game early (a deadlock), if it did
     concerned: dict[int, Fact] = field(default_factory=dict)  # agent -> the fact its last legal action was about
     knowledge: KnowledgeTracker = field(init=False)
 
@@ -278,7 +292,13 @@ class DefuseGame:
 
     @property
     def done(self) -> bool:
-        return self.finished_round is not None or self.round_no > self.round_limit
+        return self.finished_round is not None or self.stopped is not None or self.round_no > self.round_limit
+
+    def stop(self, reason: str) -> None:
+        """End the game between rounds (the play's deadlock end); its score stands."""
+        if self.acted:
+            raise ValueError(f"stop the game between rounds: {len(self.acted)} agent(s) acted in round {self.round_no}")
+        self.stopped = reason
 
     @property
     def rounds_used(self) -> int:
@@ -289,11 +309,16 @@ class DefuseGame:
         """Valid replies over all replies, for the whole team."""
         return Validity(sum(v.replies for v in self.validity), sum(v.valid for v in self.validity)).rate
 
+    def counts_as_valid(self, action: Action) -> bool:
+        """Whether a legal action counts as a valid one (see the module doc)."""
+        return self.lenient_validity or action.kind in PAPER_ACTIONS
+
     # ----- what an agent sees -----
     def observation(self, agent: int) -> Observation:
         self._check_agent(agent)
         room = self.rooms[agent]
-        bombs = tuple(BombView(b, self.state(b), len(self.remaining(b)),
+        bombs = tuple(BombView(b, self.state(b),
+                               len(self.remaining(b)) if self.show_phases or b in self.inspected[agent] else None,
                                self.remaining(b) if b in self.inspected[agent] else None)
                       for b in self.bombs_in(room))
         return Observation(
@@ -375,7 +400,10 @@ class DefuseGame:
         self.concerned.pop(agent, None)
         if refusal is None:
             assert parsed is not None
-            self.validity[agent].valid += 1
+            if self.counts_as_valid(parsed):
+                self.validity[agent].valid += 1
+            if parsed.kind not in PAPER_ACTIONS:
+                self.validity[agent].idle += 1
             text = self._perform(agent, parsed)
         else:
             text = refusal

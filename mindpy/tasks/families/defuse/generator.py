@@ -42,8 +42,8 @@ def goal_text(layout: Layout, agent: int) -> str:
             f"wire cutters of those colours in order, each correct cutter earns the team 10 points "
             f"({phases * 10} in all). Map: {links}; you can only move to an adjacent room each round. "
             f"Cutters: {tools}. Each round choose one action: 'Move to Room X', 'Inspect Bomb' (learn the "
-            f"sequence of the bomb in your room), 'Apply X Tool' (add 'to Bomb N' when several bombs share a "
-            f"room) or 'Wait'. You see only your own room; teammates learn what you found only if you tell them: "
+            f"sequence of the bomb in your room) or 'Apply X Tool' (cut the bomb in your room with your X "
+            f"cutter). You see only your own room; teammates learn what you found only if you tell them: "
             f"add 'Message to Team: \"...\"' to your reply, they read it next round. Finish within "
             f"{ROUND_LIMIT} rounds.")
 

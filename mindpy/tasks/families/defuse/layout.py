@@ -8,9 +8,10 @@
 
 After "Theory of Mind for Multi-Agent Collaboration via Large Language Models" (Li et al., 2023), section 3.1 and
 appendix A: five rooms (n = 5), one of them a hub joined to all the others, plus one or two hallways between
-other rooms; five bombs, two with one phase, two with two and one with three (9 phases, 90 points); phases in
-three colours (m = 3). Start rooms, room numbering, hallways, bomb rooms and sequences are drawn from the seed,
-as the paper randomises them per trial.
+other rooms; five bombs, two with one phase, two with two and one with three (9 phases, 90 points), one bomb a
+room (the paper's action space, n + m + 1, has one "Inspect Bomb" and one "Apply X Tool" per colour, naming no
+bomb, so a room holds one); phases in three colours (m = 3). Start rooms, room numbering, hallways, which bomb
+goes to which room and the sequences are drawn from the seed, as the paper randomises them per trial.
 
 Physical plan (room boxes include their walls, 3 blocks high on the superflat ground, y = -60..-58): the hub is a
 hall 17 x 5 inside, with three rooms 5 x 5 inside along its north wall and one along its south wall. Neighbouring
@@ -40,7 +41,7 @@ MIN_AGENTS, MAX_AGENTS = 2, 4
 ROOM_COUNT = 5
 PHASE_COUNTS = (1, 1, 2, 2, 3)     # the paper's five bombs: 9 phases
 POINTS_PER_PHASE = 10
-MAX_BOMBS_PER_ROOM = 2
+MAX_BOMBS_PER_ROOM = 1          # see the module doc; the game still plays files with more
 ORIGIN = (150, -60, -140)          # north-west corner of the plan
 WALL_HEIGHT = 3
 CUTTER_PAIRS = (("red", "green"), ("green", "blue"), ("blue", "red"))

@@ -1,7 +1,7 @@
 """Scripted teams for the pure defuse game: a coordinating team (the oracle) and a random one (the lower baseline).
 
     game = DefuseGame.from_task(task)
-    result = play(game, oracle_team(game))          # PlayResult(score=90, rounds=8, valid_rate=1.0)
+    result = play(game, oracle_team(game))          # PlayResult(score=90, rounds=8, valid_rate=0.96)
     play(DefuseGame.from_task(task), random_team(game, seed=0)).score
 
 Each oracle agent decides from what it alone has seen: its observations (its own room, teammates' rooms, the
@@ -13,16 +13,19 @@ into a room nobody has reported. The cheapest (agent, job) pair by hallways to w
 inspections before looking, lower agent numbers first; an agent moves one hallway towards its job, or does it
 when there. Teammates' rooms are public, so the agents' assignments mostly agree even when their news lags; an
 agent also says which bomb it is inspecting, so nobody inspects it again while the result is on its way. An agent
-without a job backs up the nearest cut it could make, else waits by a bomb that may need its colours, else goes
-to the best connected room. A bomb's phases-left count, seen in the room, corrects news that a cut made stale.
+without a job goes to back up the nearest cut it could make (and waits there: a cut by another is not seen),
+else waits by a bomb that may need its colours, else goes to the best connected room. Where the game shows an
+uninspected bomb's phases left (show_phases), the count corrects news that a cut made stale.
 
 `DefusePlan` is the `oracle` model's player of defuse prompts (mindpy.tasks.families.defuse.play: the goal names a
 "bomb disposal team"): an OracleAgent that reads the map and everyone's cutters from the goal and its observation
 from the last message, and answers in the defuse commands (mindpy.commands.defuse). Asked a theory-of-mind probe,
 it says it cannot say.
 
-`random_policy` picks uniformly among the legal actions (the game's `valid_actions`), seeded per agent; with
-`whole_space` it picks among all of the paper's n + m + 1 actions, legal or not.
+`random_policy` is the paper's random baseline: it picks uniformly among the paper's n + m + 1 actions (move to
+any of the n rooms, inspect, apply any of the m colours), legal or not, seeded per agent; the game refuses what
+is not allowed, as for any agent (Table 1's "Random"; the paper says no more of it). `legal_only` picks among the
+legal actions now instead (the game's `valid_actions`, waiting included: ours, a stronger baseline).
 """
 
 from __future__ import annotations
@@ -30,12 +33,13 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ....commands.defuse import command_text
 from ....oracle.plan import OraclePlan
+from .deadlock import DEADLOCK, DEADLOCK_ROUNDS, RepeatWatch
 from .game import Action, BombView, DefuseGame, Observation, parse_action
 from .layout import AGENT_NAMES, COLOURS, Layout, Room
 from .tom_probes import PROBE_MARK
@@ -142,7 +146,8 @@ class OracleAgent:
                 b.set_bomb(view.id, ())
             elif view.remaining is not None:
                 b.set_bomb(view.id, view.remaining)
-            elif len(b.remaining.get(view.id) or ()) > view.phases_left:  # a phase went since the news I had
+            elif view.phases_left is not None and len(b.remaining.get(view.id) or ()) > view.phases_left:
+                # a phase went since the news I had (seen only where the game shows phases: show_phases)
                 b.set_bomb(view.id, b.remaining[view.id][-view.phases_left:])
 
     def _predict(self, action: Action) -> None:
@@ -191,8 +196,8 @@ class OracleAgent:
         """No job of my own: back up the nearest cut a teammate is heading for; else stay by (or go to) a bomb
         whose sequence is on its way or may need my cutters later; else go to the best connected room."""
         backup = [job for _, _, agent, job in pairs if agent == self.index and job.kind == "cut"]
-        if backup:
-            return self._step_towards(backup[0], here)
+        if backup:  # there, it waits: the teammate's cut would go unseen (only an inspector sees phases go)
+            return self._step_towards(backup[0], here) if backup[0].room != here else Action.wait()
         mine = set(self.cutters[self.index])
         b = self.beliefs
 
@@ -244,21 +249,24 @@ def oracle_team(game: DefuseGame) -> list[Policy]:
     return [OracleAgent(i, public).reply for i in range(game.agent_count)]
 
 
-def random_policy(game: DefuseGame, agent: int, seed: int = 0, *, whole_space: bool = False) -> Policy:
-    """An agent picking uniformly among its legal actions now (the lower baseline); the same seed, the same play.
-    `whole_space`: among the paper's n + m + 1 actions instead (move to any room, apply any colour, inspect),
-    legal or not, as a random agent of its gym environment would."""
+def action_space(rooms: Sequence[int]) -> list[Action]:
+    """The paper's n + m + 1 actions: move to each room, apply each colour, inspect."""
+    return [Action.move(r) for r in rooms] + [Action.apply(c) for c in COLOURS] + [Action.inspect()]
+
+
+def random_policy(game: DefuseGame, agent: int, seed: int = 0, *, legal_only: bool = False) -> Policy:
+    """The paper's random agent (see the module doc); the same seed, the same play. `legal_only`: among the legal
+    actions now instead."""
     rng = random.Random(f"defuse-random-{seed}-{agent}")
-    if whole_space:
-        space = ([Action.move(r) for r in game.layout.room_ids] + [Action.apply(c) for c in COLOURS]
-                 + [Action.inspect()])
-        return lambda obs: rng.choice(space).text()
-    return lambda obs: rng.choice(game.valid_actions(agent)).text()
+    if legal_only:
+        return lambda obs: rng.choice(game.valid_actions(agent)).text()
+    space = action_space(game.layout.room_ids)
+    return lambda obs: rng.choice(space).text()
 
 
-def random_team(game: DefuseGame, seed: int = 0, *, whole_space: bool = False) -> list[Policy]:
+def random_team(game: DefuseGame, seed: int = 0, *, legal_only: bool = False) -> list[Policy]:
     """One random agent per player (`random_policy`)."""
-    return [random_policy(game, i, seed, whole_space=whole_space) for i in range(game.agent_count)]
+    return [random_policy(game, i, seed, legal_only=legal_only) for i in range(game.agent_count)]
 
 
 @dataclass(frozen=True)
@@ -270,15 +278,21 @@ class PlayResult:
     valid_rate: float
 
 
-def play(game: DefuseGame, team: list[Policy]) -> PlayResult:
-    """Play the game to its end, agents in order each round; the score, rounds to completion and valid rate."""
+def play(game: DefuseGame, team: list[Policy], deadlock_rounds: int = DEADLOCK_ROUNDS) -> PlayResult:
+    """Play the game to its end (or a deadlock: deadlock.py), agents in order each round; the score, rounds to
+    completion and valid rate."""
     if len(team) != game.agent_count:
         raise ValueError(f"the team has {len(team)} policies for {game.agent_count} agents: give one per agent")
+    watch = RepeatWatch(game.agent_count, deadlock_rounds)
     while not game.done:
         for agent, policy in enumerate(team):
             if game.done:
                 break
-            game.act(agent, policy(game.observation(agent)))
+            reply = policy(game.observation(agent))
+            watch.see(agent, reply)
+            game.act(agent, reply)
+        if not game.done and watch.end_round():
+            game.stop(DEADLOCK)
     return PlayResult(game.score, game.rounds_used, game.valid_rate())
 
 
@@ -312,8 +326,8 @@ _HOLDS = re.compile(r"(\w+) has (\w+) and (\w+)")
 _ROUND = re.compile(r"^Round (\d+) of (\d+)\. Total team score: (\d+)\.", re.M)
 _RESULT = re.compile(r"^Result of your last action: (.*)$", re.M)
 _HERE = re.compile(r"^You are Player (\w+), in Room (\d+);", re.M)
-_BOMB = re.compile(r"^Bomb (\d+) is here, (?:(defused|exploded)\.|active, (\d+) phase\(s\) left|"
-                   r"active; remaining sequence: ([a-z, ]+)\.)", re.M)
+_BOMB = re.compile(r"^Bomb (\d+) is here, (?:(defused|exploded)\.|active, (?:(\d+) phase\(s\) left, )?sequence "
+                   r"unknown|active; remaining sequence: ([a-z, ]+)\.)", re.M)
 _MATE = re.compile(r"Player (\w+) is in Room (\d+)")
 _CUTTERS = re.compile(r"^Your cutters: ([a-z, ]+)\.", re.M)
 _MAIL = re.compile(r'^Message from (\w+): "(.*)"$', re.M)
@@ -345,7 +359,7 @@ def read_observation(text: str, agent: int) -> Observation:
         raise ValueError("not a defuse observation: it needs the round line, the player's room and the cutters")
     result = _RESULT.search(text)
     bombs = tuple(BombView(int(m.group(1)), m.group(2) or "active",
-                           int(m.group(3)) if m.group(3) else len(_colours(m.group(4) or "")),
+                           int(m.group(3)) if m.group(3) else len(_colours(m.group(4))) if m.group(4) else None,
                            _colours(m.group(4)) if m.group(4) else None) for m in _BOMB.finditer(text))
     teammates = next((line for line in text.splitlines() if line.startswith("Teammates:")), "")
     return Observation(

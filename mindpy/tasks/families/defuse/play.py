@@ -6,21 +6,26 @@ one command a turn.
 
 Each round every agent, in agent order, gets its partial observation (DefuseGame.observation: its own room, the
 round, the team score, its teammates' rooms, the messages sent to it last round, the result of its last action)
-and the commands it can use now; its model answers with one command (mindpy.commands.defuse: a broadcast may ride
-beside it). A reply that is no valid command, or that the game refuses, is a lost turn: the refusal is the
-feedback of the next observation and it counts against the valid-action rate. The game ends when every bomb is
-resolved or after its round limit (the task's, 30; `round_limit` overrides it, as `--rounds N` does).
+and the commands it can use now, after its interaction history of the previous two rounds (the paper's; six with
+`defuse_long_history`); its model answers with one command (mindpy.commands.defuse: a broadcast may ride beside
+it). A reply that is no valid command, or that the game refuses, is a lost turn: the refusal is the feedback of
+the next observation and it counts against the valid-action rate (as do waits and message-only replies, which are
+no action: game.py). The game ends when every bomb is resolved, after its round limit (the task's, 30;
+`round_limit` overrides it, as `--rounds N` does) or on a deadlock, every agent repeating its replies
+(deadlock.py; end reason "deadlock").
 
 The run directory holds `result.json` (mindpy.tasks.results' fields: score is points / 90, end_reason success
-when all 90 points are made, else round_limit; plus points, max_points, rounds, round_limit, valid_action_rate,
-per agent `replies` and `valid`, `players`: bot name -> player name, and `world_mirrors_game`: whether the
-bombs' blocks read at the end show the game's state), `calls/<name>.jsonl` (every model call: system,
+when all 90 points are made, else deadlock or round_limit; plus points, max_points, rounds, round_limit,
+valid_action_rate, per agent `replies`, `valid` and `no_action` (waits and messages alone), `players`: bot name
+-> player name, `world_mirrors_game`: whether the bombs' blocks read at the end show the game's state, and
+`defuse_settings`: settings.py's record of how it was played), `calls/<name>.jsonl` (every model call: system,
 messages, reply, whether its command worked; SFT export reads these) and `console.log` (a line per turn).
 
-With `belief_state` (a profile's `belief_state: true`) each agent is first asked, after every observation, to
-rewrite a written belief (role, round, team score, observation, teammates' locations, room connectivity, bomb
-intel, tool inventory, available actions); that belief replaces its raw history in the turn's prompt, and the last
-one is saved as `bots/<name>/belief.txt`.
+With `belief_state` (a profile's `belief_state: true`) each agent starts from the paper's belief template
+(belief.py: role, round, team score, observation, teammates' locations, room connectivity, bomb intel, tool
+inventory, available actions) and is asked, after every observation, to rewrite it; the turn's prompt shows the
+belief before the observation, after the same two rounds of history (which so keeps the beliefs of those rounds),
+and the last one is saved as `bots/<name>/belief.txt`.
 
 `TeamPlay` is the round loop alone, with or without bots, so that it can be played without a server.
 """
@@ -50,7 +55,7 @@ from ....commands.defuse import (
     reply_rules,
 )
 from ....commands.registry import CommandRegistry
-from ....errors import MindpyError
+from ....errors import ConfigError, MindpyError
 from ....harness.calls import CallLog
 from ....harness.session import EpisodeInfraError
 from ....models.budget import BUDGET_END_REASON
@@ -58,22 +63,28 @@ from ...checkers import ERROR, ROUND_LIMIT, SUCCESS
 from ...results import EpisodeRecorder
 from ...schema import Task
 from ...world import apply_and_wait
-from .game import INVALID, Action, DefuseGame
+from .belief import initial_belief
+from .deadlock import DEADLOCK, DEADLOCK_ROUNDS, RepeatWatch
+from .game import INVALID, PAPER_ACTIONS, Action, DefuseGame
+from .settings import PAPER_HISTORY_ROUNDS, DefuseSettings
 from .tom_probes import ProbeScore, probe_prompt, probes_after
 from .world import DefuseWorld
 
 log = logging.getLogger(__name__)
 
-HISTORY_TURNS = 6      # earlier turns (observation and reply) kept in an agent's prompt
 SETUP_TIMEOUT_S = 60.0
 MIRROR_WAIT_S = 10.0   # how long the world may take to show the game's last changes
 PROBES_FILE = "tom_probes.jsonl"
 Issue = Callable[[str], None]
 
 
-def defuse_game(task: Task, round_limit: int | None = None) -> DefuseGame:
-    """The game of a defuse task (its fields are typed in `task.fields`)."""
-    options = {} if round_limit is None else {"round_limit": round_limit}
+def defuse_game(task: Task, round_limit: int | None = None, settings: DefuseSettings | None = None) -> DefuseGame:
+    """The game of a defuse task (its fields are typed in `task.fields`), played with `settings`' rules."""
+    settings = settings or DefuseSettings()
+    options: dict[str, Any] = {"show_phases": settings.defuse_show_phases,
+                               "lenient_validity": settings.defuse_lenient_validity}
+    if round_limit is not None:
+        options["round_limit"] = round_limit
     return DefuseGame.from_task({"type": "defuse", **task.fields.as_dict()}, **options)
 
 
@@ -129,7 +140,8 @@ class TeamPlay:
                  table: TeamTable | None = None, contexts: Sequence[AgentContext] | None = None,
                  version: str | None = None, on_turn: Callable[[TurnLog], None] | None = None,
                  belief_state: bool = False, tom_probes: bool = False, probe_models: Sequence[Any] | None = None,
-                 probe_seed: int = 0):
+                 probe_seed: int = 0, history_rounds: int = PAPER_HISTORY_ROUNDS,
+                 deadlock_rounds: int = DEADLOCK_ROUNDS):
         if not len(models) == len(goals) == len(names) == game.agent_count:
             raise ValueError(f"the game has {game.agent_count} agents: give as many models, goals and names "
                              f"(got {len(models)}, {len(goals)}, {len(names)})")
@@ -143,8 +155,11 @@ class TeamPlay:
             AgentContext(name=n, bot=cast(Any, None), skills=cast(Any, None), agent_index=i)  # no bot: pure play
             for i, n in enumerate(self.names)]
         self.histories: list[list[dict]] = [[] for _ in self.names]
+        self.history_rounds = history_rounds
         self.belief_state = belief_state
-        self.beliefs: list[str] = ["" for _ in self.names]   # with belief_state: each agent's written belief
+        # with belief_state: each agent's written belief, from the paper's template
+        self.beliefs: list[str] = [initial_belief(game, a) if belief_state else "" for a in range(game.agent_count)]
+        self.deadlock = RepeatWatch(game.agent_count, deadlock_rounds)
         self.on_turn = on_turn or (lambda turn: None)
         self.turns: list[TurnLog] = []
         # theory-of-mind probes: side questions after each action, asked of `probe_models` (the same models, but
@@ -161,18 +176,28 @@ class TeamPlay:
         return f"{goal.strip()}\n\n{reply_rules()}\n\nCommands:\n{docs}"
 
     def prompt(self, agent: int) -> str:
-        """What the agent is told at its turn: its observation, then the commands it can use now."""
-        actions = ", ".join(command_text(a) for a in self.game.valid_actions(agent))
+        """What the agent is told at its turn: its observation, then the actions it can take now (a wait or a
+        message alone passes the turn with no action, unless the game counts them: lenient_validity)."""
+        allowed = [a for a in self.game.valid_actions(agent)
+                   if a.kind in PAPER_ACTIONS or self.game.lenient_validity]
+        actions = ", ".join(command_text(a) for a in allowed) or "none"
         return (f"{self.game.observation(agent).text()}\nCommands you can use now: {actions}; "
-                f'!broadcast("...") beside one of them, or alone to spend the turn talking.')
+                f'!broadcast("...") beside one of them.')
+
+    def history(self, agent: int) -> list[dict]:
+        """The agent's interaction history of the previous `history_rounds` rounds (its prompts and replies)."""
+        return self.histories[agent][-2 * self.history_rounds:] if self.history_rounds > 0 else []
 
     def run(self, should_stop: Callable[[], bool] = lambda: False) -> None:
-        """Rounds until the game is over (or `should_stop()`, checked before each turn)."""
+        """Rounds until the game is over, a deadlock ends it (deadlock.py), or `should_stop()`, checked before
+        each turn."""
         while not self.game.done and not should_stop():
             for agent in range(self.game.agent_count):
                 if self.game.done or should_stop():
                     return
                 self.play_turn(agent)
+            if not self.game.done and self.deadlock.end_round():
+                self.game.stop(DEADLOCK)
 
     def _ask(self, agent: int, messages: list[dict]) -> str:
         """The model's answer; "" when the call failed (a lost turn; a spent budget stops the play: should_stop)."""
@@ -185,13 +210,14 @@ class TeamPlay:
     def play_turn(self, agent: int) -> TurnLog:
         round_no = self.game.round_no
         user = self.prompt(agent)
-        history = self.histories[agent][-2 * HISTORY_TURNS:]
-        if self.belief_state:  # the belief, rewritten after this observation, stands for the history
+        history = self.history(agent)
+        if self.belief_state:  # the belief, rewritten after this observation, goes beside the history
             self.beliefs[agent] = self._ask(agent, [{"role": "user", "content": belief_request(
                 self.beliefs[agent], self.game.observation(agent).text())}]) or self.beliefs[agent]
-            user, history = belief_prompt(self.beliefs[agent], user), []
+            user = belief_prompt(self.beliefs[agent], user)
         model = self.models[agent]
         reply = self._ask(agent, [*history, {"role": "user", "content": user}])
+        self.deadlock.see(agent, reply)
         turn = read_turn(reply, self.registry)
         if turn.ok:
             assert turn.command is not None
@@ -214,56 +240,63 @@ class TeamPlay:
         return logged
 
     def _ask_probes(self, agent: int, round_no: int) -> None:
-        """The three ToM questions about the fact the action concerned, each a single call kept out of the agent's
-        history, scored against the knowledge tracker."""
+        """The balanced ToM questions about the fact the action concerned (tom_probes.py), each put to its agent in
+        a single call (with that agent's observation and history) kept out of its history, scored against the
+        knowledge tracker."""
         for probe in probes_after(self.game, agent, self.probe_rng):
-            context = self.game.observation(agent).text()
-            history = self.histories[agent][-2 * HISTORY_TURNS:]
+            asked = probe.agent
+            context = self.game.observation(asked).text()
             if self.belief_state:
-                context, history = f"Your belief:\n{self.beliefs[agent]}\n\n{context}", []
+                context = belief_prompt(self.beliefs[asked], context)
             question = probe_prompt(context, probe)
             self.asking = probe
             try:
-                reply = str(self.probe_models[agent].send([*history, {"role": "user", "content": question}],
-                                                          self.systems[agent]).text)
+                reply = str(self.probe_models[asked].send([*self.history(asked), {"role": "user", "content": question}],
+                                                          self.systems[asked]).text)
             except MindpyError as exc:
-                log.warning("round %d, %s: a probe got no answer: %s", round_no, self.names[agent], exc)
+                log.warning("round %d, %s: a probe got no answer: %s", round_no, self.names[asked], exc)
                 reply = ""
             said = self.probe_score.add(probe, reply)
             self.probe_records.append({
-                "round": round_no, "agent": self.names[agent], "level": probe.level,
+                "round": round_no, "agent": self.names[asked], "actor": self.names[agent], "level": probe.level,
                 "target": None if probe.target is None else self.names[probe.target], "fact": list(probe.fact),
                 "question": probe.question, "answer": probe.answer, "reply": reply, "said": said,
                 "correct": said is probe.answer})
 
 
 def run_defuse_episode(task: Task, run_dir: str | Path, *, round_limit: int | None = None,
-                       belief_state: bool = False, tom_probes: bool = False, **session_options: Any) -> dict:
+                       belief_state: bool = False, tom_probes: bool = False, options: dict[str, bool] | None = None,
+                       **session_options: Any) -> dict:
     """Play the defuse `task` once (see the module doc): `round_limit` overrides the task's; `belief_state`: each
-    agent keeps a written belief in place of its history (TeamPlay); `tom_probes`: ToM questions after each action
-    (result's `tom_probes`, RUN_DIR/tom_probes.jsonl). `session_options` are an EpisodeSession's (model, team,
-    models by bot name, server, progress, echo, budget, settings_overrides, names). Returns the result, also
-    written to RUN_DIR/result.json."""
+    agent keeps a written belief beside its history (TeamPlay); `tom_probes`: ToM questions after each action
+    (result's `tom_probes`, RUN_DIR/tom_probes.jsonl); `options`: settings.py's options of ours by name.
+    `session_options` are an EpisodeSession's (model, team, models by bot name, server, progress, echo, budget,
+    settings_overrides, names). Returns the result, also written to RUN_DIR/result.json."""
     from ....harness.session import EpisodeSession
 
-    options = {"round_limit": round_limit, "belief_state": belief_state, "tom_probes": tom_probes}
-    with EpisodeSession(task, run_dir, family_options=options, **session_options) as session:
+    family_options = {**(options or {}), "round_limit": round_limit, "belief_state": belief_state,
+                      "tom_probes": tom_probes}
+    with EpisodeSession(task, run_dir, family_options=family_options, **session_options) as session:
         return play(session)
 
 
 def play(session: Any) -> dict:
     """Play a defuse episode in `session` (mindpy.harness.session): the round limit is the family option
-    `round_limit`, else the session's rounds, else the task's; `belief_state` (also a profile option) and
-    `tom_probes` as in `run_defuse_episode`. A model endpoint that cannot be used ends the play before the next
+    `round_limit`, else the session's rounds, else the task's; the settings (settings.py) are the family options,
+    or the profile options of the same names. A model endpoint that cannot be used ends the play before the next
     turn: the result ends as "error" (the URL and the cause) and EpisodeInfraError is raised."""
     task, names, say = session.task, session.names, session.say
     options = session.family_options
     rounds = session.rounds
     round_limit = options.get("round_limit") or (rounds.limit if rounds is not None else None)
-    belief_state = bool(options.get("belief_state") or session.profile_options.get("belief_state"))
-    tom_probes = bool(options.get("tom_probes"))
+    try:
+        chosen = DefuseSettings.from_options({k: v for k, v in options.items() if k != "round_limit"},
+                                             session.profile_options)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    belief_state, tom_probes = chosen.belief_state, chosen.tom_probes
     settings = session.load_settings()
-    game = defuse_game(task, round_limit)
+    game = defuse_game(task, round_limit, chosen)
     console = session.enter((session.run_dir / "console.log").open("a", encoding="utf-8"))
     host, port = session.open_server()
     say(f"{task.id}: {len(names)} agents ({', '.join(names)}) joining {host}:{port}")
@@ -278,8 +311,9 @@ def play(session: Any) -> dict:
 
     spend = session.open_budget()
     outage = session.outage  # a call that finds its model's endpoint down ends the play
-    budgeted = [outage.wrap(spend.wrap(_model_for(name, session.specs[name], session.models, settings)))
-                for name in names]
+    models = [_model_for(name, session.specs[name], session.models, settings) for name in names]
+    tell_models(models, task, names, session.seed)
+    budgeted = [outage.wrap(spend.wrap(model)) for model in models]
     logs = [CallLog(model, session.run_dir / "calls" / f"{name}.jsonl", name)
             for name, model in zip(names, budgeted, strict=True)]
     for logged in logs:
@@ -291,7 +325,7 @@ def play(session: Any) -> dict:
                     table=TeamTable(game, world, issue), contexts=contexts, version=settings.minecraft_version,
                     on_turn=_TurnRecord(recorder, names, game, _echo(console, session.echo)),
                     belief_state=belief_state, tom_probes=tom_probes, probe_models=budgeted,
-                    probe_seed=_seed_of(task.id))
+                    probe_seed=_seed_of(task.id), history_rounds=chosen.history_rounds)
 
     def should_stop() -> bool:
         if session.server_stopped():
@@ -310,7 +344,8 @@ def play(session: Any) -> dict:
                                          for u in getattr(logged.model, "usage_log", [])))
     recorder.record_round(game.rounds_used)
     result = _result(recorder, game, names, spend.exceeded is not None, error)
-    result = {**result, "world_mirrors_game": mirrored, "budget": spend.summary()}
+    result = {**result, "world_mirrors_game": mirrored, "budget": spend.summary(),
+              "defuse_settings": chosen.record()}
     if tom_probes:
         result["tom_probes"] = play.probe_score.summary()
         with (session.run_dir / PROBES_FILE).open("w", encoding="utf-8") as f:
@@ -325,6 +360,14 @@ def play(session: Any) -> dict:
         say(f"{task.id}: ToM probes answered right: " + ", ".join(
             f"{level} {s['correct']}/{s['asked']}" for level, s in result["tom_probes"].items()))
     return result
+
+
+def tell_models(models: Sequence[Any], task: Task, names: Sequence[str], trial_seed: int) -> None:
+    """Tell each model its task, its player and the trial's seed (ChatModel.set_task_context), before any call: a
+    seeded scripted model (the `random` team) then plays each trial differently and each rerun the same."""
+    for i, (name, model) in enumerate(zip(names, models, strict=True)):
+        if hasattr(model, "set_task_context"):
+            model.set_task_context({"task_id": task.id, "trial_seed": trial_seed, **task.to_dict()}, name, i)
 
 
 def _seed_of(text: str) -> int:
@@ -403,13 +446,13 @@ def _result(recorder: EpisodeRecorder, game: DefuseGame, names: Sequence[str], b
             error: str | None = None) -> dict:
     most = game.layout.max_score()
     reason = ERROR if error is not None else SUCCESS if game.score == most else \
-        BUDGET_END_REASON if budget_spent else ROUND_LIMIT
+        BUDGET_END_REASON if budget_spent else game.stopped or ROUND_LIMIT
     result = recorder.on_end(game.score / most, reason, error)
-    agents = {name: {**result["agents"].get(name, {}), "replies": v.replies, "valid": v.valid}
+    agents = {name: {**result["agents"].get(name, {}), "replies": v.replies, "valid": v.valid, "no_action": v.idle}
               for name, v in zip(names, game.validity, strict=True)}
     return {**result, "agents": agents, "points": game.score, "max_points": most, "rounds": game.rounds_used,
             "round_limit": game.round_limit, "valid_action_rate": round(game.valid_rate(), 4),
             "players": {name: game.name(i) for i, name in enumerate(names)}}
 
 
-__all__ = ["TeamPlay", "TeamTable", "TurnLog", "defuse_game", "run_defuse_episode"]
+__all__ = ["TeamPlay", "TeamTable", "TurnLog", "defuse_game", "run_defuse_episode", "tell_models"]

@@ -2,7 +2,7 @@
 about the fact the action concerned, with the knowledge tracker's answers as ground truth.
 
     probes = probes_after(game, agent=0, rng=random.Random(7))   # [] when the action concerned no fact
-    [p.level for p in probes]             # ["introspection", "first_order", "second_order"], about one teammate
+    [(p.level, p.answer) for p in probes]   # per level a pair: one question whose truth is yes, one no
     read_yes_no("Answer: no, Bravo was in room 2")   # False; None when the reply says neither
     score = ProbeScore()
     score.add(probes[0], "Yes.")
@@ -10,21 +10,23 @@ about the fact the action concerned, with the knowledge tracker's answers as gro
                       #                    "yes_share": 1.0}, "first_order": {...}, "second_order": {...}}
 
 The fact an action concerned (DefuseGame.concerned): a move, the contents of the room entered; an inspection, the
-bomb's sequence; a cutter, the bomb's state. A wait, a message or a refused action concerns none. The teammate of
-the two orders is drawn with `rng` (seed it for repeatable runs). Ground truth is the tracker's state right after
-the action. Accuracy counts an answer that is neither yes nor no as wrong. `yes` counts the questions whose true
-answer is yes: always answering yes scores `yes_share`, always no 1 - `yes_share`, so a model's accuracy can be
-told from a bias towards one word.
+bomb's sequence; a cutter, the bomb's state. A wait, a message or a refused action concerns none. As in the paper
+(section 5.3) each question asks whether someone is aware of the action's consequence: introspection "do you know
+F?", first order "does T know F?", second order "is T aware that you know F?", put to any agent about any
+teammate T. The answers are forced yes/no, so the set is balanced: per level and action, one question whose true
+answer is yes and one whose answer is no, each drawn with `rng` among the agent/teammate pairs of that answer (the
+acting agent asked first when it has one), or no question at that level when one of the answers has no pair. A
+constant answer (always yes, always no) then scores exactly 50% on every level. Ground truth is the tracker's
+state right after the action. Accuracy counts an answer that is neither yes nor no as wrong; `yes` counts the
+questions whose true answer is yes (`yes_share` is what always answering yes scores).
 """
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .game import DefuseGame
 from .knowledge import LEVELS, Probe
@@ -36,16 +38,33 @@ _WORD = re.compile(r"\b(yes|no|true|false)\b", re.IGNORECASE)
 
 
 def probes_after(game: DefuseGame, agent: int, rng: random.Random) -> list[Probe]:
-    """The three questions about the fact `agent`'s last action concerned, asked of `agent` (the orders about one
-    random teammate); [] when the action concerned no fact or the team has no teammate."""
+    """The balanced questions about the fact `agent`'s last action concerned (see the module doc): per level a
+    yes-question and a no-question, or none; [] when the action concerned no fact or the team has no teammate."""
     fact = game.concerned.get(agent)
-    mates = [a for a in range(game.agent_count) if a != agent]
-    if fact is None or not mates:
+    everyone = range(game.agent_count)
+    if fact is None or game.agent_count < 2:
         return []
-    target = rng.choice(mates)
-    names = [game.name(a) for a in range(game.agent_count)]
-    return [game.knowledge.probe(level, agent, fact, None if level == "introspection" else target, names=names)
-            for level in LEVELS]
+    names = [game.name(a) for a in everyone]
+    probes: list[Probe] = []
+    for level in LEVELS:
+        targets = (lambda asked: [None]) if level == "introspection" else \
+            (lambda asked: [t for t in everyone if t != asked])
+        candidates = [game.knowledge.probe(level, asked, fact, target, names=names)
+                      for asked in everyone for target in targets(asked)]
+        probes += _one_of_each(candidates, agent, rng)
+    return probes
+
+
+def _one_of_each(candidates: list[Probe], actor: int, rng: random.Random) -> list[Probe]:
+    """A question whose truth is yes and one whose truth is no (the actor's own when it has one), or []."""
+    pair = []
+    for truth in (True, False):
+        group = [p for p in candidates if p.answer is truth]
+        if not group:
+            return []
+        own = [p for p in group if p.agent == actor]
+        pair.append(rng.choice(own or group))
+    return pair
 
 
 def probe_prompt(context: str, probe: Probe) -> str:
@@ -113,19 +132,3 @@ class ProbeScore:
                 score.correct += int(counts.get("correct", 0))
                 score.true += int(counts.get("yes", 0))
         return total
-
-
-def probes_summary(rows: list[dict]) -> dict | None:
-    """Defuse episodes played with --tom-probes: the theory-of-mind probes' accuracy per level over all of them
-    (mindpy.tasks.families.defuse.tom_probes), read from each episode's result.json; None when none asked any."""
-    summaries = []
-    for r in rows:
-        try:
-            summary = json.loads((Path(r["run_dir"]) / "result.json").read_text()).get("tom_probes")
-        except (OSError, ValueError, TypeError):
-            continue
-        if isinstance(summary, dict):
-            summaries.append(summary)
-    if not summaries:
-        return None
-    return {"episodes": len(summaries), **ProbeScore.merge(summaries).summary()}
