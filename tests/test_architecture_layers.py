@@ -37,11 +37,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 ALLOWED_ANYWHERE = ("mindpy.cli",)
 
 # A task family's folder (mindpy/tasks/families/<name>/) holds parts of several layers; a module's name says which:
-# `play` plays an episode (a run), `oracle` is the scripted player's plan (an agent part), `probes` builds probe
-# questions from played episodes (a run); the rest are services.
+# `play` plays an episode (a run), `oracle` is the scripted player's plan and `random_model` a random team (agent
+# parts, plugged into the model registry by entry point), `probes` builds probe questions from played episodes (a
+# run); the rest are services.
 # Lower layers reach a family's parts only through the registry (mindpy.tasks.family), by name, never by import.
 FAMILIES = "mindpy.tasks.families"
-FAMILY_ROLES = {"play": "runs", "oracle": "agent", "probes": "runs"}
+FAMILY_ROLES = {"play": "runs", "oracle": "agent", "random_model": "agent", "probes": "runs"}
 
 
 def layer_index(name: str) -> int:

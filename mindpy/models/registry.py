@@ -12,7 +12,7 @@ A spec names a model the way profiles do:
     "random", "random:7"                   -> defuse's random baseline team (mindpy.tasks.families.defuse), seeded
     {"api": "vllm", "model": "...", "url": "http://...", "params": {...}}  (MINDcraft's form)
 Providers register a factory under an api name with `register_provider`, or, from an installed package, with an
-entry point of the group `mindpy.models` (the oracle does so in mindpy's own pyproject.toml):
+entry point of the group `mindpy.models` (the oracle and the random team do so in mindpy's own pyproject.toml):
     [project.entry-points."mindpy.models"]
     myapi = "mypackage.module:factory"     # factory(spec: ModelSpec) -> ChatModel
 The entry point's name is the api; its module is imported only when a model of that api is created. Such a provider
@@ -213,7 +213,6 @@ def _load_builtin() -> None:
     builtin = {api: by_protocol[p.protocol] for api, p in presets.PRESETS.items()}
     builtin["replay"] = replay.ReplayModel.from_spec
     builtin["chaos"] = chaos.ChaosModel.from_spec
-    builtin["random"] = _random_team
     for api, factory in builtin.items():
         register_provider(api, factory, replace=True)
     _PLUGGED_IN.clear()
@@ -223,13 +222,6 @@ def _load_builtin() -> None:
             continue
         register_provider(entry.name, _lazy(entry), replace=True)
         _PLUGGED_IN.add(entry.name)
-
-
-def _random_team(spec: ModelSpec) -> ChatModel:
-    """Defuse's random baseline (imported when used: it lives with its task family)."""
-    from ..tasks.families.defuse.random_model import RandomModel
-
-    return RandomModel.from_spec(spec)
 
 
 def _lazy(entry: metadata.EntryPoint) -> Factory:

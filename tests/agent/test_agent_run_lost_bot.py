@@ -107,7 +107,7 @@ def test_an_episode_whose_bots_node_dies_ends_as_an_infrastructure_error(server,
     assert "Traceback" not in output, output
     # the loss is said once: not a warning per agent tick and per command while the episode notices
     warnings = [line for line in lines[killed_at:] if " WARNING " in line]
-    assert len(warnings) <= 2, "\n".join(warnings)
+    assert len(warnings) <= 3, "\n".join(warnings)  # at most each agent's turn in flight, and the episode's check
     console = (run_dir / "console.log").read_text()
     for name in ("andy", "jill"):
         assert console.count(f"[{name}] connection: lost its bot: the bots' Node process stopped") == 1, console

@@ -109,7 +109,7 @@ async function approach (bot, playerName, range) {
   await move.goto(bot, new move.goals.GoalFollow(c.playerEntity(bot, playerName), range), 60000)
   const target = c.playerEntity(bot, playerName)
   if (!target) c.fail(`${playerName} went out of sight.`)
-  await bot.lookAt(target.position.offset(0, target.height * 0.8, 0), true)
+  await bot.lookAt(target.position.offset(0, target.height * 0.2, 0), true)  // low: the toss lands at their feet, not past them
   await c.sleep(100)
   return target
 }
