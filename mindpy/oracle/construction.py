@@ -202,7 +202,7 @@ def build_code(fixes: list[Fix]) -> str:
         "            placed, missed = placed + 1, 0",
         "            continue",
         "        left.append(block)",
-        "        missed = missed + 1 if has_support(*block[1:]) else 0",
+        "        missed += has_support(*block[1:])  # one with nothing to place against yet neither counts nor resets",
         f"        if missed >= {MISSES_IN_A_ROW}:  # out of reach from here: say so, and climbing may help",
         "            left += pending[i + 1:]",
         "            break",

@@ -221,3 +221,11 @@ def test_a_build_stops_after_a_few_blocks_in_a_row_out_of_reach():
     out = "\n".join(printed)
     assert len(tried) == construction.MISSES_IN_A_ROW
     assert "placed 0 of 10" in out and "unreachable: 10" in out and construction.reach_failed(out)
+    # a storey's wall and its roof in one go: roof blocks with nothing under them yet, between wall blocks out of
+    # reach, do not start the count again
+    wall_top.difference_update({(x, -53, -168) for x in range(150, 160, 2)})
+    tried.clear()
+    printed.clear()
+    exec(body, {"skills": None, "world": World(), "tried": tried,
+                "print": lambda *a: printed.append(" ".join(map(str, a)))})
+    assert len(tried) <= 2 * construction.MISSES_IN_A_ROW and "unreachable: 5" in "\n".join(printed)
