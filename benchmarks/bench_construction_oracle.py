@@ -43,7 +43,7 @@ def play(files: list[str], out: Path, flags: list[str], limit: int | None, paral
 
 def last_check(run_dir: Path) -> str:
     """The newest blueprint check any agent of the episode was shown (its model calls' system turns)."""
-    newest, text = "", ""
+    newest, text = float("-inf"), ""
     for calls in sorted((run_dir / "calls").glob("*.jsonl")):
         for line in calls.read_text(errors="replace").splitlines():
             try:
@@ -52,9 +52,9 @@ def last_check(run_dir: Path) -> str:
                 continue
             for message in call.get("messages", []):
                 content = str(message.get("content", ""))
-                if message.get("role") == "system" and "requires the following fixes" in content and \
-                        str(call.get("time", "")) >= newest:
-                    newest, text = str(call.get("time", "")), content
+                when = float(call.get("time") or 0)
+                if message.get("role") == "system" and "requires the following fixes" in content and when >= newest:
+                    newest, text = when, content
     return text
 
 

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from ..tasks.families.common import MINECOLLAB_JOINING_MESSAGE
+from ..tasks.records import MIXED
 
 # What the MINDcraft paper's bots are told on joining a task's world (its section 10.1.1); `--init-message paper`.
 PAPER_INIT_MESSAGE = MINECOLLAB_JOINING_MESSAGE
@@ -92,7 +93,7 @@ class Ablations:
         named = {_message_name(self.for_family(family).init_message) for family in families} or \
             {_message_name(self.init_message or "")}
         return {"communication": self.communication, "tools": self.tools,
-                "init_message": named.pop() if len(named) == 1 else "mixed", "temperature": self.temperature}
+                "init_message": named.pop() if len(named) == 1 else MIXED, "temperature": self.temperature}
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

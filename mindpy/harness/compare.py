@@ -17,7 +17,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from ..tasks.records import CHEAT_MIXED, Summary
+from ..tasks.records import MIXED, Summary
 from .evaluate import BREAKDOWN_KEYS, read_results, summarize, value_order
 
 MISSING = "-"  # a cell the run has no value for
@@ -184,7 +184,7 @@ def settings_clash(runs: Sequence[RunSummary]) -> str | None:
     settings = {run.label: _settings(run) for run in runs}
     differ = sorted({key for a, b in combinations(settings.values(), 2) for key in a.keys() & b.keys()
                      if a[key] != b[key] or (key in MIXABLE or key.startswith(DEFUSE_PREFIX))
-                     and CHEAT_MIXED in (a[key], b[key])})
+                     and MIXED in (a[key], b[key])})
     if not differ:
         return None
     shown = "; ".join(f"{label}: " + ", ".join(f"{key}={value[key]}" for key in differ if key in value)

@@ -66,7 +66,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models.budget import BUDGET_END_REASON, BudgetLimits
-from ..tasks.records import CHEAT_MIXED, EpisodeResult, Summary
+from ..tasks.records import MIXED, EpisodeResult, Summary
 from .ablations import Ablations
 from .runners import EpisodeJob, EpisodeRunner, LocalRunner
 
@@ -603,7 +603,7 @@ def trial_spread(played: list[dict]) -> dict | None:
 
 def cheat_setting(rows: list[dict], flag: bool = False) -> bool | str:
     """summary.json's `cheat` (building assistance) from the episodes' own records (their result's `cheat`: --cheat
-    or a profile's own cheat mode): True or False when every episode that records it agrees, CHEAT_MIXED ("mixed")
+    or a profile's own cheat mode): True or False when every episode that records it agrees, MIXED ("mixed")
     when they differ; `flag` (the run's --cheat) only when no episode records it (errors, older results). Rows may
     come from results.csv (strings)."""
     seen = set()
@@ -615,7 +615,7 @@ def cheat_setting(rows: list[dict], flag: bool = False) -> bool | str:
             seen.add(value)
     if not seen:
         return bool(flag)
-    return seen.pop() if len(seen) == 1 else CHEAT_MIXED
+    return seen.pop() if len(seen) == 1 else MIXED
 
 
 def read_results(path: Path) -> list[dict]:

@@ -152,10 +152,11 @@ class EpisodeSession:
         self.names = list(names) if names is not None else agent_names(task)
         self.model = model
         self.models = models
-        unhonoured = (ablations or Ablations()).unhonoured(self.family)
+        asked = ablations or Ablations()
+        unhonoured = asked.unhonoured(self.family)
         if unhonoured:
             raise ConfigError(unhonoured)
-        self.ablations = (ablations or Ablations()).for_family(self.family)  # as its play applies them
+        self.ablations = asked.for_family(self.family)  # as its play applies them
         specs = team_specs(team, self.names, model)
         if self.ablations.temperature is not None and models is None and None in specs.values():
             raise ConfigError("--temperature sets the temperature of a model you name: give --model (or --team for "

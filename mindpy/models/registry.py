@@ -33,6 +33,7 @@ from . import presets
 from .base import ChatModel, ModelError
 
 log = logging.getLogger(__name__)
+SEEDED_APIS = ("chaos", "random")  # scripted models named by api and an optional whole-number seed ("random:7")
 
 Factory = Callable[["ModelSpec"], ChatModel]
 _PROVIDERS: dict[str, Factory] = {}
@@ -122,14 +123,11 @@ def parse_model_spec(spec: Any) -> ModelSpec:
             raise ValueError("model name is empty")
         if text.startswith("replay:"):
             return ModelSpec(api="replay", model=text[len("replay:"):].strip())
-        if text == "chaos" or text.startswith("chaos:"):
-            if not re.fullmatch(r"chaos(:-?\d+)?", text):
-                raise ValueError(f"model {text!r}: a chaos model's seed is a whole number, as in chaos:7")
-            return ModelSpec(api="chaos", model=text)
-        if text == "random" or text.startswith("random:"):
-            if not re.fullmatch(r"random(:-?\d+)?", text):
-                raise ValueError(f"model {text!r}: a random model's seed is a whole number, as in random:7")
-            return ModelSpec(api="random", model=text)
+        seeded = text.partition(":")[0]
+        if seeded in SEEDED_APIS:
+            if not re.fullmatch(rf"{seeded}(:-?\d+)?", text):
+                raise ValueError(f"model {text!r}: a {seeded} model's seed is a whole number, as in {seeded}:7")
+            return ModelSpec(api=seeded, model=text)
         api, _, name = text.partition(":")
         if api in _PLUGGED_IN:
             return ModelSpec(api=api, model=name or api)

@@ -85,9 +85,14 @@ _DROPPED = re.compile(r"Tossed \d+ (\w+) to \w+, but [^;]*; \d+ (?:is|are) on th
                       r"x: (-?\d+(?:\.\d+)?), y: (-?\d+(?:\.\d+)?), z: (-?\d+(?:\.\d+)?)")
 
 
+def _responder_text(view: PromptView) -> str:
+    """A respond-or-ignore prompt's question: the current action and the recent conversation."""
+    return view.state or (str(view.turns[-1]["content"]) if view.turns else "")
+
+
 def _incoming(view: PromptView) -> str:
     """The message a respond-or-ignore prompt asks about: the last line of its conversation."""
-    text = view.state or (str(view.turns[-1]["content"]) if view.turns else "")
+    text = _responder_text(view)
     lines = [line for line in text.splitlines() if line.strip() and not line.startswith("Your decision")]
     return lines[-1] if lines else ""
 
@@ -121,7 +126,7 @@ class Player:
             # never break off an action for a message (it is delivered as soon as the action is over), except a
             # CoBlock partner's request or news: an oracle goes from one action to the next without a pause. With
             # no action running (a turn on another message: the joining message) there is nothing to break off.
-            idle = _RESPONDER_ACTION.search(view.state or (str(view.turns[-1]["content"]) if view.turns else ""))
+            idle = _RESPONDER_ACTION.search(_responder_text(view))
             return "respond" if coblock.wants_answer(_incoming(view)) or idle else "ignore"
         if view.kind == "saving_memory":
             return self._memory_note(view)

@@ -22,7 +22,7 @@ from .checkers import ERROR as ERROR_END_REASON
 from .family import canonical_name
 
 _NUMBER = (int, float)
-CHEAT_MIXED = "mixed"  # summary.json's `cheat` when some episodes were played with building assistance, some without
+MIXED = "mixed"  # a summary.json setting its episodes differ in (`cheat`: some built by hand, some with assistance)
 Kinds = dict[str, tuple[type, ...]]  # key -> the JSON types its value may have (or null)
 
 
@@ -187,7 +187,7 @@ class Summary(_Record):
     trials: dict[str, Any] | None = None
     families: dict[str, dict[str, Any] | None] = field(default_factory=dict)
     # building assistance as the episodes recorded it (their result.json's `cheat`), the run's --cheat when none
-    # did; CHEAT_MIXED: its episodes differ; None: not recorded (older runs)
+    # did; MIXED: its episodes differ; None: not recorded (older runs)
     cheat: bool | str | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # construction_mean_score, errors_by_episode, team...
     key_order: tuple[str, ...] = field(default=(), compare=False, repr=False)
@@ -208,8 +208,8 @@ class Summary(_Record):
         for key, value in data.items():
             if key in sections:
                 _check(source, key, value, (dict,))
-        if isinstance(known.get("cheat"), str) and known["cheat"] != CHEAT_MIXED:
-            raise ValueError(f"{source}: key 'cheat' must be true, false or {CHEAT_MIXED!r}, got {known['cheat']!r}")
+        if isinstance(known.get("cheat"), str) and known["cheat"] != MIXED:
+            raise ValueError(f"{source}: key 'cheat' must be true, false or {MIXED!r}, got {known['cheat']!r}")
         return cls(**known, families={k: v for k, v in data.items() if k in sections}, extra=extra,
                    key_order=tuple(data))
 

@@ -13,7 +13,7 @@ from conftest import REPO_ROOT
 from mindpy.harness.compare import RunSummary, load_run, settings_clash
 from mindpy.harness.evaluate import NAME_LIMIT, Evaluation, cheat_setting, folder_name, read_results, summarize
 from mindpy.tasks import TaskFileError
-from mindpy.tasks.records import CHEAT_MIXED, EpisodeResult, Summary
+from mindpy.tasks.records import MIXED, EpisodeResult, Summary
 
 LADDER = {"type": "techtree", "goal": "Craft a ladder.", "agent_count": 1, "initial_inventory": {"0": {"stick": 7}},
           "target": "ladder", "timeout": 60}
@@ -139,7 +139,7 @@ def test_the_summary_records_building_assistance_as_the_episodes_were_played(tmp
 
     assert run("resumed", [False, False], flag=True)["cheat"] is False  # played without, resumed with --cheat
     assert run("profile", [True, None, "error"], flag=False)["cheat"] is True  # a profile's own cheat mode
-    assert run("mixed", [True, False], flag=False)["cheat"] == CHEAT_MIXED
+    assert run("mixed", [True, False], flag=False)["cheat"] == MIXED
     assert run("older", [None, "error"], flag=True)["cheat"] is True  # nothing recorded: the flag
     assert run("none", [None], flag=False)["cheat"] is False
 

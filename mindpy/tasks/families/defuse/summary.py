@@ -11,9 +11,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from ...records import MIXED
 from .tom_probes import ProbeScore
-
-MIXED = "mixed"
 
 
 def defuse_summary(rows: list[dict]) -> dict | None:
