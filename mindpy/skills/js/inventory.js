@@ -5,7 +5,6 @@
 const c = require('./common')
 const core = require('./core')
 const move = require('./movement')
-const gather = require('./gathering')
 const { droppedItem } = require('../../world/js/queries')
 
 async function equip (bot, name) {
@@ -75,7 +74,7 @@ async function givePlayer (bot, playerName, name, num = 1) {
   if (!c.playerEntity(bot, playerName)) c.fail(`Could not find ${playerName}: they are not nearby or not online.`)
   let received = 0
   let target = null
-  const state = { caughtBy: new Set() }  // other players who picked the toss up
+  const state = { caughtBy: new Set(), mine: new Set() }  // who else picked the toss up; the tossed items' ids
   for (const range of [2, 1]) {
     const toss = Math.min(count - received, c.countItem(bot, name) - (have - count))  // never more than asked
     if (toss <= 0) break
@@ -88,7 +87,7 @@ async function givePlayer (bot, playerName, name, num = 1) {
     // a short toss is caught again by the giver after 2 s; a long one must be fetched
     const holding = c.countItem(bot, name)
     if (range === 2 && holding < have - received) {
-      await gather.collectDrops(bot, target.position, holding, () => c.countItem(bot, name))
+      await fetchOwnDrops(bot, state, holding, () => c.countItem(bot, name), 3000)
     }
   }
   const got = received ? `they picked up only ${received}` : 'they did not pick them up'
@@ -96,13 +95,40 @@ async function givePlayer (bot, playerName, name, num = 1) {
   // to the team (the giver can try again, or give them to someone else)
   const lost = () => have - received - c.countItem(bot, name)  // tossed, neither caught nor back in hand
   if (!state.caughtBy.size && lost() > 0) {
-    await gather.collectDrops(bot, target.position, c.countItem(bot, name), () => c.countItem(bot, name), 8000)
+    await fetchOwnDrops(bot, state, c.countItem(bot, name), () => c.countItem(bot, name), 8000)
   }
+  // where the items lie, not where the receiver stood: a toss flies on past a receiver who moved away
+  const lying = ownDrops(bot, state)[0]
   const where = state.caughtBy.size ? `${[...state.caughtBy].join(' and ')} picked them up instead`
-    : lost() > 0 ? `${lost()} are on the ground near ${c.fmt(target.position)}`
+    : lost() > 0 ? `${lost()} are on the ground near ${c.fmt((lying || target).position)}`
       : `I have them back`
   c.say(bot, `Tossed ${count} ${name} to ${playerName}, but ${got}; ${where}.`)
   return false
+}
+
+// The item entities of this give's tosses still lying in the world, nearest first.
+function ownDrops (bot, state) {
+  const here = bot.entity.position
+  return [...state.mine].map(id => bot.entities[id]).filter(e => e && e.isValid !== false)
+    .sort((a, b) => a.position.distanceTo(here) - b.position.distanceTo(here))
+}
+
+// Walk to this give's own tossed items until one is back in hand (or `ms` pass). Only our own toss counts:
+// near a kitchen or a kill other drops lie about, and walking to them fetches nothing of ours.
+async function fetchOwnDrops (bot, state, before, countItems, ms) {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline && countItems() <= before) {
+    const drop = ownDrops(bot, state)[0]
+    if (!drop) break
+    try {
+      const p = drop.position
+      await move.goto(bot, new move.goals.GoalNear(p.x, p.y, p.z, 0.5), Math.max(500, Math.min(4000, deadline - Date.now())))
+    } catch (err) {
+      if (err instanceof c.Interrupted) throw err
+    }
+    await c.wait(bot, 100)
+  }
+  return countItems() > before
 }
 
 async function approach (bot, playerName, range) {
@@ -124,7 +150,7 @@ const TOSS_SPOT_RADIUS = 0.6  // another player's toss spawns at least about a b
 async function tossAndWatch (bot, playerName, name, count, state) {
   let received = 0
   const spot = bot.entity.position.offset(0, TOSS_HEIGHT, 0)
-  const mine = new Set()  // ids of the item entities this toss spawned
+  const mine = state.mine  // ids of the item entities this give's tosses spawned
   const onSpawn = (entity) => {
     if (entity.name === 'item' && entity.position.distanceTo(spot) < TOSS_SPOT_RADIUS) mine.add(entity.id)
   }
