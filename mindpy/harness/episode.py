@@ -189,9 +189,7 @@ def play_toward_goals(session: EpisodeSession) -> dict:
               "cheat": cheat}
     if scheduler is not None:
         scheduler.join(timeout=STOP_WAIT_S)  # the last round's turns end: their tally is complete
-        result = {**result, "round_rules": {"limit": scheduler.options.limit,
-                                            "message_is_action": scheduler.options.message_is_action},
-                  "round_tally": scheduler.tally.as_dict()}
+        result = {**result, "round_rules": scheduler.options.record(), "round_tally": scheduler.tally.as_dict()}
     session.write_result(result)
     limits = session.limits
     spent = "" if not (spend.spent_usd or (limits and limits.max_usd)) else \
@@ -309,6 +307,10 @@ def _start_rounds(rounds: RoundOptions, runner, names: list[str], monitor: TaskM
     """Play the rounds on a thread of their own; after each round the task is checked (and an agent's end of the
     task honoured) and the agents that reflect get their review; at the round limit the episode ends as at its
     time limit."""
+    def between_turns() -> None:
+        _honour_end_task(monitor, runner)
+        _check(monitor, now=True)
+
     def after_round(number: int, reports: dict) -> None:
         _honour_end_task(monitor, runner)
         _check(monitor, now=True)
@@ -317,6 +319,9 @@ def _start_rounds(rounds: RoundOptions, runner, names: list[str], monitor: TaskM
 
     scheduler = RoundScheduler([runner.agents[n] for n in names], rounds, bus=runner.bus,
                                should_stop=lambda: finished.is_set() or monitor.ended, after_round=[after_round],
+                               # sequential turns: a structure completed (or the task ended) in a turn ends the
+                               # round there, as the paper's game ends "when the target structure is completed"
+                               between_turns=[between_turns],
                                before_round=[recorder.record_round])  # a round ended by success still counts
 
     def at_the_limit() -> None:

@@ -174,7 +174,8 @@ class Evaluation:
                  ablations: Ablations | None = None):
         """`parallel`: episodes at once (None: as many as the runner has room for); `runner`: where episodes are
         played (default: child processes on this machine);
-        `rounds`: RoundOptions to play every episode in round mode (None: asynchronous play);
+        `rounds`: a RoundRequest each episode's family resolves (None: the default, each family's paper's way:
+        mindpy.harness.rounds), or RoundOptions every episode plays as they are;
         `profile_options`: the agent method's switches for every agent (partner_modelling, reflection);
         `budget`: limits on the model calls of the whole evaluation (see the module's "Budget"); `team`: a model
         for some agents, by name or index (mindpy.harness.team), over `model`; `ablations`: the paper's ablations
@@ -452,6 +453,8 @@ class Evaluation:
             summary["ablations"] = self.ablations.record(_families_of(self.rows.values()))
             # building assistance as the episodes were played (a resumed run may have had another --cheat)
             summary["cheat"] = cheat_setting(list(self.rows.values()), bool(self.profile_options.get("cheat")))
+            # rounds (their limit, messages as actions, turns one after another) or real time, as the families play
+            summary["rounds"] = rounds_setting(self.rounds, _families_of(self.rows.values()))
         Summary.from_dict(summary).write(self.out / "summary.json")
         chart(summary, self.out / "summary.png")
         return summary
@@ -599,6 +602,16 @@ def trial_spread(played: list[dict]) -> dict | None:
                              "mean": statistics.fmean(list(rates.values())),
                              "std": statistics.pstdev(list(rates.values()))}
     return {"count": max(r["trial"] for r in played), "by_task": by_task, "by_family": by_family}
+
+
+def rounds_setting(rounds: Any, families: list[Any]) -> Any:
+    """summary.json's `rounds`: the round rules the episodes of `families` played (RoundOptions given are played
+    by every family as they are; a RoundRequest, or None, is resolved per family), REALTIME or MIXED."""
+    from .rounds import RoundOptions, RoundRequest
+
+    if isinstance(rounds, RoundOptions):
+        return rounds.record()
+    return (rounds if isinstance(rounds, RoundRequest) else RoundRequest()).record(families)
 
 
 def cheat_setting(rows: list[dict], flag: bool = False) -> bool | str:

@@ -14,7 +14,7 @@ from ..errors import ConfigError
 from ..models.budget import BudgetLimits
 from ..userfiles import one_line
 from .ablations import Ablations, ablations_from_args
-from .rounds import RoundOptions
+from .rounds import RoundOptions, RoundRequest
 
 
 def add_budget_options(parser, usd_per_mtok: bool = True) -> None:
@@ -54,12 +54,17 @@ def budget_limits(args, settings_budget: dict | None = None):
 
 
 def add_round_options(parser) -> None:
-    """--rounds N and --free-messages, for the commands that play tasks."""
+    """--rounds N, --realtime, --free-messages and --simultaneous-turns, for the commands that play tasks."""
     parser.add_argument("--rounds", type=_positive_int, default=None, metavar="N",
                         help="play in lockstep rounds, one turn per agent per round, at most N rounds (default: "
-                             "agents act when they like)")
+                             "coblock tasks play their paper's rounds, at most 60; other families in real time)")
+    parser.add_argument("--realtime", action="store_true",
+                        help="no rounds: agents act when they like, even in coblock tasks (ours; recorded)")
     parser.add_argument("--free-messages", action="store_true",
-                        help="with --rounds: a message does not use up the turn (by default it is the turn's action)")
+                        help="in rounds: a message does not use up the turn (by default it is the turn's action)")
+    parser.add_argument("--simultaneous-turns", action="store_true",
+                        help="in rounds: all agents take a round's turns at once, reading each other's messages "
+                             "the next round (coblock's paper: one after another; ours, recorded)")
 
 
 TOM_PROBES = "tom_probes"  # defuse only: not a profile field, the round runner asks the questions
@@ -116,14 +121,19 @@ def method_options(args) -> dict:
 
 
 def round_options(args):
-    """The RoundOptions the arguments ask for, or None (no --rounds)."""
-    from .rounds import RoundOptions
+    """The RoundRequest the arguments make (each family's play resolves it: mindpy.harness.rounds)."""
+    from .rounds import RoundRequest
 
-    if getattr(args, "rounds", None) is None:
-        if getattr(args, "free_messages", False):
-            raise ConfigError("--free-messages needs --rounds N")
-        return None
-    return RoundOptions(limit=args.rounds, message_is_action=not args.free_messages)
+    return RoundRequest(limit=getattr(args, "rounds", None), realtime=bool(getattr(args, "realtime", False)),
+                        free_messages=bool(getattr(args, "free_messages", False)),
+                        simultaneous=bool(getattr(args, "simultaneous_turns", False)))
+
+
+def _rounds_from(data: Any) -> RoundRequest | RoundOptions:
+    """EpisodeOptions' `rounds` as `to_json` wrote it (RoundOptions have `most_calls`; None: the default)."""
+    if data is None:
+        return RoundRequest()
+    return RoundOptions(**data) if "most_calls" in data else RoundRequest(**data)
 
 
 def is_dispatching_player(model: str | None, task) -> bool:
@@ -207,7 +217,8 @@ class EpisodeOptions:
     model: str | None = None
     server: str = "embedded"
     seed: int = 0
-    rounds: RoundOptions | None = None
+    # a RoundRequest each family's play resolves, or RoundOptions every episode plays as they are
+    rounds: RoundRequest | RoundOptions = field(default_factory=RoundRequest)
     profile_options: dict[str, bool] = field(default_factory=dict)  # the method switches (and defuse's probes)
     budget: BudgetLimits | None = None
     team: dict[str, str] = field(default_factory=dict)
@@ -252,7 +263,7 @@ class EpisodeOptions:
             budget = data.get("budget")
             return cls(model=data.get("model"), server=str(data.get("server", "embedded")),
                        seed=int(data.get("seed", 0)),
-                       rounds=None if rounds is None else RoundOptions(**rounds),
+                       rounds=_rounds_from(rounds),
                        profile_options={str(k): bool(v) for k, v in dict(data.get("profile_options", {})).items()},
                        budget=None if budget is None else BudgetLimits.from_mapping(
                            {k: v for k, v in budget.items() if v is not None}),

@@ -35,6 +35,7 @@ from ..tasks.schema import Task, unplayable_reason
 from ..tasks.world import Issue, issue_via_bot, issue_via_server
 from ..userfiles import one_line
 from .ablations import Ablations
+from .rounds import resolve_rounds
 from .team import team_specs
 
 AGENT_NAMES = ("andy", "jill", "bob", "sally", "mike", "kate", "leo", "nina")
@@ -167,7 +168,7 @@ class EpisodeSession:
         self.echo = echo
         self.budget = budget
         self.settings_overrides = dict(settings_overrides or {})
-        self.rounds = rounds
+        self.rounds = resolve_rounds(rounds, self.family)  # RoundOptions, or None: real time
         self.profile_options = dict(profile_options or {})
         self.family_options = dict(family_options or {})
         self.settings: Any = None

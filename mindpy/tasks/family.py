@@ -85,6 +85,10 @@ class Family:
     summary_key: ClassVar[str | None] = None   # the key of summary.json holding `summarize`'s figures
     # what its paper's bots are told once the task's world is set up (the default of --init-message); "": nothing
     joining_message: ClassVar[str] = ""
+    # its paper plays in rounds of one turn per agent: at most this many by default (None: in real time; either
+    # way `--rounds N` and `--realtime` choose; mindpy.harness.rounds.RoundRequest)
+    round_limit: ClassVar[int | None] = None
+    sequential_turns: ClassVar[bool] = False   # its paper's agents take a round's turns one after another
 
     # ----- the task file -----
     def recognises(self, data: Mapping[str, Any]) -> str | None:

@@ -13,9 +13,12 @@ The file (`<task id>_<start time>.json`) holds: task_id, type, score, end_reason
 started_at, duration_s, timeout_s, and per agent: commands (name -> count), commands_used, messages_sent, tokens.
 
 A task's family may add fields of its own (`Family.result_fields`). Coblock tasks add:
-- timesteps: the successful !placeBlock and !breakBlock actions of all agents (the paper's task completion
-  timesteps); refused_actions: those that failed; messages: the messages of all agents. A command's successes
-  are the times it was recorded minus the times it failed, per agent and command.
+- timesteps: the paper's task completion timesteps, "the total number of actions", its actions being place,
+  remove, send a message, wait and end (section 2.1): every agent's successful places, breaks, waits (round mode's
+  !wait; real time has none) and ends, and its messages. build_actions: the
+  successful !placeBlock and !breakBlock actions of all agents; refused_actions: those that failed; messages: the
+  messages of all agents. A command's successes are the times it was recorded minus the times it failed, per
+  agent and command.
 - placed_by_agent and broken_by_agent: {agent: successful placements / breaks}; per agent, commands_failed.
 - gamma: the workload balance (mindpy.tasks.families.coblock.workload) of the successful placements of agents 0
   and 1, against the optimal split their initial inventories' colours allow for the structure; null when it is

@@ -36,7 +36,8 @@ def test_modelling_sections_come_back_and_the_review_names_the_misplaced_block(t
     assert proc.returncode == 0, proc.stdout + proc.stderr
     result = json.loads((run_dir / "result.json").read_text())
     assert result["end_reason"] == "round_limit" and result["rounds"] == 2
-    assert result["placed_by_agent"]["andy"] == 1 and result["timesteps"] == 1  # jill holds no blue_wool
+    assert result["placed_by_agent"]["andy"] == 1 and result["build_actions"] == 1  # jill holds no blue_wool
+    assert result["timesteps"] == 4  # the paper's actions: andy's place and wait, jill's two waits
     assert result["score"] == 0  # nothing right, one extra
 
     calls = [json.loads(line) for line in (run_dir / "calls" / "andy.jsonl").read_text().splitlines()]

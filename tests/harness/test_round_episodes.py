@@ -45,7 +45,8 @@ def test_a_task_played_in_rounds_ends_when_done_and_reports_its_rounds(suite, tm
     assert code == 0, out + err
     result = json.loads((tmp_path / "r" / "result.json").read_text())
     assert result["end_reason"] == "success"
-    assert result["round_rules"] == {"limit": 5, "message_is_action": True}
+    # a MINDcraft task asked to play in rounds: every agent's turn at once (sequential turns are coblock's paper's)
+    assert result["round_rules"] == {"limit": 5, "message_is_action": True, "sequential": False}
     # two crafts by andy, one per round; the task is checked after each round
     assert result["rounds"] == 2 and result["round_tally"]["actions"]["andy"] == 2
     calls = [json.loads(line) for line in (tmp_path / "r" / "calls" / "andy.jsonl").read_text().splitlines()]
@@ -64,5 +65,5 @@ def test_the_round_limit_ends_an_episode_with_the_score_it_has(suite, tmp_path):
 
 def test_free_messages_without_rounds_is_refused_in_one_line(suite, tmp_path):
     code, out, err = run_task(suite, tmp_path / "r", "too_many_planks", "--free-messages", timeout=60)
-    assert code != 0 and "--free-messages needs --rounds N" in err
+    assert code != 0 and "--free-messages is a rule of round mode, and crafting tasks play in real time" in err
     assert not (tmp_path / "r" / "result.json").exists()

@@ -1,5 +1,6 @@
 """Round mode (mindpy.harness.rounds, mindpy.agent.turns): real agents on the embedded server, scripted models,
-played in lockstep: one turn each per round, messages read at the start of the next round."""
+played in lockstep: one turn each per round; turns all at once (messages read at the start of the next round) or
+one after another (the second agent reads what the first said in the same round)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from mindpy.agent.bus import InProcessBus
 from mindpy.agent.factory import build_agent
 from mindpy.agent.turns import WORDS_NOT_SENT
 from mindpy.errors import ConfigError
-from mindpy.harness.rounds import RoundOptions, RoundScheduler
+from mindpy.harness.rounds import REALTIME, RoundOptions, RoundRequest, RoundScheduler, resolve_rounds
 from mindpy.models.replay import ReplayModel
 from mindpy.profiles import load_profile
 
@@ -69,6 +70,26 @@ def test_a_message_sent_in_a_round_is_read_in_the_next_and_a_message_is_the_turn
     assert "Sure." not in "\n".join(call_texts(alice))
 
 
+def test_sequential_turns_the_second_agent_reads_the_first_s_message_of_the_same_round(pair):
+    (alice, bob), bus = pair(['!startConversation("{partner}", "hello from round one")', "!wait"],
+                             ["Hi alice! !wait", "!wait"])
+    tally = RoundScheduler([alice, bob], RoundOptions(limit=2, sequential=True), bus=bus).run()
+    assert tally.rounds == 2
+    bob_calls, alice_calls = call_texts(bob), call_texts(alice)
+    assert "hello from round one" in bob_calls[0]  # round 1: alice spoke first, bob read it before his turn
+    assert "Round 1 of 2" in bob_calls[0] and "Round 1 of 2" in alice_calls[0]
+    assert tally.messages[alice.name] == 1 and tally.actions[bob.name] == 2
+
+
+def test_a_stop_after_the_first_turn_of_a_sequential_round_skips_the_second(pair):
+    (alice, bob), bus = pair(["!wait"], ["!wait"])
+    scheduler = RoundScheduler([alice, bob], RoundOptions(limit=3, sequential=True), bus=bus,
+                               should_stop=lambda: len(alice.model.calls) >= 1)
+    tally = scheduler.run()
+    assert len(alice.model.calls) == 1 and bob.model.calls == []  # the task ended in alice's turn
+    assert tally.rounds == 1
+
+
 def test_free_messages_let_the_agent_act_in_the_same_turn(pair):
     (alice, bob), bus = pair(["Hello there.", "!wait"], ["!wait"])
     tally = RoundScheduler([alice, bob], RoundOptions(limit=1, message_is_action=False), bus=bus).run()
@@ -121,3 +142,34 @@ def test_wait_is_offered_only_to_agents_that_play_in_rounds(pair, make_bot, tmp_
         assert "blocked" in (loose.run_command("!wait") or "")
     finally:
         loose.close()
+
+
+class _Family:
+    def __init__(self, name, round_limit=None, sequential_turns=False):
+        self.name, self.round_limit, self.sequential_turns = name, round_limit, sequential_turns
+
+
+def test_each_family_plays_its_paper_s_rounds_unless_asked_otherwise():
+    from mindpy.tasks.family import family_named
+    from mindpy.tasks.records import MIXED
+
+    coblock, crafting = family_named("coblock"), family_named("crafting")
+    paper = RoundRequest().for_family(coblock)
+    assert paper is not None and paper.sequential and paper.message_is_action and paper.limit == coblock.round_limit
+    assert RoundRequest().for_family(crafting) is None                       # MINDcraft's tasks: real time
+    assert RoundRequest(realtime=True).for_family(coblock) is None
+    assert RoundRequest(limit=5).for_family(crafting) == RoundOptions(limit=5)  # asked for: turns all at once
+    assert RoundRequest(limit=5, simultaneous=True).for_family(coblock) == RoundOptions(limit=5)
+    assert RoundRequest().record([coblock]) == paper.record()
+    assert RoundRequest().record([crafting]) == REALTIME
+    assert RoundRequest().record([coblock, crafting]) == MIXED
+    assert resolve_rounds(RoundOptions(limit=2), coblock) == RoundOptions(limit=2)  # given rules are played as given
+
+
+def test_round_switches_a_family_in_real_time_cannot_honour_are_refused():
+    with pytest.raises(ConfigError, match="--free-messages is a rule of round mode"):
+        resolve_rounds(RoundRequest(free_messages=True), _Family("crafting"))
+    with pytest.raises(ConfigError, match="--realtime plays without rounds"):
+        RoundRequest(realtime=True, limit=4)
+    assert resolve_rounds(RoundRequest(free_messages=True), _Family("paper", 9, True)) == \
+        RoundOptions(limit=9, message_is_action=False, sequential=True)

@@ -36,6 +36,14 @@ def play(task_id: str, tmp_path: Path) -> tuple[dict, str]:
     size = sum(len(goal) for goal in TASKS[task_id]["private_goals"].values())
     assert result["timesteps"] >= size and all(n > 0 for n in result["placed_by_agent"].values()), result
     assert result["gamma"] is not None and 0 < result["gamma"] <= 0.5, result
+    # the paper's play with no flags: rounds, one action (or message) per agent per round, agent 0 first
+    assert result["round_rules"] == {"limit": 60, "message_is_action": True, "sequential": True}, result
+    tally, rounds = result["round_tally"], result["rounds"]
+    turns = {name: tally["actions"][name] + tally["messages"][name] + tally["passes"][name] for name in tally["actions"]}
+    assert turns["andy"] == rounds and turns["jill"] in (rounds - 1, rounds), result  # success may end a round early
+    # the paper's timesteps: every action taken (the refused ones not), a message and a wait included
+    assert result["timesteps"] == sum(tally["actions"].values()) + sum(tally["messages"].values()) - \
+        result["refused_actions"], result
     return result, console
 
 

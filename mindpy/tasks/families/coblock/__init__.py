@@ -11,6 +11,7 @@ from . import fields as coblock_fields
 
 # The blueprint commands: the structure is in each agent's own goal, there is no blueprint to read
 BLUEPRINT_COMMANDS = ("getBlueprint", "getBlueprintLevel", "checkBlueprint", "checkBlueprintLevel")
+COBLOCK_ROUND_LIMIT = 60  # rounds an episode plays at most by default (`--rounds N` changes it)
 
 
 class CoblockFamily(Family):
@@ -26,6 +27,11 @@ class CoblockFamily(Family):
     command_sets = ("coblock",)  # !placeBlock, !breakBlock, !checkGoal, !endTask (mindpy.commands.coblock)
     split_sizes: ClassVar[dict[str, int]] = {"train": 300, "test": 24}  # 100 and 8 structures, each split 3 ways
     oracle_entry = "mindpy.tasks.families.coblock.oracle:CoblockPlan"
+    # the paper's section 2.1: "either agent takes one action in each round"; its agents act one after the other
+    # (its round-2 example answers a message of the same round). It gives no round limit: ours, 60, leaves room to
+    # talk, since a balanced team places the test split's largest structure (31 blocks) in 16 rounds
+    round_limit = COBLOCK_ROUND_LIMIT
+    sequential_turns = True
 
     def parse_fields(self, parser: Any) -> Any:
         return coblock_fields.parse_fields(parser)  # CoblockFields: coblock_type, private_goals, complexity

@@ -13,6 +13,8 @@ from ...schema import Task
 from .site import structure_cells
 from .workload import optimal_assignment, workload_balance
 
+WAIT, END = "wait", "endTask"  # the paper's other actions, as commands (a message is counted as a message)
+
 
 def coblock_metrics(recorder: Any, agents: dict[str, dict]) -> dict:
     """The coblock fields of a result (the module doc of mindpy.tasks.results says what each is), and each
@@ -24,10 +26,16 @@ def coblock_metrics(recorder: Any, agents: dict[str, dict]) -> dict:
     placed = {name: done[name][PLACE] for name in names}
     broken = {name: done[name][BREAK] for name in names}
     gamma, note = coblock_gamma(recorder.task, [placed.get(name, 0) for name in recorder.agent_names])
+    built = sum(placed.values()) + sum(broken.values())
+    messages = sum(recorder.messages.values())
+    # the paper's actions: place, remove, message, wait and end; counted as they happen, so that the last round's
+    # are in even when the structure is found complete before the round has ended
+    waits_and_ends = sum(done[name][WAIT] + done[name][END] for name in names)
     return {
-        "timesteps": sum(placed.values()) + sum(broken.values()),
+        "timesteps": built + messages + waits_and_ends,
+        "build_actions": built,
         "refused_actions": sum(recorder.failed.get(name, Counter())[kind] for name in names for kind in (PLACE, BREAK)),
-        "messages": sum(recorder.messages.values()),
+        "messages": messages,
         "placed_by_agent": placed,
         "broken_by_agent": broken,
         "gamma": gamma,
