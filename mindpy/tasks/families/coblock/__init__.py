@@ -26,6 +26,8 @@ class CoblockFamily(Family):
     command_sets = ("coblock",)  # !placeBlock, !breakBlock, !checkGoal, !endTask (mindpy.commands.coblock)
     split_sizes: ClassVar[dict[str, int]] = {"train": 300, "test": 24}  # 100 and 8 structures, each split 3 ways
     oracle_entry = "mindpy.tasks.families.coblock.oracle:CoblockPlan"
+    convert_entry = "mindpy.tasks.families.coblock.paper_tasks:convert_file"
+    convert_source = "the CoBlock paper's own tasks (its web portal's task instances or sessions, JSON)"
 
     def parse_fields(self, parser: Any) -> Any:
         return coblock_fields.parse_fields(parser)  # CoblockFields: coblock_type, private_goals, complexity
