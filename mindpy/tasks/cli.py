@@ -1,4 +1,4 @@
-"""`mindpy tasks ...`: show, validate and generate task files. The main CLI calls `register(subparsers)`."""
+"""`mindpy tasks ...`: show, validate, generate and convert task files. The main CLI calls `register(subparsers)`."""
 
 from __future__ import annotations
 
@@ -112,6 +112,41 @@ def _cmd_generate(args) -> int:
     return 0
 
 
+def _cmd_convert(args) -> int:
+    from .family import family_named, load_entry
+    from .loader import dumps_tasks
+    from .schema import Task, TaskFileError
+
+    entry = family_named(args.family).convert_entry
+    assert entry is not None  # the parser offers only families with a converter
+    try:
+        result = load_entry(entry)(args.src)
+    except TaskFileError as exc:
+        _print_lines(_first_lines(exc.problems))
+        return 1
+    problems, warnings = result.problem_lines(), result.warning_lines()
+    _print_lines(_first_lines(problems + warnings))
+    refused = len(result.refused)
+    if not result.tasks or (refused and not args.skip_bad):
+        also = "" if not result.tasks else " (--skip-bad writes the others)"
+        print(f"mindpy: nothing written: {refused} of {refused + len(result.tasks)} tasks refused{also}",
+              file=sys.stderr)
+        return 1
+    if refused:
+        print(f"skipped {refused} of {refused + len(result.tasks)} tasks: "
+              f"{', '.join(result.refused)}", file=sys.stderr)
+    fmt = "yaml" if Path(args.out).suffix.lower() in (".yaml", ".yml") else "json"
+    text = dumps_tasks({task_id: Task.from_dict(task_id, data) for task_id, data in result.tasks.items()}, fmt)
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        from ..memory.state import atomic_write_text
+
+        atomic_write_text(args.out, text)  # whole or not at all
+        print(f"wrote {len(result.tasks)} {args.family} tasks to {args.out}", file=sys.stderr)
+    return 0
+
+
 def _cmd_families(args) -> int:
     from .family import families, family_source
 
@@ -126,9 +161,10 @@ def _cmd_families(args) -> int:
 
 def register(subparsers) -> None:
     """Add `tasks` with its sub-subcommands to the main CLI's subparsers."""
+    from .family import families
     from .splits import SEEDS, generated_families, split_size
 
-    tasks = subparsers.add_parser("tasks", help="show, validate and generate MineCollab task files")
+    tasks = subparsers.add_parser("tasks", help="show, validate, generate and convert MineCollab task files")
     sub = tasks.add_subparsers(dest="tasks_command", metavar="TASKS_COMMAND")
     sub.required = True
 
@@ -164,6 +200,20 @@ def register(subparsers) -> None:
                                "default 2-5)")
     generate.add_argument("--out", default=None, help="output file (.json or .yaml); default: standard output")
     generate.set_defaults(func=_cmd_generate)
+
+    converters = {f.name: f.convert_source for f in families() if f.convert_entry}
+    convert = sub.add_parser(
+        "convert", help="convert another system's task file into a task file of a family",
+        description="Sources: " + "; ".join(f"{f}: {text}" for f, text in converters.items()) + ". Each "
+                    "refused task gets its problems, one a line, and nothing is written (exit 1) unless "
+                    "--skip-bad is given; the converted tasks pass `mindpy tasks validate`.")
+    convert.add_argument("family", choices=sorted(converters))
+    convert.add_argument("src", metavar="SRC", help="the file to convert")
+    convert.add_argument("-o", "--out", required=True, help="output task file (.json or .yaml; - for standard "
+                                                            "output)")
+    convert.add_argument("--skip-bad", action="store_true",
+                         help="write the tasks that convert, and list those skipped, instead of writing nothing")
+    convert.set_defaults(func=_cmd_convert)
 
     listed = sub.add_parser("families", help="list the task families: name, other names, splits, where from",
                             description="Every registered task family (mindpy's own and those other packages add "

@@ -74,6 +74,11 @@ class Family:
     play_entry: ClassVar[str | None] = None
     # "module:Class" of the scripted player's plan for the family's goals (mindpy.oracle); None: it has none
     oracle_entry: ClassVar[str | None] = None
+    # "module:function" turning another system's task file into this family's tasks (`mindpy tasks convert`): it
+    # takes the file's path and returns an object with `tasks` (id -> task dict), `refused` (the refused tasks),
+    # `problem_lines()` and `warning_lines()`, and raises TaskFileError for a file it cannot read at all; None: none
+    convert_entry: ClassVar[str | None] = None
+    convert_source: ClassVar[str] = ""  # what `convert_entry` reads, for the command's help
     # "module:Class" of the probe questions built from its played episodes (mindpy.probes.build); None: none
     probes_entry: ClassVar[str | None] = None
     one_model: ClassVar[bool] = False          # one model plays for the whole team (no --team)

@@ -32,6 +32,8 @@ class CoblockFamily(Family):
     # talk, since a balanced team places the test split's largest structure (31 blocks) in 16 rounds
     round_limit = COBLOCK_ROUND_LIMIT
     sequential_turns = True
+    convert_entry = "mindpy.tasks.families.coblock.paper_tasks:convert_file"
+    convert_source = "the CoBlock paper's own tasks (its web portal's task instances or sessions, JSON)"
 
     def parse_fields(self, parser: Any) -> Any:
         return coblock_fields.parse_fields(parser)  # CoblockFields: coblock_type, private_goals, complexity

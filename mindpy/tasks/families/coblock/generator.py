@@ -614,6 +614,19 @@ def is_goal_dependent(goal_a: Mapping[Coord, str], goal_b: Mapping[Coord, str],
             and not (is_buildable(goal_a) and is_buildable(goal_b)))
 
 
+def task_type_of(goal_a: Mapping[Coord, str], goal_b: Mapping[Coord, str],
+                 inventory_a: Mapping[str, int], inventory_b: Mapping[str, int]) -> str:
+    """The type of a split, read from its data (for tasks made elsewhere): goal_dependent when a goal cannot be
+    built alone (part of it reaches the ground only through the partner's blocks) while both together can; else
+    skill_dependent when an agent holds fewer blocks of a colour than its own goal takes; else independent. It
+    names the type whose promise (PROMISES) a generated split keeps."""
+    if is_buildable([*goal_a, *goal_b]) and not (is_buildable(goal_a) and is_buildable(goal_b)):
+        return "goal_dependent"
+    if not (_covers(inventory_a, colour_needs(goal_a)) and _covers(inventory_b, colour_needs(goal_b))):
+        return "skill_dependent"
+    return "independent"
+
+
 # ----- tasks -----
 ORIGIN = (100, -60, -100)  # site corner (x, z) on the ground layer; construction sites are at (150, -60, -170)
 AGENTS = 2
