@@ -183,7 +183,8 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
     """An agent for `bot` as `profile` describes it. `blocked` adds commands blocked for this agent (a task's
     blocked actions); the profile's and the settings' are always blocked, and so are the coblock commands unless
     `task` is a coblock task and the round commands (`!wait`) unless the agent plays in `rounds` (they would only
-    lengthen every other prompt). `agent_index`: which player of `task` the agent is. With `rounds` the agent is
+    lengthen every other prompt); `!checkGoal` is blocked unless the profile's `check_goal` is on (CoBlock's
+    paper has no such command). `agent_index`: which player of `task` the agent is. With `rounds` the agent is
     driven by turns (Agent.drive_by_turns) from the start. `wrap_model(name, model, role=...)` wraps each of its
     models (see the module's doc)."""
     model = model if model is not None else make_model(profile, settings)
@@ -196,8 +197,10 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
     model = wrap_with(wrap_model, profile.name, model, "chat")
     commands = AgentCommands(default_registry(settings.minecraft_version),
                              blocked=[*profile.blocked_actions, *settings.blocked_actions, *blocked,
-                                      *blocked_outside_coblock(task), *blocked_outside_defuse(task),
-                                      *blocked_outside_rounds(rounds)])
+                                      *blocked_outside_coblock(task, rounds), *blocked_outside_defuse(task),
+                                      *blocked_outside_rounds(rounds),
+                                      *([] if getattr(profile, "check_goal", False) else ["checkGoal"])],
+                             may_block=profile.blocked_actions)  # a profile may block the state queries
 
     embedder = shared_embedder(settings.cache_dir) if uses_embedder else None
     examples = ExampleSelector(profile.conversation_examples, embedder) if profile.conversation_examples else None
@@ -206,8 +209,11 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
     prompter = Prompter.from_profile(profile, settings, examples=examples, coding_examples=coding_examples,
                                      model=model)
     state = BotState(profile.name, settings.bots_dir)
-    history = History(profile.name, summarizer=lambda memory, turns: prompter.summarize(model, memory, turns),
-                      max_messages=settings.max_messages, state=state)
+    # without `summarize_history` (CoBlock's paper setting: its XML state carries the whole dialogue and action
+    # history) the oldest turns leave the chat history unsummarized, without a model call
+    summarizer = ((lambda memory, turns: prompter.summarize(model, memory, turns))
+                  if getattr(profile, "summarize_history", True) else None)
+    history = History(profile.name, summarizer=summarizer, max_messages=settings.max_messages, state=state)
     agent_settings = AgentSettings(max_commands=settings.max_commands, cooldown=profile.cooldown,
                                    only_chat_with=list(settings.only_chat_with),
                                    narrate_behavior=settings.narrate_behavior,
