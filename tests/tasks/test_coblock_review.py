@@ -189,3 +189,33 @@ def test_the_site_read_from_the_world_is_reviewed(tasks, make_bot):
             f"place blue_wool.") in lines
     assert f"block at ({x1}, {y0}, {z1}) is stone, but the structure has no block there: break it." in lines
     assert not any("floats" in line for line in lines)
+
+
+def test_the_reviewer_after_a_round_gives_each_reflecting_agent_its_own_review(tasks, monkeypatch):
+    """Reviewer (reflection on): andy's wrong block in his goal is named to him; jill, whose goal holds nothing
+    wrong, hears nothing of andy's cells; with review_detail (ours) she hears of the clash in her partner's part."""
+    from types import SimpleNamespace
+
+    import mindpy.tasks.families.coblock.reflection as reflection
+    from mindpy.memory import History
+    from mindpy.tasks.families.coblock.record import PLACE, PublicRecord
+
+    task = tasks["coblock_independent_0"]
+    built = {(100, -60, -98): "blue_wool"}  # andy's cell: his goal says yellow_wool
+    monkeypatch.setattr(reflection, "built_blocks", lambda bot, task: dict(built))
+    record = PublicRecord()
+    record.acted("andy", PLACE, (100, -60, -98), "blue_wool")
+
+    def member(name: str, detail: bool = False) -> SimpleNamespace:
+        return SimpleNamespace(name=name, bot=None, history=History(name), public_record=record,
+                               prompter=SimpleNamespace(reflection=True, review_detail=detail))
+
+    agents = {"andy": member("andy"), "jill": member("jill")}
+    reflection.Reviewer(task, ["andy", "jill"], lambda: agents).review_all()
+    andy, jill = (agents[n].history.turns[-1]["content"] for n in ("andy", "jill"))
+    assert "block at (100, -60, -98) is blue_wool, your goal says yellow_wool" in andy
+    assert "not a partial structure of your goal" in andy and andy.endswith(REFLECTION)
+    assert "(100, -60, -98)" not in jill and "nothing wrong" in jill
+    agents["jill"] = member("jill", detail=True)
+    reflection.Reviewer(task, ["andy", "jill"], lambda: agents).review_all()
+    assert "(100, -60, -98)" in agents["jill"].history.turns[-1]["content"]  # the clash in the partner's part
