@@ -11,6 +11,8 @@ Two options turn on the CoBlock agent method (paper seed 000, steps 2 and 3), bo
 `reflection` tells it that a review of the structure comes after each round and asks it to reflect on it. Two
 more come from LLM-Coordination (seed 002; mindpy.agent.deliberation): `tom_step` (notes on each partner before a
 choice) and `verification` (the chosen command checked against the state, chosen again when not okay).
+CoBlock's own departures from its paper are named options too (COBLOCK_OPTIONS): `summarize_history`,
+`check_goal`, `retrieved_examples` and `review_detail`; the coblock base profile sets each to the paper's value.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 
 from .agent.modes import MODE_NAMES
 from .errors import MindpyError, UserFileError
+from .tasks.families.coblock.record import OPTIONS as COBLOCK_RECORDED
 from .userfiles import one_line, quote, read_user_file
 
 log = logging.getLogger(__name__)
@@ -36,7 +39,16 @@ NO_EMBEDDINGS = ("none", "off", "word_overlap", "words")
 # true/false switches of the agent's method: CoBlock's (partner_modelling, reflection) and LLM-Coordination's
 # (tom_step, verification: mindpy.agent.deliberation)
 # and Theory of Mind for Multi-Agent Collaboration's (belief_state: mindpy.agent.belief)
-METHOD_OPTIONS = ("partner_modelling", "reflection", "tom_step", "verification", "belief_state")
+# CoBlock's departures from its paper (seed 000), each off in the coblock base profile (the paper's setting):
+# summarize_history: the conversation is folded into a memory note (the paper shows the whole dialogue and action
+#   history in the XML state; without it old turns leave the chat history unsummarized, no model call);
+# check_goal: !checkGoal lists the agent's missing and wrong blocks (the paper has no such command: its program's
+#   comparison is the reflection's); retrieved_examples: the 2 short chat examples most like the conversation
+#   (the paper shows all its three-round chain-of-thought examples); review_detail: the reflection review also
+#   names floating blocks, blocks outside the structure, clashes in the partner's cells and placeable missing
+#   blocks (the paper's program says only whether the built structure is a partial structure of the goal).
+COBLOCK_OPTIONS = COBLOCK_RECORDED
+METHOD_OPTIONS = ("partner_modelling", "reflection", "tom_step", "verification", "belief_state", *COBLOCK_OPTIONS)
 # Fields MINDcraft profiles may carry that mindpy does not use (speech...): accepted and kept.
 _IGNORED_FIELDS = ("speak", "speak_model", "image_analysis", "max_tokens", "task_goal")
 
@@ -56,6 +68,10 @@ DEFAULTS: dict[str, Any] = {
     "tom_step": False,
     "verification": False,
     "belief_state": False,
+    "summarize_history": True,   # every family but coblock summarizes (profiles/coblock.yaml: false, the paper's)
+    "check_goal": False,
+    "retrieved_examples": False,
+    "review_detail": False,
     "allow_vision": False,
     "vision_model": None,
 }
@@ -88,6 +104,10 @@ class Profile:
     tom_step: bool = False           # note what each partner is doing and needs before each choice
     verification: bool = False       # check each chosen command against the state, choose again when not okay
     belief_state: bool = False       # a written belief about partners and progress stands for the raw history
+    summarize_history: bool = True   # fold old turns into a memory note (coblock's paper setting: false)
+    check_goal: bool = False         # coblock: !checkGoal is offered (not in the paper)
+    retrieved_examples: bool = False  # coblock: 2 retrieved chat examples instead of the paper's CoT examples
+    review_detail: bool = False      # coblock: the reflection review's extra lines (not in the paper)
     allow_vision: bool = False       # !lookAtPlayer / !lookAtPosition describe a first-person snapshot
     vision_model: Any = None         # the model that reads the snapshots (default: `model`)
     sources: list[str] = field(default_factory=list)  # the files merged, in order
@@ -351,6 +371,10 @@ def _build(merged: dict[str, Any], path: Path, sources: list[str], example_dirs:
         tom_step=bool(merged.get("tom_step", False)),
         verification=bool(merged.get("verification", False)),
         belief_state=bool(merged.get("belief_state", False)),
+        summarize_history=bool(merged.get("summarize_history", True)),
+        check_goal=bool(merged.get("check_goal", False)),
+        retrieved_examples=bool(merged.get("retrieved_examples", False)),
+        review_detail=bool(merged.get("review_detail", False)),
         allow_vision=bool(merged.get("allow_vision", False)),
         vision_model=merged.get("vision_model"),
         sources=sources,

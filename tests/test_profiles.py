@@ -36,8 +36,15 @@ def test_shipped_profiles_load_over_every_base():
 def test_coblock_base_and_the_method_options(tmp_path):
     p = load_profile(PROFILES / "andy.yaml", base="coblock")
     assert (p.partner_modelling, p.reflection) == (False, False)  # off unless a profile turns them on
-    assert len(p.conversation_examples) == 8 and "$STRUCTURE" in p.prompts["conversing"]["state"]
+    assert len(p.conversation_examples) == 8 and "$COBLOCK_STATE" in p.prompts["conversing"]["state"]
     assert "!getBlueprint" in p.blocked_actions and "!placeBlock" not in p.blocked_actions
+    # the paper's setting: every option of ours off, the summary of old turns too (on for every other base)
+    assert (p.summarize_history, p.check_goal, p.retrieved_examples, p.review_detail) == (False,) * 4
+    assert load_profile(PROFILES / "andy.yaml", base="task").summarize_history is True
+    for option in ("summarize_history", "check_goal", "retrieved_examples", "review_detail"):
+        on = load_profile(write(tmp_path / f"o_{option[:6]}.yaml", f"name: o_{option[:6]}\nbase_profile: coblock\n"
+                                                                    f"{option}: true\n"))
+        assert getattr(on, option) is True, option
     assert p.modes["cheat"] is False and set(p.modes) == set(MODE_NAMES)
     own = write(tmp_path / "ann.yaml", "name: ann\nbase_profile: coblock\npartner_modelling: true\n")
     p = load_profile(own)

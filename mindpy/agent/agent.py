@@ -229,6 +229,9 @@ class Agent:
         self._self_prompt_thread: threading.Thread | None = None
         self.events: list[tuple[float, str, str]] = []  # (time, kind, text): a readable trace of the run
         self.modelling = ModellingNotes()  # partner_modelling: the latest sections, shown in the next prompt
+        # a CoBlock team's public record of messages and actions (mindpy.tasks.families.coblock.record), given by
+        # the family's configure_agent; the conversation manager and the coblock commands write to it
+        self.public_record: Any = None
         self.belief = Belief(name) if self.settings.belief_state else None  # belief_state: stands for the history
         self.turn_driven = False  # round mode: the agent acts only in the turns it is given (take_turn)
         self._held: list[tuple[str, str]] = []  # round mode: (sender, message) heard since the last turn
@@ -479,8 +482,10 @@ class Agent:
                     return None
                 self._outage_told = False  # the endpoint answers: a later outage is told again
                 text = strip_thinking(getattr(reply, "text", reply) or "")
-                if getattr(self.prompter, "partner_modelling", False):
-                    text = self.modelling.observe(text)  # the sections are kept, never said nor parsed
+                if getattr(self.prompter, "partner_modelling", False) or \
+                        getattr(self.prompter, "thinks_in_comments", False):
+                    # "#" lines (modelling sections, CoBlock's reasoning steps) are kept, never said nor parsed
+                    text = self.modelling.observe(text)
                 if self.settings.verification and deliberation.has_command(text):
                     text = self._verified(system, messages, text)
                 if serial != self._serial:

@@ -183,7 +183,11 @@ class ConversationManager:
         if self.echo_to_chat and echo:
             self.host.chat(f"(To {partner}) {message}")
         payload = {"message": message, "start": start, "end": "!endConversation" in message, "origin": origin}
-        return self.bus.send(self.host.name, partner, payload)
+        sent = self.bus.send(self.host.name, partner, payload)
+        record = getattr(self.host, "public_record", None)  # a CoBlock team's public record of what was said
+        if sent and record is not None:
+            record.said(self.host.name, message)
+        return sent
 
     def end_conversation(self, partner: str, notify: bool = False) -> str:
         """!endConversation: stop talking to `partner` (queued messages go to history unanswered)."""

@@ -175,6 +175,27 @@ def make_coder(profile, settings, skills: Skills, model, embedder, wrap_model: M
     return coder
 
 
+def command_layer(profile, settings, blocked: Sequence[str] = (), task: Any = None,
+                  rounds: bool = False) -> AgentCommands:
+    """The commands of an agent (see build_agent for what is blocked). A profile's own `blocked_actions` may block
+    the state queries (`!stats`, `!inventory`, `!goal`), as CoBlock's does: its XML state tells what they would."""
+    return AgentCommands(default_registry(settings.minecraft_version),
+                         blocked=[*profile.blocked_actions, *settings.blocked_actions, *blocked,
+                                  *blocked_outside_coblock(task, rounds), *blocked_outside_defuse(task),
+                                  *blocked_outside_rounds(rounds),
+                                  *([] if getattr(profile, "check_goal", False) else ["checkGoal"])],
+                         may_block=profile.blocked_actions)
+
+
+def history_summarizer(profile, prompter: Any, model: Any) -> Callable[[str, list[dict]], str] | None:
+    """What folds the oldest turns into the memory note; None without `summarize_history` (CoBlock's paper setting:
+    its XML state carries the whole dialogue and action history, so the oldest turns leave the chat history
+    unsummarized, without a model call)."""
+    if not getattr(profile, "summarize_history", True):
+        return None
+    return lambda memory, turns: prompter.summarize(model, memory, turns)
+
+
 def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = None, task: Any = None,
                 blocked: list[str] | tuple[str, ...] = (), extra_examples: bool = True,
                 wrap_model: ModelWrapper | None = None, on_event: Sequence[EventHook] = (),
@@ -183,7 +204,8 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
     """An agent for `bot` as `profile` describes it. `blocked` adds commands blocked for this agent (a task's
     blocked actions); the profile's and the settings' are always blocked, and so are the coblock commands unless
     `task` is a coblock task and the round commands (`!wait`) unless the agent plays in `rounds` (they would only
-    lengthen every other prompt). `agent_index`: which player of `task` the agent is. With `rounds` the agent is
+    lengthen every other prompt); `!checkGoal` is blocked unless the profile's `check_goal` is on (CoBlock's
+    paper has no such command). `agent_index`: which player of `task` the agent is. With `rounds` the agent is
     driven by turns (Agent.drive_by_turns) from the start. `wrap_model(name, model, role=...)` wraps each of its
     models (see the module's doc)."""
     model = model if model is not None else make_model(profile, settings)
@@ -194,10 +216,7 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
                                profile.name, agent_index)
     uses_embedder = needs_embedder(profile, settings, model)  # the model itself: a wrapper may hide its api
     model = wrap_with(wrap_model, profile.name, model, "chat")
-    commands = AgentCommands(default_registry(settings.minecraft_version),
-                             blocked=[*profile.blocked_actions, *settings.blocked_actions, *blocked,
-                                      *blocked_outside_coblock(task), *blocked_outside_defuse(task),
-                                      *blocked_outside_rounds(rounds)])
+    commands = command_layer(profile, settings, blocked, task, rounds)
 
     embedder = shared_embedder(settings.cache_dir) if uses_embedder else None
     examples = ExampleSelector(profile.conversation_examples, embedder) if profile.conversation_examples else None
@@ -206,7 +225,7 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
     prompter = Prompter.from_profile(profile, settings, examples=examples, coding_examples=coding_examples,
                                      model=model)
     state = BotState(profile.name, settings.bots_dir)
-    history = History(profile.name, summarizer=lambda memory, turns: prompter.summarize(model, memory, turns),
+    history = History(profile.name, summarizer=history_summarizer(profile, prompter, model),
                       max_messages=settings.max_messages, state=state)
     agent_settings = AgentSettings(max_commands=settings.max_commands, cooldown=profile.cooldown,
                                    only_chat_with=list(settings.only_chat_with),

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..tasks.families.coblock.fields import private_goals_of
 from ..tasks.families.coblock.generator import neighbours
+from ..tasks.families.coblock.record import BREAK, END, PLACE
 from ..tasks.families.coblock.site import NoStructureError, box_text, in_site, site_box
 from ..tasks.family import command_sets_of
 from ..tasks.generators.common import join_words
@@ -53,6 +54,17 @@ def with_coblock(answer: Callable[..., Any]) -> Callable[..., Any]:
             return CommandOutput(NO_COBLOCK, False)
         return answer(ctx, ctx.task, *args)
     return run
+
+
+def public_record(ctx: AgentContext) -> Any:
+    """The team's public record (mindpy.tasks.families.coblock.record) the agent was given, or None."""
+    return getattr(ctx.controls, "public_record", None)
+
+
+def _recorded(ctx: AgentContext, kind: str, cell: Cell | None = None, block: str = "") -> None:
+    record = public_record(ctx)
+    if record is not None:
+        record.acted(ctx.name, kind, cell, block)
 
 
 def refuse(text: str) -> CommandOutput:
@@ -109,6 +121,7 @@ def place_block(ctx: AgentContext, task: Any, block: str, x: int, y: int, z: int
     # Note: in cheat mode the skill sets the block with an operator command and the inventory does not shrink;
     # coblock episodes must leave cheat mode off so that inventories stay the scarce resource they are.
     if ctx.skills.place_block(block, x, y, z):
+        _recorded(ctx, PLACE, (x, y, z), block)
         return perform(ctx, True)
     tried = ctx.skills.take_log().strip()
     stopped = ctx.skills.last_result is not None and ctx.skills.last_result.interrupted  # !stop means stop
@@ -126,6 +139,7 @@ def _place_from_afar(ctx: AgentContext, block: str, x: int, y: int, z: int) -> C
     if not _wait_for_block(ctx, x, y, z, lambda name: name == block):
         return refuse(f"Could not place {block} at {where}: the server did not set it.")
     ctx.bot.command(f"clear {ctx.bot.name} {block} 1")
+    _recorded(ctx, PLACE, (x, y, z), block)
     return CommandOutput(f"Placed {block} at {where} (from where you stand: there is no way up to it).")
 
 
@@ -174,6 +188,7 @@ def break_block(ctx: AgentContext, task: Any, x: int, y: int, z: int) -> Command
     ctx.bot.command(f"setblock {x} {y} {z} air")
     if not _wait_for_block(ctx, x, y, z, lambda name: name in AIR):
         return refuse(f"The {name} at {where} is still there: the server did not let you break it.")
+    _recorded(ctx, BREAK, (x, y, z), name)
     return CommandOutput(f"Broke the {name} at {where}. The block is lost: nobody gets it back.")
 
 
@@ -230,6 +245,7 @@ def check_goal(ctx: AgentContext, task: Any) -> str:
 def end_task(ctx: AgentContext, task: Any) -> str:
     """Record that this agent declares the task finished."""
     ctx.task_finished.set()
+    _recorded(ctx, END)
     return "You declared the task finished."
 
 
@@ -247,6 +263,8 @@ COMMANDS = (
            run=with_coblock(place_block)),
     action("breakBlock", "Break the block at a position. The block is lost: nobody gets it back.", *_cell(),
            run=with_coblock(break_block)),
+    # not in the paper: the agents' own comparison of goal and world (profile option `check_goal`, off by default;
+    # the agent factory blocks it otherwise)
     query("checkGoal", "Compare your own goal with the world: which of your blocks are still missing or wrong.",
           run=with_coblock(check_goal)),
     action("endTask", "Declare the task finished, when the whole structure is built.",
@@ -255,10 +273,13 @@ COMMANDS = (
 NAMES = tuple(command.name for command in COMMANDS)
 
 
-def blocked_outside_coblock(task: Any) -> list[str]:
-    """The commands to block for an agent whose task is not a coblock task (or that has no task): none in one."""
-    return [] if is_coblock(task) else list(NAMES)
+def blocked_outside_coblock(task: Any, rounds: bool = False) -> list[str]:
+    """The commands to block for an agent whose task is not a coblock task (or that has no task): none in one,
+    but `!stay` in round mode, where `!wait` is the paper's wait (outside round mode `!stay` is the only one)."""
+    if is_coblock(task):
+        return ["stay"] if rounds else []
+    return list(NAMES)
 
 
-__all__ = ["COMMANDS", "NAMES", "NO_COBLOCK", "blocked_outside_coblock", "check_goal", "is_coblock"]
+__all__ = ["COMMANDS", "NAMES", "NO_COBLOCK", "blocked_outside_coblock", "check_goal", "is_coblock", "public_record"]
 

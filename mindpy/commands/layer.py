@@ -29,11 +29,12 @@ class AgentCommands:
     """The commands one agent may use: its registry and what is blocked for it."""
 
     def __init__(self, registry: CommandRegistry, blocked: Iterable[str] = (), docs_form: str = "short",
-                 only_bound: bool = True):
+                 only_bound: bool = True, may_block: Iterable[str] = ()):
         """`only_bound`: leave commands without a function out of the docs (the model should not be offered
-        what cannot run)."""
+        what cannot run). `may_block`: names that may be blocked although they are otherwise unblockable (a
+        profile's own choice, see mindpy.commands.blocking)."""
         self.registry = registry
-        self.blocked, self.warnings = blocked_commands(registry, blocked)
+        self.blocked, self.warnings = blocked_commands(registry, blocked, may_block=may_block)
         self.docs_form = docs_form
         self.only_bound = only_bound
 

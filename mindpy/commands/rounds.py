@@ -12,7 +12,10 @@ from .context import AgentContext
 
 
 def wait_turn(ctx: AgentContext) -> CommandOutput:
-    """Do nothing: the turn ends."""
+    """Do nothing: the turn ends (a CoBlock team's public record keeps the wait: it is one of the paper's actions)."""
+    record = getattr(ctx.controls, "public_record", None)
+    if record is not None:
+        record.acted(ctx.name, "wait")
     return CommandOutput("You wait this round.")
 
 

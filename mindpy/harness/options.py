@@ -81,6 +81,19 @@ def add_method_options(parser) -> None:
                         help="agents write partner and self modelling sections before acting (profile option)")
     parser.add_argument("--reflection", action="store_true",
                         help="agents get a review of the structure after each round and reflect on it (coblock)")
+    parser.add_argument("--summarize-history", action="store_true",
+                        help="coblock, ours: old turns are folded into a memory note (the paper keeps the whole "
+                             "dialogue and action history in its XML state; profile option)")
+    parser.add_argument("--check-goal", action="store_true",
+                        help="coblock, ours: agents may run !checkGoal, which lists their missing and wrong blocks "
+                             "(not in the paper; profile option)")
+    parser.add_argument("--retrieved-examples", action="store_true",
+                        help="coblock, ours: the 2 most similar short chat examples instead of the paper's "
+                             "three-round examples (profile option)")
+    parser.add_argument("--review-detail", action="store_true",
+                        help="coblock, ours: with --reflection, the review also names floating blocks, blocks "
+                             "outside the structure, clashes in the partner's cells and placeable missing blocks "
+                             "(the paper's: whether the built structure is a part of the goal; profile option)")
     parser.add_argument("--tom-step", action="store_true",
                         help="agents note what each partner is doing and needs before each choice (profile option)")
     parser.add_argument("--verification", action="store_true",

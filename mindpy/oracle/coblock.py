@@ -20,6 +20,10 @@ blue_wool and green_wool: tell me which of your blocks to place."). The partner 
 to it in those colours (`Site.hand_over`, asked for as above) and takes them back if they are refused or nothing
 comes of them for a while (`Site.reclaim`), so the team's split approaches the balanced one γ measures.
 
+The prompt's XML state (CoBlock's paper setting, mindpy.prompts.coblock) is read too, tolerantly (tag and attribute
+names in other cases, attributes in either order, quoted or not): my goal from <Motives>, the built blocks from
+<World>, what I hold from <Inventory>; the older "Structure built so far:" list still works.
+
 Goal wordings read (tolerant: "<block> at (x, y, z)", "(x, y, z): <block>", "x: 1, y: -60, z: 3", spaces for
 underscores; what the agent holds after "You hold"/"You have"):
     "Build your part of a structure of coloured wool together with your partner. Place exactly these 2 blocks,
@@ -249,9 +253,88 @@ def placement_request(text: str) -> list[GoalBlock]:
     return read_goal_blocks(text) if _ASKS_TO_PLACE.search(text) else []
 
 
+def _xml_section(text: str, tag: str) -> str | None:
+    """The inside of the last <tag ...> ... </tag> of `text` (case-insensitive; an unclosed one runs to the next
+    section's opening tag or the end); None when there is none."""
+    opens = list(re.finditer(rf"<\s*{tag}\b[^>]*?(/?)>", text, re.I))
+    if not opens:
+        return None
+    start = opens[-1]
+    if start.group(1):  # <World/>: empty
+        return ""
+    rest = text[start.end():]
+    close = re.search(rf"<\s*/\s*{tag}\s*>", rest, re.I)
+    if close:
+        return rest[:close.start()]
+    nxt = re.search(r"<\s*(?:Motives|World|Inventory|Dialogue|ActionHistory|/Input)\b", rest, re.I)
+    return rest[:nxt.start()] if nxt else rest
+
+
+_TAG = re.compile(r"<\s*block\b([^>]*)>", re.I)
+_ATTR_TYPE = re.compile(r"\b(?:block_type|blockType|type|block|color|colour)\s*=\s*[\"']?([A-Za-z_ ]+?)[\"']?"
+                        r"(?=[\s,/>]|$)", re.I)
+_ATTR_COUNT = re.compile(r"\bcount\s*=\s*[\"']?(\d+)", re.I)
+_ATTR_POS = re.compile(rf"\bpos(?:ition)?\s*=\s*[\"']?\s*[(\[]\s*{_NUM}\s*,\s*{_NUM}\s*,\s*{_NUM}\s*[)\]]", re.I)
+_ATTR_XYZ = re.compile(rf"\bx\s*=\s*[\"']?{_NUM}[\"']?[\s,]+y\s*=\s*[\"']?{_NUM}[\"']?[\s,]+z\s*=\s*[\"']?{_NUM}", re.I)
+
+
+def _tag_block(attrs: str) -> str | None:
+    m = _ATTR_TYPE.search(attrs)
+    return block_name(m.group(1)) if m else None
+
+
+def read_xml_blocks(section: str) -> list[GoalBlock]:
+    """The <block block_type="red_wool" pos="(1, -60, 2)"/> tags of an XML section, in order (the attributes in
+    either order, quoted or not, pos=(x, y, z) or x=, y=, z=); when it has no such tag, the blocks its words
+    name ("red_wool at (1, -60, 2)")."""
+    out: list[GoalBlock] = []
+    for tag in _TAG.finditer(section):
+        attrs = tag.group(1)
+        block = _tag_block(attrs)
+        where = _ATTR_POS.search(attrs) or _ATTR_XYZ.search(attrs)
+        if block and where:
+            x, y, z = (int(n) for n in where.groups())
+            out.append((x, y, z, block))
+    return out if out or _TAG.search(section) else read_goal_blocks(section)
+
+
+def read_motives(text: str) -> list[GoalBlock]:
+    """My goal's blocks as the prompt's <Motives> lists them ([] when it has none)."""
+    section = _xml_section(text, "Motives")
+    return read_xml_blocks(section) if section else []
+
+
+def motives_goal_text(text: str) -> str:
+    """A goal sentence for the blocks of the prompt's <Motives> ("" when it has none), which parse_goal reads."""
+    blocks = read_motives(text)
+    if not blocks:
+        return ""
+    where = ", ".join(f"{b} at ({x}, {y}, {z})" for x, y, z, b in blocks)
+    return f"Place these {len(blocks)} blocks of the structure: {where}."
+
+
+def read_xml_inventory(text: str) -> dict[str, int] | None:
+    """What the prompt's <Inventory> says I hold; None when it has none."""
+    section = _xml_section(text, "Inventory")
+    if section is None:
+        return None
+    held: dict[str, int] = {}
+    for tag in _TAG.finditer(section):
+        block, count = _tag_block(tag.group(1)), _ATTR_COUNT.search(tag.group(1))
+        if block and count:
+            held[block] = held.get(block, 0) + int(count.group(1))
+    return held
+
+
 def read_structure(state: str) -> tuple[dict[Cell, str], bool] | None:
-    """The blocks the prompt's "Structure built so far:" lists, and whether that is all of them; None when the
-    prompt has no such list (or an empty one: the world could not be read)."""
+    """The blocks the prompt shows built: its XML <World> (every block), else its "Structure built so far:" list,
+    and whether that is all of them; None when the prompt has neither (or an empty list: the world could not be
+    read)."""
+    world = _xml_section(state, "World")
+    if world is not None:
+        if "could not be read" in world:
+            return None
+        return {(x, y, z): b for x, y, z, b in read_xml_blocks(world)}, True
     at = state.find(STRUCTURE_HEAD)
     if at < 0:
         return None
@@ -342,6 +425,13 @@ class Site:
         self.order = {(x, y, z): i for i, (x, y, z, _) in enumerate(self.goal)}
 
     # ---- learning ----
+    def trust_view(self) -> None:
+        """Without !checkGoal (CoBlock's paper setting) the prompt's whole list of built blocks is the check: my
+        goal is checked, and confirmed when every block of it is in place."""
+        if self.full_view:
+            self.checked = True
+            self.confirmed = all(self.in_place(c) for c in self.want)
+
     def see_structure(self, built: Mapping[Cell, str], whole: bool) -> None:
         """The prompt's list of built blocks; `whole`: it lists every block of the site (else only some)."""
         if whole:

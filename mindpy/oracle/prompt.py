@@ -13,7 +13,9 @@ from ..agent.conversation import BOT_TAG
 
 SELF_PROMPT_START = "You are self-prompting with the goal:"
 
-_NAME = re.compile(r"^You are ([A-Za-z0-9_]+), a Minecraft bot")
+_NAME = re.compile(r"^You are ([A-Za-z0-9_]+), a Minecraft (?:bot|player)")
+# CoBlock's prompt names the partner ("Your partner is jill.") where other prompts append TEAM_SENTENCE to the goal
+_PARTNER_SENTENCE = re.compile(r"\bYour partners? (?:is|are):? ([A-Za-z0-9_]+(?:,\s*[A-Za-z0-9_]+)*)\.?")
 _TASK_START = "Your task: "
 # The sentence mindpy.harness.episode appends to the goal, naming the other agents in agent order.
 TEAM_SENTENCE = re.compile(r"The other agents are: ([A-Za-z0-9_]+(?:,\s*[A-Za-z0-9_]+)*)\.?")
@@ -71,16 +73,29 @@ class PromptView:
         return self.inventory.get(item, 0)
 
     def may(self, command: str) -> bool:
-        """Whether I may use `command`: the prompt's command docs leave blocked commands out. `!stats` is never
-        blocked, so a prompt without it has no docs, and nothing is known to be blocked."""
-        if not re.search(r"^!stats\b", self.system, re.M):
+        """Whether I may use `command`: the prompt's command docs leave blocked commands out. Docs open with a
+        "COMMANDS" line and (but where a profile blocks it, as CoBlock's) list `!stats`; a prompt with neither has
+        no docs, and nothing is known to be blocked."""
+        if not re.search(r"^!stats\b|^COMMANDS$", self.system, re.M):
             return True
-        return re.search(rf"^!{re.escape(command)}\b", self.system, re.M) is not None
+        return re.search(rf"^!{re.escape(command)}\b", self.docs, re.M) is not None
 
     def offers(self, command: str) -> bool:
         """Whether the prompt's command docs list `command` (False without docs): for commands that exist only in
         some games, such as round mode's `!wait`."""
-        return re.search(rf"^!{re.escape(command)}\b", self.system, re.M) is not None
+        return re.search(rf"^!{re.escape(command)}\b", self.docs, re.M) is not None
+
+    @property
+    def docs(self) -> str:
+        """The command docs of the system prompt: from their "COMMANDS" line to the first blank line that does not
+        go on with docs (examples further on may hold commands the docs do not offer); the whole system prompt
+        when it has no such line."""
+        start = re.search(r"^COMMANDS$", self.system, re.M)
+        if start is None:
+            return self.system
+        rest = self.system[start.end():]
+        end = re.search(r"\n\s*\n(?!\s*(?:!|Queries|Actions))", rest)
+        return rest[:end.start()] if end else rest
 
 
 def prompt_kind(system: str) -> str:
@@ -136,16 +151,24 @@ def read_prompt(messages: list[dict], system: str) -> PromptView:
     m = _NAME.match(system.strip())
     view.name = m.group(1) if m else ""
     view.goal = task_goal(system)
-    others = TEAM_SENTENCE.search(view.goal) or TEAM_SENTENCE.search(system)
+    others = TEAM_SENTENCE.search(view.goal) or TEAM_SENTENCE.search(system) or _PARTNER_SENTENCE.search(system)
     if others:
         view.others = [n.strip() for n in others.group(1).split(",") if n.strip() and n.strip() != view.name]
     turns = [dict(m) for m in messages]
-    if turns and turns[-1]["role"] in ("system", "user") and ("INVENTORY" in turns[-1]["content"]
-                                                               or "Current action" in turns[-1]["content"]):
+    if turns and turns[-1]["role"] in ("system", "user") and any(
+            mark in turns[-1]["content"] for mark in ("INVENTORY", "Current action", "<Input>", "<World")):
         view.state = str(turns.pop()["content"])
+    if not view.goal and view.state:  # CoBlock's XML state: the goal is its <Motives>
+        from .coblock import motives_goal_text
+
+        view.goal = motives_goal_text(view.state)
     view.turns = turns
     view.trigger = turns[-1] if turns else None
     inv = parse_inventory(view.state) if view.state else None
+    if inv is None and view.state:
+        from .coblock import read_xml_inventory
+
+        inv = read_xml_inventory(view.state)  # CoBlock's XML state (never the system's format examples)
     if inv is None:
         inv = parse_inventory(system)
     if inv is not None:

@@ -20,6 +20,10 @@ Placeholder values come from, in order: `extra` values given to a call, the `pro
 The profile options `partner_modelling` and `reflection` (the CoBlock method, mindpy.prompts.coblock) add their
 rules to the conversing prompt's stable part ($METHOD, appended when the template does not place it) and, for
 partner modelling, the agent's last notes to its state ($MODELLING). With both off the prompts are unchanged.
+CoBlock's own template (profiles/coblock.yaml) places the paper's parts itself: $STEPS (the four reasoning steps,
+as the switches have them, instead of $METHOD), $COBLOCK_EXAMPLES (the three-round examples; with the option
+`retrieved_examples` they give way to $EXAMPLES, the retrieved chat examples), $COBLOCK_STATE (the XML state) and
+$PARTNERS.
 """
 
 from __future__ import annotations
@@ -37,17 +41,27 @@ from pathlib import Path
 from typing import Any
 
 from ..models.tokens import MESSAGE_OVERHEAD, common_prefix_tokens, count_tokens, encode
+from ..profiles import METHOD_OPTIONS
 from ..rag.examples import render_example
-from .coblock import method_text, modelling_text, structure_text
+from .coblock import (
+    coblock_state,
+    cot_examples_text,
+    method_text,
+    modelling_text,
+    partners_text,
+    steps_text,
+    structure_text,
+)
 
 log = logging.getLogger(__name__)
 
 PLACEHOLDERS = ("NAME", "STATS", "INVENTORY", "ACTION", "COMMAND_DOCS", "CODE_DOCS", "EXAMPLES", "MEMORY",
                 "TO_SUMMARIZE", "CONVO", "SELF_PROMPT", "LAST_GOALS", "BLUEPRINTS", "TASK_GOAL", "TASK_INVENTORY",
-                "METHOD", "MODELLING", "STRUCTURE")
+                "METHOD", "MODELLING", "STRUCTURE", "COBLOCK_STATE", "STEPS", "COBLOCK_EXAMPLES", "PARTNERS",
+                "COBLOCK_MEMORY")
 # Values that change from call to call; lines holding them belong after the conversation.
 VOLATILE = frozenset({"STATS", "INVENTORY", "ACTION", "MEMORY", "TO_SUMMARIZE", "CONVO", "SELF_PROMPT",
-                      "LAST_GOALS", "MODELLING", "STRUCTURE"})
+                      "LAST_GOALS", "MODELLING", "STRUCTURE", "COBLOCK_STATE", "COBLOCK_MEMORY"})
 PROMPT_KINDS = ("conversing", "coding", "saving_memory", "bot_responder")
 _TOKEN = re.compile(r"\$([A-Z][A-Z_]*)")
 _COMMAND = re.compile(r"!([A-Za-z_][A-Za-z0-9_]*)")
@@ -158,15 +172,22 @@ class Prompter:
                attributes are named after the placeholders in lower case (`ctx.stats`, `ctx.command_docs`)
     examples, coding_examples: objects with `render(turns, k, name) -> str` (mindpy.rag.ExampleSelector)
     partner_modelling, reflection: the CoBlock method's options (see the module's docstring)
+    retrieved_examples, review_detail: CoBlock's options of ours (mindpy.profiles.COBLOCK_OPTIONS) the prompts
+    use; `options` keeps every method option of the profile, for the record of an episode's settings
     """
 
     def __init__(self, name: str = "", prompts: Mapping[str, Any] | None = None,
                  providers: Mapping[str, Any] | None = None, examples=None, coding_examples=None,
                  num_examples: int = 2, model=None, prompt_log: str | Path | None = None,
-                 partner_modelling: bool = False, reflection: bool = False):
+                 partner_modelling: bool = False, reflection: bool = False, retrieved_examples: bool = False,
+                 review_detail: bool = False, options: Mapping[str, bool] | None = None):
         self.name = name
         self.partner_modelling = partner_modelling
         self.reflection = reflection
+        self.retrieved_examples = retrieved_examples
+        self.review_detail = review_detail
+        self.options = dict(options or {"partner_modelling": partner_modelling, "reflection": reflection,
+                                        "retrieved_examples": retrieved_examples, "review_detail": review_detail})
         self.prompts = {**default_prompts(), **{k: v for k, v in (prompts or {}).items() if v}}
         if providers is None or isinstance(providers, Mapping):
             self.providers: dict[str, Any] = dict(providers or {})
@@ -193,7 +214,17 @@ class Prompter:
                    coding_examples=coding_examples, model=model, prompt_log=log_path,
                    num_examples=settings.num_examples if settings is not None else 2,
                    partner_modelling=bool(getattr(profile, "partner_modelling", False)),
-                   reflection=bool(getattr(profile, "reflection", False)))
+                   reflection=bool(getattr(profile, "reflection", False)),
+                   retrieved_examples=bool(getattr(profile, "retrieved_examples", False)),
+                   review_detail=bool(getattr(profile, "review_detail", False)),
+                   options={name: bool(getattr(profile, name, False)) for name in METHOD_OPTIONS})
+
+    @property
+    def thinks_in_comments(self) -> bool:
+        """Whether the conversing prompt asks for reasoning on "#" lines before the action (CoBlock's $STEPS):
+        the agent then keeps those lines out of what is said or run."""
+        template = self.prompts.get("conversing")
+        return "$STEPS" in "".join(split_template(template)) if template else False
 
     # ---- values ---------------------------------------------------------------------------------------
     def _value(self, key: str, agent: Any, turns: list[dict], kind: str, docs: str = "") -> str:
@@ -214,6 +245,10 @@ class Prompter:
             return name
         if key == "METHOD":
             return method_text(self.partner_modelling, self.reflection)
+        if key == "STEPS":
+            return steps_text(self.partner_modelling, self.reflection)
+        if key == "COBLOCK_EXAMPLES":
+            return "" if self.retrieved_examples else cot_examples_text(self.partner_modelling, self.reflection)
         if key == "EXAMPLES":
             selector = self.coding_examples if kind == "coding" else self.examples
             if selector is None or self.num_examples <= 0:
@@ -226,6 +261,9 @@ class Prompter:
         commands = getattr(agent, "commands", None)
         if key == "MEMORY":
             return getattr(history, "memory", "")
+        if key == "COBLOCK_MEMORY":  # summarize_history: the note old turns were folded into, when there is one
+            memory = getattr(history, "memory", "")
+            return f"Your memory of earlier turns (a summary): '{memory}'" if memory else ""
         if key == "COMMAND_DOCS" and commands is not None and hasattr(commands, "docs"):
             return commands.docs(getattr(agent, "context", None))
         if key in ("STATS", "INVENTORY") and commands is not None:
@@ -256,6 +294,10 @@ class Prompter:
             return modelling_text(getattr(agent, "modelling_notes", "")) if self.partner_modelling else ""
         if key == "STRUCTURE":
             return structure_text(agent)
+        if key == "COBLOCK_STATE":
+            return coblock_state(agent)
+        if key == "PARTNERS":
+            return partners_text(agent)
         return ""
 
     def _examples(self, selector: Any, turns: list[dict], name: str, docs: str) -> str:
@@ -285,6 +327,10 @@ class Prompter:
         values: dict[str, str] = {}
         # the docs before the examples: examples using commands the docs do not offer are left out
         for key in sorted(_placeholders(stable_t, state_t), key=lambda k: k == "EXAMPLES"):
+            if key == "EXAMPLES" and "COBLOCK_EXAMPLES" in values and not self.retrieved_examples \
+                    and key not in extra:
+                values[key] = ""  # the paper's examples stand in the template's place for them
+                continue
             values[key] = str(extra[key]) if key in extra else \
                 self._value(key, agent, turns, kind, values.get("COMMAND_DOCS", ""))
         system = _tidy(fill(stable_t, values))
@@ -299,7 +345,7 @@ class Prompter:
         $METHOD after the stable part, $MODELLING before the state's last line (its closing instruction)."""
         if kind != "conversing" or not (self.partner_modelling or self.reflection):
             return stable, state
-        if "$METHOD" not in stable and "$METHOD" not in state:
+        if "$METHOD" not in stable and "$METHOD" not in state and "$STEPS" not in stable + state:
             stable = f"{stable}\n\n$METHOD"
         if self.partner_modelling and "$MODELLING" not in stable + state:
             lines = state.split("\n") if state else []

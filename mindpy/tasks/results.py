@@ -25,6 +25,8 @@ A task's family may add fields of its own (`Family.result_fields`). Coblock task
   undefined, with gamma_note saying why (else gamma_note is null). Breaks are left out: the optimal split counts
   placements.
 - rounds: the last round recorded (round mode), or null when the episode was not played in rounds.
+- coblock_settings: the agents' prompt settings (the paper's partner_modelling and reflection, and our options
+  summarize_history, check_goal, retrieved_examples, review_detail; "mixed" where agents differ), or null.
 """
 
 from __future__ import annotations

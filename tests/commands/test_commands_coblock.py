@@ -3,6 +3,7 @@ run, and checked against the world and the inventory; and who sees them (only ag
 
 from __future__ import annotations
 
+import dataclasses
 from types import SimpleNamespace
 
 from agent_helpers import make_profile, make_settings
@@ -186,7 +187,9 @@ def test_only_agents_of_a_coblock_task_see_the_commands(make_bot, server, tmp_pa
 
     settings = make_settings(tmp_path)
     names = [unique_name("cob"), unique_name("cob")]
-    profiles = [load_profile(make_profile(tmp_path, n), settings=settings) for n in names]
+    # !checkGoal is an option of ours (`check_goal`, off in the paper's setting: the factory blocks it then)
+    profiles = [dataclasses.replace(load_profile(make_profile(tmp_path, n), settings=settings), check_goal=True)
+                for n in names]
     runner = AgentRunner(settings, profiles, server.host, server.port, task=task,
                          models={n: ReplayModel([]) for n in names})
     second = runner._make_agent(names[1], make_bot(exact_name=names[1]))  # how the runner builds each agent

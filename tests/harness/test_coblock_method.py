@@ -1,7 +1,8 @@
 """The CoBlock agent method in a whole episode (`mindpy run --task ... --rounds N --partner-modelling
 --reflection`): real bots on the embedded server, a replay model. The agents misplace a block in round 1; the
-review after the round names it, and the modelling sections written in round 1 come back in round 2's prompt
-without ever being said."""
+review after the round names it to its owner only, the XML state of round 2 shows it to both, the modelling
+sections written in round 1 come back in round 2's prompt without ever being said, and the result records the
+settings."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ ROUND_ONE = ("# Partner Modelling\n# Long-term goal: unknown, a part of the same
 def test_modelling_sections_come_back_and_the_review_names_the_misplaced_block(tmp_path):
     script = tmp_path / "replies.yaml"
     # the state of round 1 (the last message the model gets) shows an empty site
-    script.write_text(yaml.safe_dump({"replies": [{"reply": ROUND_ONE, "match": "nothing built yet", "times": 0}],
+    script.write_text(yaml.safe_dump({"replies": [{"reply": ROUND_ONE, "match": "<World>\n</World>", "times": 0}],
                                       "default": "!wait"}))
     run_dir = tmp_path / "run"
     proc = subprocess.run([str(MINDPY), "run", "--task", str(REPO_ROOT / "tasks" / "coblock_test.json"),
@@ -39,6 +40,8 @@ def test_modelling_sections_come_back_and_the_review_names_the_misplaced_block(t
     assert result["placed_by_agent"]["andy"] == 1 and result["build_actions"] == 1  # jill holds no blue_wool
     assert result["timesteps"] == 4  # the paper's actions: andy's place and wait, jill's two waits
     assert result["score"] == 0  # nothing right, one extra
+    assert result["coblock_settings"] == {"partner_modelling": True, "reflection": True, "summarize_history": False,
+                                          "check_goal": False, "retrieved_examples": False, "review_detail": False}
 
     calls = [json.loads(line) for line in (run_dir / "calls" / "andy.jsonl").read_text().splitlines()]
     first, second = calls[0], calls[1]
@@ -53,6 +56,15 @@ def test_modelling_sections_come_back_and_the_review_names_the_misplaced_block(t
     # the review after round 1 names the real misplaced block and asks for reflection
     assert "block at (100, -60, -98) is blue_wool, your goal says yellow_wool" in later
     assert "reflect" in later.lower()
+    # the XML state of round 2 shows the block in the world and the action in both agents' history; jill's review
+    # says nothing of andy's cell (nothing in her goal is wrong, and she placed nothing)
+    for name in ("andy", "jill"):
+        state = [json.loads(line) for line in (run_dir / "calls" / f"{name}.jsonl").read_text().splitlines()][1]
+        state = state["messages"][-1]["content"]
+        assert '<World>\n<block block_type="blue_wool" pos="(100, -60, -98)"/>\n</World>' in state, name
+        assert '<action agent="andy" type="place" block_type="blue_wool" pos="(100, -60, -98)"/>' in state, name
+    assert "(100, -60, -98)" not in [m["content"] for m in json.loads(
+        (run_dir / "calls" / "jill.jsonl").read_text().splitlines()[1])["messages"] if "Review" in m["content"]][-1]
     # without the options, neither reaches the prompt (the same script, the same task)
     plain = tmp_path / "plain"
     proc = subprocess.run([str(MINDPY), "run", "--task", str(REPO_ROOT / "tasks" / "coblock_test.json"),

@@ -3,8 +3,9 @@ reading private goals, building bottom up, asking the partner to place the colou
 allowed, to give them) and doing what the partner asks, waiting for the partner's support, fixing a wrong block,
 ending only when both goals are done, and the round mode's `!wait`.
 
-Two prompts: CoBlock episodes' own (profiles/coblock.yaml: the structure built so far in every prompt, !givePlayer
-blocked, as in the paper) and the MineCollab task profile's (profiles/task.yaml: no structure list, giving allowed),
+Two prompts: CoBlock episodes' own (profiles/coblock.yaml: the paper's XML state with the structure built so far in
+every prompt, !givePlayer blocked, as in the paper; most tests with the `check_goal` option of ours on, those of
+"the paper's setting" without it) and the MineCollab task profile's (profiles/task.yaml: no structure list, giving allowed),
 where the oracle learns the site from its commands' answers alone. The command answers are written as the coblock
 commands write them (mindpy.commands.coblock and the place skill): a small stand-in for the world answers each
 command by the commands' rules (held, taken, floating), so the tests see every choice along a whole build."""
@@ -32,7 +33,7 @@ from mindpy.oracle.coblock import (
     says_done,
 )
 from mindpy.oracle.goals import parse_goal
-from mindpy.prompts.coblock import structure_lines
+from mindpy.prompts.coblock import state_xml, structure_lines
 from mindpy.prompts.prompter import Prompter
 
 TASKS = json.loads((REPO_ROOT / "tasks" / "coblock_test.json").read_text())
@@ -45,10 +46,13 @@ ROUND_RULE = ("Do one thing now: run one command that acts, or send one message,
               "(like !inventory) are free.")
 
 
-def docs(profile: str, rounds: bool = False) -> str:
+def docs(profile: str, rounds: bool = False, check_goal: bool = True) -> str:
     """The command docs of a coblock agent as an episode blocks them: the profile's blocked actions, the blueprint
-    commands, !endGoal (it has a goal), and !wait outside round mode."""
+    commands, !endGoal (it has a goal), !wait outside round mode, and in the coblock profile !checkGoal unless
+    `check_goal` (the option of ours; the tests of the paper's setting turn it off) and, in round mode, !stay."""
     blocked = PROFILES[profile].get("blocked_actions", []) + BLUEPRINT_COMMANDS + ["endGoal"]
+    if profile == "coblock":
+        blocked += ([] if check_goal else ["checkGoal"]) + (["stay"] if rounds else [])
     return command_docs(REGISTRY, blocked=blocked + ([] if rounds else ["wait"]))
 
 
@@ -128,7 +132,8 @@ class Scene:
     """One agent of a coblock task as its prompter shows it: the task's goal text, its inventory and its turns."""
 
     def __init__(self, task_id: str, index: int, name: str = "andy", partner: str = "jill", rounds: bool = False,
-                 items: dict | None = None, profile: str = "coblock", world: World | None = None):
+                 items: dict | None = None, profile: str = "coblock", world: World | None = None,
+                 check_goal: bool = True):
         task = TASKS[task_id]
         self.name, self.partner, self.rounds = name, partner, rounds
         self.goal = f"{task['goal'][str(index)]} The other agents are: {partner}."
@@ -143,14 +148,19 @@ class Scene:
             "STATS": f"STATS\n- Position: x: 100, y: -60, z: -101\n- Other players nearby: {partner}",
             "INVENTORY": lambda: "\n".join(["INVENTORY"] + [f"- {k}: {v}" for k, v in sorted(self.items.items())
                                                             if v > 0]),
-            "COMMAND_DOCS": docs(profile, rounds),
+            "COMMAND_DOCS": docs(profile, rounds, check_goal),
             "STRUCTURE": lambda: structure_lines(self.world.blocks),
             "TASK_GOAL": self.goal,
             "TASK_INVENTORY": "",
             "MEMORY": "",
             "ACTION": "none",
             "SELF_PROMPT": "" if rounds else f'Your current goal, which you set yourself: "{self.goal}"',
+            # the coblock profile's XML state (the paper's) and its partner line
+            "COBLOCK_STATE": lambda: state_xml(self.goal_blocks, self.world.blocks, self.items, self.dialogue, []),
+            "PARTNERS": f"Your partner is {partner}.",
+            "COBLOCK_MEMORY": "",
         })
+        self.dialogue: list[tuple[str, str]] = []
 
     def add(self, role: str, content: str) -> Scene:
         self.turns.append({"role": role, "content": content})
@@ -159,6 +169,7 @@ class Scene:
     def hear(self, text: str) -> Scene:
         """A partner's message: outside round mode it prompts the agent by itself."""
         self.turn_over = self.rounds
+        self.dialogue.append((self.partner, text))
         return self.add("user", f"{self.partner}: (FROM OTHER BOT){text}")
 
     def turn(self) -> Scene:
@@ -174,6 +185,9 @@ class Scene:
         reply = self.model.send(prompt.messages, prompt.system).text
         if reply:
             self.add("assistant", reply)
+            name, args = command(reply)
+            if name == "startConversation" or name is None:
+                self.dialogue.append((self.name, args[1] if name else reply))
         return reply
 
     def play(self, calls: int, stop=lambda reply: False) -> list[str]:
@@ -686,3 +700,49 @@ def test_a_partner_with_blocks_of_its_own_left_gets_only_what_evens_us_out():
     busy.play(4)
     busy.hear(f"I have nothing to place right now, with {left} of my blocks still to place. I hold blue_wool.")
     assert not placement_request(busy.ask())  # as much work left as I have: nothing to hand over
+
+
+# ---- the paper's setting: no !checkGoal, the XML state is the check ----------------------------------------------
+def test_paper_setting_builds_the_goal_read_from_motives_bottom_up_without_check_goal():
+    scene = Scene("coblock_independent_0", 0, check_goal=False)
+    scene.goal = ""  # nothing but the XML state says what the goal is
+    scene.prompter.providers["TASK_GOAL"] = ""
+    replies = scene.play(30, stop=lambda r: "!startConversation" in r)
+    assert "checkGoal" not in names(replies)
+    cells = placed(replies)
+    assert sorted(c[1:] + (c[0],) for c in cells) == sorted(scene.goal_blocks)
+    assert [c[2] for c in cells] == sorted(c[2] for c in cells) and scene.world.refusals == []
+    name, args = command(replies[-1])
+    assert name == "startConversation" and "My goal is done" in args[1]
+
+
+def test_paper_setting_breaks_a_wrong_block_it_sees_in_the_world():
+    world = World({(100, -60, -98): "red_wool"})
+    replies = Scene("coblock_independent_0", 0, world=world, check_goal=False).play(2)
+    assert names(replies) == ["breakBlock", "placeBlock"]
+    assert placed(replies) == [("yellow_wool", 100, -60, -98)]
+
+
+def test_paper_setting_in_rounds_asks_for_a_missing_colour_then_waits_for_it():
+    scene = Scene("coblock_skill_dependent_0", 1, name="jill", partner="andy", rounds=True, check_goal=False)
+    replies = scene.play(30)
+    assert "checkGoal" not in names(replies)
+    asks = [r for r in replies if "please place these for me: yellow_wool at (100, -60, -98)" in r]
+    assert asks and ("yellow_wool", 100, -60, -98) not in placed(replies) and "wait" in names(replies)
+
+
+@pytest.mark.parametrize("state", [
+    '<Input><Motives><VisualMotive><block block_type="red_wool" pos="(1, -60, 2)"/>'
+    '<block pos="(1, -59, 2)" block_type="blue_wool"/></VisualMotive></Motives>'
+    '<World><block block_type="red_wool" pos="(1, -60, 2)"/></World>'
+    '<Inventory><block block_type="blue_wool" count="3"/></Inventory></Input>',
+    "<motives>\n<block type=red_wool, pos=(1, -60, 2)>\n<block type=blue_wool, pos=[1, -59, 2]>\n</motives>\n"
+    "<WORLD>\n<block type=red_wool x=1 y=-60 z=2/>\n</WORLD>\n<inventory><block block_type='blue_wool' count=3/>"
+    "</inventory>",
+])
+def test_the_xml_state_is_read_in_other_wordings(state):
+    from mindpy.oracle.coblock import read_motives, read_xml_inventory
+
+    assert read_motives(state) == [(1, -60, 2, "red_wool"), (1, -59, 2, "blue_wool")]
+    assert read_structure(state) == ({(1, -60, 2): "red_wool"}, True)
+    assert read_xml_inventory(state) == {"blue_wool": 3}

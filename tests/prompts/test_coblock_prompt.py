@@ -1,6 +1,8 @@
 """The CoBlock method in the prompts: the `partner_modelling` and `reflection` options (and the prompts left as they
-were without them), the coblock base profile with its examples and command docs, and $STRUCTURE read from a real
-world."""
+were without them); the coblock base profile, the paper's prompt: its XML state from real objects (goal, world,
+inventory, the team's public record), its actions only, its examples as the switches have them; our options
+(retrieved examples, the summary of old turns, !checkGoal) and the settings an episode records; and $STRUCTURE and
+the XML <World> read from a real world."""
 
 from __future__ import annotations
 
@@ -12,7 +14,6 @@ import pytest
 from coblock_helpers import moved
 from conftest import REPO_ROOT, isolate, wait_until
 from mindpy.agent.modelling import ModellingNotes
-from mindpy.commands import AgentCommands, default_registry
 from mindpy.memory import History
 from mindpy.profiles import load_profile
 from mindpy.prompts import Prompter, default_prompts
@@ -20,6 +21,7 @@ from mindpy.prompts.coblock import MODELLING_RULES, MOST_STRUCTURE_LINES, REFLEC
 from mindpy.prompts.prompter import PLACEHOLDERS, _tidy, fill, split_template
 from mindpy.rag import CachedEmbedder, ExampleSelector, load_embedder
 from mindpy.tasks import load_tasks
+from mindpy.tasks.families.coblock.record import PLACE, WAIT, PublicRecord
 from mindpy.tasks.families.coblock.site import site_box
 from mindpy.world import bulk
 
@@ -47,6 +49,8 @@ def agent(**more):
 
 
 VALUES = {name: f"<{name}>" for name in PLACEHOLDERS if name not in ("METHOD", "MODELLING", "STRUCTURE")}
+# the same, but the coblock prompt's own parts are rendered (its steps and examples)
+PAPER_VALUES = {k: v for k, v in VALUES.items() if k not in ("STEPS", "COBLOCK_EXAMPLES", "EXAMPLES")}
 
 
 @pytest.fixture(scope="module")
@@ -150,31 +154,186 @@ def test_the_options_come_from_the_profile(tmp_path, coblock):
     own.write_text("name: ann\nbase_profile: coblock\npartner_modelling: true\nreflection: true\n")
     prompter = Prompter.from_profile(load_profile(own))
     assert prompter.partner_modelling and prompter.reflection
-    assert str(prompter.build("conversing", agent(), extra=VALUES).system).endswith(REFLECTION_RULES)
+    system = str(prompter.build("conversing", agent(), extra=PAPER_VALUES).system)
+    assert "# Step 2, partner modelling" in system and "# Step 3, reflection" in system  # the coblock steps
+    assert REFLECTION_RULES not in system and MODELLING_RULES not in system  # not appended a second time
+    task = tmp_path / "bob.yaml"
+    task.write_text("name: bob\nbase_profile: task\nreflection: true\n")
+    assert str(Prompter.from_profile(load_profile(task)).build("conversing", agent(), extra=VALUES).system) \
+        .endswith(REFLECTION_RULES)
 
 
-# ----- the coblock base profile -----
-def test_the_coblock_prompt_in_the_papers_order(coblock):
-    commands = AgentCommands(default_registry(), blocked=coblock.blocked_actions)
-    assert not commands.warnings  # every blocked name is a command that can be blocked
-    selector = ExampleSelector(coblock.conversation_examples)
-    prompter = Prompter.from_profile(dataclasses.replace(coblock, partner_modelling=True), examples=selector)
-    me = agent(commands=commands, actions=SimpleNamespace(current_label=None))
-    system = str(prompter.build("conversing", me).system)
-    parts = ["You are andy, a Minecraft bot", "Your task: Build your part.", "How the game works:",
-             "!placeBlock(\"red_wool\", x, y, z)", "What you see each turn:", "Structure built so far",
-             "\nCOMMANDS\n", "!placeBlock", "Examples of how to respond:", "# Partner Modelling"]
+# ----- the coblock base profile: the paper's prompt -----
+class StubBot:
+    """What the prompt reads of a bot: its inventory (the site's blocks come through `built`)."""
+
+    def __init__(self, items):
+        self.items = items
+
+    def inventory(self):
+        return dict(self.items)
+
+
+@pytest.fixture
+def coblock_task():
+    return load_tasks(REPO_ROOT / "tasks" / "coblock_test.json")["coblock_independent_0"]
+
+
+def coblock_agent(task, record, monkeypatch, built=None, index=0, name="andy", **more):
+    """An agent of a coblock task as the prompter reads it: its task, goal index, bot, commands and the team's
+    public record; the built blocks of the site are `built` (the world is read in the test on a real world)."""
+    import mindpy.prompts.coblock as prompts_coblock
+
+    monkeypatch.setattr(prompts_coblock, "built_blocks", lambda bot, task: dict(built or {}))
+    history = History(name)
+    return SimpleNamespace(name=name, history=history, task=task, bot=StubBot({"blue_wool": 20, "green_wool": 20}),
+                           public_record=record, context=SimpleNamespace(agent_index=index, task=task),
+                           actions=SimpleNamespace(current_label=None), **more)
+
+
+def paper_commands(profile, rounds=True, task=None):
+    from mindpy.agent.factory import command_layer
+
+    return command_layer(profile, SimpleNamespace(minecraft_version="1.21.1", blocked_actions=[]),
+                         ["getBlueprint", "endGoal"], task, rounds)
+
+
+def test_the_default_coblock_prompt_is_the_papers_with_the_real_state(coblock, coblock_task, monkeypatch):
+    record = PublicRecord()
+    record.join("andy")
+    record.join("jill")
+    record.said("andy", "Hi jill, my part is the blue column.")
+    record.said("jill", 'Mine is the "orange" wall, go ahead.')
+    record.acted("jill", PLACE, (102, -60, -98), "yellow_wool")
+    record.acted("andy", WAIT)
+    me = coblock_agent(coblock_task, record, monkeypatch, built={(102, -60, -98): "yellow_wool"},
+                       commands=paper_commands(coblock, task=coblock_task))
+    prompter = Prompter.from_profile(coblock, examples=ExampleSelector(coblock.conversation_examples))
+    built = prompter.build("conversing", me)
+    system, state = str(built.system), built.messages[-1]["content"]
+    # the task description, the formats, the docs, the steps, then all the paper-style examples
     at = 0
-    for part in parts:
+    for part in ["You are andy, a Minecraft player", "Your partner is jill.", "At each turn you receive the state",
+                 "<Motives>", "<ActionHistory>", "\nCOMMANDS\n", "How to answer", "# Step 1, the state",
+                 "Step 2, the action", "=== Example 1 (independent", "=== Example 3 (goal-dependent", "round 3 ==="]:
         at = system.index(part, at) + 1
+    assert "Examples of how to respond" not in system  # the retrieved chat examples are an option of ours
+    assert "Partner Modelling" not in system and "Reflection:" not in system and "Review of" not in system
+    # the state: my goal, the world with the partner's block, my inventory, both sides of the chat, the actions
+    goal = coblock_task.fields.private_goals["0"]
+    motives = state[state.index("<Motives>"):state.index("</Motives>")]
+    assert [f'<block block_type="{b}" pos="({x}, {y}, {z})"/>' in motives for x, y, z, b in goal] == [True] * 9
+    assert "(102, -58, -98)" not in motives  # the partner's goal is private
+    assert '<World>\n<block block_type="yellow_wool" pos="(102, -60, -98)"/>\n</World>' in state
+    assert '<block block_type="blue_wool" count="20"/>' in state and "<Inventory>" in state
+    assert ('<Dialogue>\n<chat sender="andy" message="Hi jill, my part is the blue column."/>\n'
+            '<chat sender="jill" message="Mine is the &quot;orange&quot; wall, go ahead."/>\n</Dialogue>') in state
+    assert ('<ActionHistory>\n<action agent="jill" type="place" block_type="yellow_wool" pos="(102, -60, -98)"/>\n'
+            '<action agent="andy" type="wait"/>\n</ActionHistory>') in state
+    assert state.startswith("<Input>") and state.endswith("Continue as andy: your next action.")
+    assert "Your memory" not in state  # nothing summarized: the XML holds the whole history
+    assert prompter.thinks_in_comments
+
+
+def test_the_baseline_offers_only_the_papers_actions_and_refuses_the_rest_in_one_line(coblock, coblock_task):
+    commands = paper_commands(coblock, rounds=True, task=coblock_task)
+    assert not commands.warnings  # every blocked name is a command that can be blocked (by a profile)
+    offered = set(commands.available())
     docs = commands.docs()
-    for name in ("placeBlock", "breakBlock", "checkGoal", "endTask", "startConversation", "goToCoordinates"):
-        assert f"!{name}" in docs, name
-    for name in ("getBlueprint", "checkBlueprint", "givePlayer", "discard", "newAction", "collectBlocks", "setMode"):
-        assert f"!{name}" not in docs, name  # the blueprint is the whole structure; blocks are not handed over
-    full = AgentCommands(default_registry()).docs()
-    assert len(docs) < len(full) / 2
-    assert coblock.modes["cheat"] is False and coblock.modes["torch_placing"] is False
+    for name in ("placeBlock", "breakBlock", "endTask", "startConversation", "wait"):
+        assert f"\n!{name}" in docs, name
+    for name in ("checkGoal", "inventory", "stats", "nearbyBlocks", "entities", "goToCoordinates", "givePlayer",
+                 "getBlueprint", "stay", "help", "endConversation", "goal"):
+        assert f"\n!{name}" not in docs, name
+    assert offered == {"placeBlock", "breakBlock", "endTask", "startConversation", "wait", "stop"}
+    for call in ("!checkGoal", "!inventory", "!stats"):
+        error = commands.parse(f"Let me look. {call}").error
+        assert error and "\n" not in error and f"{call} is blocked for you" in error, error
+    # outside round mode there is no !wait: !stay waits
+    free = paper_commands(coblock, rounds=False, task=coblock_task).docs()
+    assert "\n!stay" in free and "\n!wait" not in free
+    # the option of ours brings !checkGoal back
+    assert "\n!checkGoal" in paper_commands(dataclasses.replace(coblock, check_goal=True), task=coblock_task).docs()
+
+
+@pytest.mark.parametrize("modelling, reflection", [(False, False), (True, False), (False, True), (True, True)])
+def test_the_examples_follow_the_switches(coblock, modelling, reflection):
+    text = str(Prompter.from_profile(dataclasses.replace(coblock, partner_modelling=modelling, reflection=reflection))
+               .build("conversing", agent(), extra=PAPER_VALUES).system)
+    examples = text[text.index("=== Example 1"):]
+    assert examples.count("=== Example") == 9 and examples.count("# Step 1: ") == 9
+    assert ("# Partner Modelling" in examples) is modelling and ("# Self Modelling" in examples) is modelling
+    assert ("# Reflection: " in examples) is reflection and ("Review of the structure" in examples) is reflection
+    assert ("Step 2, partner modelling" in text) is modelling and ("reflection: after each round" in text) is reflection
+    # the examples act only through the paper's actions
+    actions = [line for line in examples.splitlines() if line.startswith("!")]
+    assert {line.split("(")[0] for line in actions} <= {"!placeBlock", "!breakBlock", "!startConversation", "!wait"}
+
+
+def test_retrieved_examples_is_an_option_of_ours(coblock):
+    selector = ExampleSelector(coblock.conversation_examples)
+    chosen = Prompter.from_profile(dataclasses.replace(coblock, retrieved_examples=True), examples=selector)
+    paper = Prompter.from_profile(coblock, examples=selector)
+    extra = {k: v for k, v in PAPER_VALUES.items() if k != "COMMAND_DOCS"}
+    with_option = str(chosen.build("conversing", agent(), extra=extra).system)
+    assert "Examples of how to respond:" in with_option and "=== Example" not in with_option
+    without = str(paper.build("conversing", agent(), extra=extra).system)
+    assert "Examples of how to respond:" not in without and "=== Example 3" in without
+
+
+def test_the_history_is_summarized_only_with_the_option(coblock):
+    from mindpy.agent.factory import history_summarizer
+
+    assert history_summarizer(coblock, None, None) is None
+    assert callable(history_summarizer(dataclasses.replace(coblock, summarize_history=True), None, None))
+    history = History("andy", summarizer=None, max_messages=6)
+    for n in range(8):
+        history.add("jill", f"message {n}")
+    assert history.memory == "" and len(history.turns) < 8  # old turns leave, no summary is made
+
+
+def test_messages_sent_and_commands_run_reach_the_team_record(coblock_task):
+    from mindpy.agent.bus import InProcessBus
+    from mindpy.agent.conversation import ConversationManager
+    from mindpy.commands.coblock import end_task
+    from mindpy.commands.rounds import wait_turn
+
+    record = PublicRecord()
+    bus = InProcessBus()
+    heard = []
+    bus.register("jill", lambda sender, packet: heard.append(packet["message"]))
+    host = SimpleNamespace(name="andy", public_record=record, request_origin=lambda: "andy",
+                           chat=lambda text: None, pause_self_prompt=lambda: None)
+    ConversationManager(host, bus).send("jill", "Hi jill, I build the blue column.")
+    assert bus.wait_settled(5) and heard == ["Hi jill, I build the blue column."]
+    ctx = SimpleNamespace(name="andy", controls=SimpleNamespace(public_record=record),
+                          task_finished=__import__("threading").Event())
+    wait_turn(ctx)
+    end_task(ctx, coblock_task)
+    assert record.dialogue() == [("andy", "Hi jill, I build the blue column.")]
+    assert [(m.agent, m.kind) for m in record.actions()] == [("andy", WAIT), ("andy", "end")]
+
+
+def test_the_settings_of_an_episode_are_recorded(coblock, coblock_task):
+    from mindpy.tasks.families.coblock import FAMILY
+    from mindpy.tasks.families.coblock.record import record_for
+    from mindpy.tasks.families.coblock.results import recorded_settings
+
+    bus = object.__new__(type("Bus", (), {}))
+    andy = SimpleNamespace(name="andy", conversations=SimpleNamespace(bus=bus),
+                           prompter=Prompter.from_profile(dataclasses.replace(coblock, reflection=True)),
+                           skills=SimpleNamespace(runner=SimpleNamespace(protect_blocks=lambda blocks: None)))
+    jill = SimpleNamespace(**{**vars(andy), "name": "jill"})
+    for member in (andy, jill):
+        FAMILY.configure_agent(coblock_task, member)
+    assert andy.public_record is jill.public_record is record_for(coblock_task)
+    assert andy.public_record.players == ["andy", "jill"]
+    assert recorded_settings(coblock_task) == {"partner_modelling": False, "reflection": True,
+                                               "summarize_history": False, "check_goal": False,
+                                               "retrieved_examples": False, "review_detail": False}
+    jill.prompter = Prompter.from_profile(dataclasses.replace(coblock, review_detail=True))
+    FAMILY.configure_agent(coblock_task, jill)
+    assert recorded_settings(coblock_task)["review_detail"] == "mixed"
 
 
 @pytest.fixture(scope="module")
@@ -219,11 +378,13 @@ def test_structure_lists_the_built_blocks_of_the_site(coblock, make_bot):
     task = moved(load_tasks(REPO_ROOT / "tasks" / "coblock_test.json")["coblock_independent_0"], x - 105, z + 95)
     (x0, y0, z0), (x1, y1, z1) = task.blueprint.bounds()
     sx0, sy0, sz0, sx1, sy1, sz1 = site_box(task)  # the blueprint's box and a margin
-    prompter = Prompter.from_profile(coblock)
-    me = agent(bot=bot, task=task)
+    # $STRUCTURE (lines, for templates of one's own) and the XML <World> of the coblock prompt, read from the world
+    template = {"system": "You build.", "state": "Structure built so far:\n$STRUCTURE\n$COBLOCK_STATE\nGo on."}
+    prompter = Prompter(prompts={"conversing": template})
+    me = agent(bot=bot, task=task, context=SimpleNamespace(agent_index=0), public_record=None)
 
     def state() -> str:
-        return prompter.build("conversing", me, extra={"INVENTORY": "", "MEMORY": ""}).messages[-1]["content"]
+        return prompter.build("conversing", me).messages[-1]["content"]
 
     bot.command(f"/fill {sx0} {sy0} {sz0} {sx1} {sy1} {sz1} air")
     wait_until(lambda: "Structure built so far:\nnothing built yet\n" in state(), timeout=10, message="an empty site")
@@ -235,6 +396,10 @@ def test_structure_lists_the_built_blocks_of_the_site(coblock, make_bot):
     assert (f"Structure built so far:\nyellow_wool at ({x0}, {y0}, {z0 + 2})\nred_wool at ({x1}, {y0}, {z1})\n"
             f"blue_wool at ({x0}, {y0 + 1}, {z0 + 2})\n") in state()  # bottom up
     assert "stone" not in state()
+    world = state()[state().index("<World>"):state().index("</World>")]
+    assert world.splitlines()[1:] == [f'<block block_type="yellow_wool" pos="({x0}, {y0}, {z0 + 2})"/>',
+                                      f'<block block_type="red_wool" pos="({x1}, {y0}, {z1})"/>',
+                                      f'<block block_type="blue_wool" pos="({x0}, {y0 + 1}, {z0 + 2})"/>']
     # a full layer: the list stops at its bound and counts the rest
     bot.command(f"/fill {x0} {y0 + 2} {z0} {x1} {y0 + 2} {z1} orange_wool")
     cells = (x1 - x0 + 1) * (z1 - z0 + 1)
@@ -244,5 +409,6 @@ def test_structure_lists_the_built_blocks_of_the_site(coblock, make_bot):
     assert len(listed) == MOST_STRUCTURE_LINES
     assert f"...and {3 + cells - MOST_STRUCTURE_LINES} more" in text
     # outside a coblock task there is no structure to show
-    assert "nothing built yet" not in Prompter.from_profile(coblock).build(
-        "conversing", agent(bot=bot, task=None), extra={"INVENTORY": ""}).messages[-1]["content"]
+    assert prompter.build("conversing", agent(bot=bot, task=None)).messages[-1]["content"] == \
+        "Structure built so far:\n\nGo on." or "<World>" not in prompter.build(
+            "conversing", agent(bot=bot, task=None)).messages[-1]["content"]

@@ -280,7 +280,14 @@ def test_the_eval_summary_gives_coblock_means(tmp_path):
     summary = summarize(rows)
     assert summary["coblock"] == {"episodes": 3, "mean_gamma": pytest.approx(0.4), "episodes_with_gamma": 2,
                                   "mean_timesteps": pytest.approx(20), "mean_rounds": pytest.approx(16),
-                                  "episodes_in_rounds": 2}
+                                  "episodes_in_rounds": 2, "settings": None}  # no result.json kept settings
+    # the settings each episode's result.json recorded, merged ("mixed" where episodes differ)
+    for n, task_id in enumerate("abc"):
+        (tmp_path / task_id).mkdir()
+        (tmp_path / task_id / "result.json").write_text(json.dumps({"coblock_settings": {
+            "partner_modelling": False, "reflection": n == 1, "check_goal": False}}))
+    assert summarize(rows)["coblock"]["settings"] == {"partner_modelling": False, "reflection": "mixed",
+                                                      "check_goal": False}
     assert summary["by_family"]["coblock"]["success_rate"] == pytest.approx(1 / 3)
     assert coblock_line(summary) == ("coblock: 3 episodes, mean gamma 0.400 (over 2), mean timesteps 20.0, "
                                      "mean rounds 16.0 (over 2)")

@@ -86,10 +86,15 @@ class CoblockFamily(Family):
         return coblock_summary(rows)
 
     def configure_agent(self, task: Any, agent: Any) -> None:
+        from .record import team_record
         from .site import structure_cells
 
         # walking must not dig through the structure: its blocks are lost then
         agent.skills.runner.protect_blocks(sorted(set(structure_cells(task).values())))
+        # the team's public record of messages and actions (the paper's state), and the agent's prompt settings
+        record = team_record(task, agent)
+        agent.public_record = record
+        record.join(agent.name, coblock_settings(getattr(agent, "prompter", None)))
 
     def reviewer(self, task: Any, names: list[str], agents: Any) -> Any:
         from .reflection import Reviewer
@@ -120,6 +125,18 @@ class CoblockFamily(Family):
 
     def what(self, task: Any) -> str:
         return self.summary_line(task)
+
+
+def coblock_settings(prompter: Any) -> dict[str, bool] | None:
+    """How an agent's prompt departs from the paper's or follows it: the method switches (partner_modelling,
+    reflection) and our options (record.OPTIONS), as the result's `coblock_settings` records them; None when the
+    agent has no prompter that says."""
+    from .record import SETTINGS
+
+    options = getattr(prompter, "options", None)
+    if not isinstance(options, dict):
+        return None
+    return {name: bool(options.get(name, False)) for name in SETTINGS}
 
 
 FAMILY = CoblockFamily()

@@ -60,6 +60,8 @@ class CoblockPlan(OraclePlan):
         built = coblock.read_structure(view.state)
         if built is not None:
             site.see_structure(*built)
+        if not view.may("checkGoal"):
+            site.trust_view()  # the paper's setting has no !checkGoal: the whole list of built blocks checks
         for output in view.outputs:
             site.observe(output)
         site.attempted(command_of(view.my_last), view.outputs)
@@ -75,13 +77,14 @@ class CoblockPlan(OraclePlan):
                                         f"don't have enough {block}."))
         rounds = view.round is not None
         # the inventory the goal promises may reach the prompt a moment after the first one
-        mem.stocked = mem.stocked or not goal.held or any(view.has(b) for b in goal.held)
+        # (a goal read from <Motives> says nothing of what I hold: then anything in my inventory will do)
+        mem.stocked = mem.stocked or (any(view.has(b) for b in goal.held) if goal.held else bool(view.inventory))
         ready = mem.stocked or mem.waits >= WAITS_BEFORE_READY
 
         paid = self.player.pay_debt(view, goal)
         if paid:
             return self._act(paid)
-        if not site.checked:
+        if not site.checked and view.may("checkGoal"):
             return "!checkGoal"  # a query: free in round mode, neither acting nor talking
         move = site.next_move(view.inventory) if ready else None
         building = move is not None and move.command.startswith(("!placeBlock", "!breakBlock"))
@@ -91,7 +94,7 @@ class CoblockPlan(OraclePlan):
         if move is not None:
             mem.idle = 0
             return self._act(move.text())
-        if site.believed_complete() and not site.confirmed:
+        if site.believed_complete() and not site.confirmed and view.may("checkGoal"):
             return "!checkGoal"  # all my blocks should be in place: check
         if site.mine_done() and (mem.team_done or not view.others):
             return self._act("Both our parts are built: the structure is done. !endTask")
@@ -101,7 +104,8 @@ class CoblockPlan(OraclePlan):
             return self._say(view, (view.partner, f"Thanks, {view.partner}! !endConversation({quote(view.partner)})"))
         if site.mine_done() and not rounds and mem.announced:
             return ""  # nothing to do until a partner speaks: quiet replies stop self-prompting
-        if site.handed_pending() and not site.full_view and command_of(view.my_last) != "!checkGoal":
+        if site.handed_pending() and not site.full_view and command_of(view.my_last) != "!checkGoal" and \
+                view.may("checkGoal"):
             return "!checkGoal"  # only !checkGoal shows me the blocks I handed over, without the structure list
         site.waited()  # for blocks I lack, or for my partner's blocks to build on
         mem.waits += 1

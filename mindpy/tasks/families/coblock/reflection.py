@@ -1,5 +1,6 @@
 """CoBlock's reflection during play: the review of the structure (mindpy.tasks.families.coblock.review) for each
-agent whose profile has `reflection` on."""
+agent whose profile has `reflection` on: the paper's (its goal's cells and the blocks it placed, from the team's
+public record), or our longer one with `review_detail`."""
 
 from __future__ import annotations
 
@@ -47,9 +48,12 @@ class Reviewer:
             log.warning("reading the structure for the review: %s", exc)
             return
         for name, agent in agents.items():
+            detail = bool(getattr(agent.prompter, "review_detail", False))
+            record = getattr(agent, "public_record", None)
+            own = record.placed_by(name) if record is not None else None
             try:
-                lines = review(self.task, self.names.index(name), blocks)
+                lines = review(self.task, self.names.index(name), blocks, own=own, detail=detail)
             except MindpyError as exc:  # no goal to review against (a task built in code)
                 log.warning("reviewing the structure for %s: %s", name, exc)
                 continue
-            agent.history.add("system", review_text(lines))
+            agent.history.add("system", review_text(lines, detail=detail))

@@ -1,19 +1,35 @@
 """What a coblock episode's result adds: the paper's timesteps, refused actions, messages, placements per agent and
-the workload balance gamma (mindpy.tasks.results' module doc lists the fields)."""
+the workload balance gamma (mindpy.tasks.results' module doc lists the fields), and `coblock_settings`: the prompt
+settings the agents played with (partner_modelling, reflection and our options; summary.json's coblock section
+merges them as `settings`, "mixed" where episodes differ)."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from ...records import MIXED
 from ...results import BREAK, PLACE
 from ...schema import Task
 from .site import structure_cells
 from .workload import optimal_assignment, workload_balance
 
 WAIT, END = "wait", "endTask"  # the paper's other actions, as commands (a message is counted as a message)
+
+
+def merged_settings(records: list[Any]) -> dict[str, Any] | None:
+    """One settings record for all episodes: each key's value when they agree, else "mixed" (None: no episode
+    recorded its settings, as results written before they were)."""
+    kept = [r for r in records if isinstance(r, dict)]
+    if not kept:
+        return None
+    keys = dict.fromkeys(k for r in kept for k in r)
+    return {key: kept[0].get(key) if len({json.dumps(r.get(key)) for r in kept}) == 1 and len(kept) == len(records)
+            else MIXED for key in keys}
 
 
 def coblock_metrics(recorder: Any, agents: dict[str, dict]) -> dict:
@@ -41,7 +57,21 @@ def coblock_metrics(recorder: Any, agents: dict[str, dict]) -> dict:
         "gamma": gamma,
         "gamma_note": note,
         "rounds": recorder.rounds,
+        "coblock_settings": recorded_settings(recorder.task),
     }
+
+
+def recorded_settings(task: Task) -> dict[str, Any] | None:
+    """The prompt settings the episode's agents played with (record.SETTINGS: the paper's switches and our options),
+    as the team's public record keeps them: each key's value when the agents agree, else "mixed"; None when no
+    agent recorded its settings (agents built without the family's configure_agent)."""
+    from .record import record_for
+
+    record = record_for(task)
+    kept = list(record.settings.values()) if record is not None else []
+    if not kept:
+        return None
+    return {key: kept[0].get(key) if len({r.get(key) for r in kept}) == 1 else MIXED for key in kept[0]}
 
 
 def coblock_gamma(task: Task, placed: Sequence[int]) -> tuple[float | None, str | None]:
@@ -79,4 +109,14 @@ def coblock_summary(rows: list[dict]) -> dict | None:
     timesteps, _ = mean_of("timesteps")
     rounds, in_rounds = mean_of("rounds")
     return {"episodes": len(rows), "mean_gamma": gamma, "episodes_with_gamma": with_gamma,
-            "mean_timesteps": timesteps, "mean_rounds": rounds, "episodes_in_rounds": in_rounds}
+            "mean_timesteps": timesteps, "mean_rounds": rounds, "episodes_in_rounds": in_rounds,
+            "settings": merged_settings([_result(row).get("coblock_settings") for row in rows])}
+
+
+def _result(row: dict) -> dict:
+    """The row's episode result.json ({} when it cannot be read)."""
+    try:
+        data = json.loads((Path(row["run_dir"]) / "result.json").read_text())
+    except (OSError, ValueError, TypeError, KeyError):
+        return {}
+    return data if isinstance(data, dict) else {}

@@ -1,13 +1,19 @@
 """The reflection program of a CoBlock task (paper seed 000, step 3): after each round, compare the structure built
-so far with one agent's private goal and with the rules of the target structure G, and word the errors for it.
+so far with one agent's private goal, and word the errors for it.
 
-    lines = review(task, 0, built_blocks(bot, task))    # ["block at (101, -59, -98) is red_wool, your goal ...", ...]
+    lines = review(task, 0, built_blocks(bot, task), own=record.placed_by("andy"))
     text = review_text(lines)                           # the message for agent 0, with the reflection question
 
-What is reported, in this order:
-- wrong colour in one of my goal's cells ("block at (3, -59, 0) is red_wool, your goal says blue_wool");
-- a block where G has another block, in a cell of the partner's goal: reported without naming G's block there,
-  since the goals are private (the partner knows it);
+The paper's program (the default) says "whether the built structure is exactly a partial structure of the goal",
+from the agent's side: what stands in the cells of its goal, and the blocks it placed itself (`own`, from the team's
+public record), must fit its goal. It reports, bottom up:
+- wrong block in one of my goal's cells ("block at (3, -59, 0) is red_wool, your goal says blue_wool");
+- a block I placed outside my goal ("red_wool at (5, -60, 0), placed by you, is not a block of your goal").
+Nothing is said of the partner's cells or of the whole structure G, which are private.
+
+With `detail` (profile option `review_detail`, ours) the review is the longer one of ours, in this order:
+- wrong colour in one of my goal's cells;
+- a block where G has another block, in a cell of the partner's goal: reported without naming G's block there;
 - a block in a cell G leaves empty (an extra);
 - a floating block: one not joined, face to face through built blocks, to the ground layer (it can happen after a
   break; the paper's gravity rule forbids it);
@@ -99,9 +105,29 @@ def _supported(cell: Cell, built: Mapping[Cell, str], ground: int) -> bool:
     return cell[1] == ground or any(n in built for n in neighbours(cell))
 
 
-def review(task: Any, agent_index: int, blocks: Mapping[Cell, str | None]) -> list[str]:
+def review(task: Any, agent_index: int, blocks: Mapping[Cell, str | None], own: Mapping[Cell, str] | None = None,
+           detail: bool = False) -> list[str]:
     """The problems of the built structure from agent `agent_index`'s side, one sentence each ([] when none).
-    `blocks`: {(x, y, z): block name} of the site; air and None (not seen) count as empty."""
+    `blocks`: {(x, y, z): block name} of the site; air and None (not seen) count as empty. `own`: the blocks the
+    agent placed itself (the public record's; None: unknown). `detail`: our longer review (see the module doc)."""
+    if detail:
+        return detailed_review(task, agent_index, blocks)
+    mine = goal_cells(task, agent_index)
+    built = _clean(blocks)
+    wrong, extra = [], []
+    for cell in sorted(built, key=lambda c: (c[1], c[0], c[2])):
+        name = built[cell]
+        if cell in mine and name != mine[cell]:
+            wrong.append(f"block at {_at(cell)} is {name}, your goal says {mine[cell]}: break it and place "
+                         f"{mine[cell]}.")
+        elif cell not in mine and own is not None and cell in own and own[cell] == name:
+            extra.append(f"{name} at {_at(cell)}, placed by you, is not a block of your goal: break it unless "
+                         f"your partner asked you for it.")
+    return wrong + extra
+
+
+def detailed_review(task: Any, agent_index: int, blocks: Mapping[Cell, str | None]) -> list[str]:
+    """Our longer review (profile option `review_detail`): see the module doc."""
     mine = goal_cells(task, agent_index)
     target = structure_cells(task)
     ground = ground_y(task)
@@ -133,18 +159,26 @@ def review(task: Any, agent_index: int, blocks: Mapping[Cell, str | None]) -> li
     return wrong + foreign + extra + floating + missing
 
 
-def review_text(lines: list[str], limit: int = MOST_REVIEW_LINES) -> str:
+def review_text(lines: list[str], limit: int = MOST_REVIEW_LINES, reflect: bool = True, detail: bool = False) -> str:
     """The review as the message the agent gets after a round: the problems (at most `limit`, the rest
-    counted), or that nothing is wrong; then the reflection question on roles, helping and asking."""
+    counted), or that nothing is wrong; then (with `reflect`) the reflection question on roles, helping and
+    asking. `detail`: the wording of our longer review."""
+    tail = "\n" + REFLECTION if reflect else ""
     if not lines:
-        return ("Review of the structure after this round: nothing wrong. Every block built so far fits the "
-                "structure, and no block of your goal can be placed right now.\n" + REFLECTION)
+        if detail:
+            return ("Review of the structure after this round: nothing wrong. Every block built so far fits the "
+                    "structure, and no block of your goal can be placed right now." + tail)
+        return ("Review of the structure after this round: nothing wrong. The structure built so far is a partial "
+                "structure of your goal: every block in your goal's cells is right, and every block you placed is "
+                "one of your goal." + tail)
     shown = [f"- {line}" for line in lines[:limit]]
     if len(lines) > limit:
         shown.append(f"- ...and {len(lines) - limit} more.")
-    return ("Review of the structure after this round (a program compared it with your goal and the structure):\n"
-            + "\n".join(shown) + "\n" + REFLECTION)
+    head = ("Review of the structure after this round (a program compared it with your goal and the structure):"
+            if detail else "Review of the structure after this round: the structure built so far is not a partial "
+                           "structure of your goal (a program compared it with your goal):")
+    return head + "\n" + "\n".join(shown) + tail
 
 
-__all__ = ["REFLECTION", "ReviewError", "built_blocks", "goal_cells", "review", "review_text", "site_cells",
-           "structure_cells"]
+__all__ = ["REFLECTION", "ReviewError", "built_blocks", "detailed_review", "goal_cells", "review", "review_text",
+           "site_cells", "structure_cells"]
