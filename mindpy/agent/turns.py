@@ -49,10 +49,10 @@ def turn_prompt(round_no: int, limit: int | None, rules: TurnRules) -> str:
     of = f" of {limit}" if limit else ""
     if rules.message_is_action:
         rule = ("Do one thing now: run one command that acts, or send one message, or !wait. Commands that only "
-                "look (like !inventory) are free.")
+                "look, if you have any, are free.")
     else:
         rule = ("Run one command that acts now (or !wait); you may also send a message, which is free, and so are "
-                "commands that only look (like !inventory).")
+                "commands that only look, if you have any.")
     return f"Round {round_no}{of}. Your turn. {rule}"
 
 

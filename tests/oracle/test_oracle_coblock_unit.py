@@ -42,8 +42,8 @@ REGISTRY = default_registry("1.21.1")
 BLUEPRINT_COMMANDS = ["getBlueprint", "getBlueprintLevel", "checkBlueprint", "checkBlueprintLevel"]
 GROUND = -60
 FACES = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
-ROUND_RULE = ("Do one thing now: run one command that acts, or send one message, or !wait. Commands that only look "
-              "(like !inventory) are free.")
+ROUND_RULE = ("Do one thing now: run one command that acts, or send one message, or !wait. Commands that only look, "
+              "if you have any, are free.")
 
 
 def docs(profile: str, rounds: bool = False, check_goal: bool = True) -> str:
