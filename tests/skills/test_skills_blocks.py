@@ -26,6 +26,20 @@ def test_collect_blocks_digs_and_picks_up(make_bot):
     assert all(block_name(bot, x + 3 + 2 * i, y, z + 1) == "air" for i in range(3))
 
 
+def test_collected_crops_are_in_the_inventory_when_the_skill_says_so(make_bot):
+    """Wheat drops wheat and seeds: the skill reports once every drop is picked up, not at the first (a cook's craft
+    right after "Collected 3 wheat" found no wheat)."""
+    bot = make_bot("farmer")
+    x, y, z = isolate(bot)
+    for i in range(3):
+        bot.command(f"/setblock {x + 3 + 2 * i} {y - 1} {z + 1} farmland")
+        bot.command(f"/setblock {x + 3 + 2 * i} {y} {z + 1} wheat[age=7]")
+    wait_until(lambda: block_name(bot, x + 7, y, z + 1) == "wheat", timeout=5, message="the wheat planted")
+    skills = Skills(bot)
+    assert skills.collect_blocks("wheat", 3), skills.take_log()
+    assert bot.inventory().get("wheat", 0) == 3, (bot.inventory(), skills.take_log())  # no waiting: already there
+
+
 def test_collect_blocks_says_when_nothing_is_there(make_bot):
     bot = make_bot("lumber")
     isolate(bot)

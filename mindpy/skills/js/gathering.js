@@ -71,11 +71,15 @@ async function pickupNearbyItems (bot, range = 8) {
 }
 
 // After digging: wait for the drops to appear (the server spawns them a moment later) and walk over them,
-// until the inventory has grown or 3 s have passed. Blocks that drop nothing (no tool) end it early.
+// until the inventory has grown and none is left where the block was, or 3 s have passed. A block can drop more
+// than one item (wheat: wheat and seeds): the first picked up must not pass for all, or the report "Collected 3
+// wheat" comes before the wheat, and the craft that follows finds none.
 async function collectDrops (bot, position, before, countItems, ms = 3000) {
   const deadline = Date.now() + ms
+  const centre = position.offset(0.5, 0.5, 0.5)
+  const leftHere = () => bot.nearestEntity(e => e.name === 'item' && e.position.distanceTo(centre) <= 1.5)
   while (Date.now() < deadline) {
-    if (countItems() > before) return true
+    if (countItems() > before && !leftHere()) return true
     const drop = bot.nearestEntity(e => e.name === 'item' && e.position.distanceTo(position) <= 4)
     if (drop) {
       try {
