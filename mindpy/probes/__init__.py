@@ -5,10 +5,10 @@
     print(format_table(report))
 """
 
-from .answers import parse_answer
+from .answers import parse_answer, parse_answer_coordqa
 from .record import CATEGORIES, Probe, ProbeFile, parse_probes, read_probes, write_probes
 from .run import CategoryScore, ProbeAnswer, ProbeReport, build_prompt, format_table, run_probes, write_report
 
 __all__ = ["CATEGORIES", "CategoryScore", "Probe", "ProbeAnswer", "ProbeFile", "ProbeReport", "build_prompt",
-           "format_table", "parse_answer", "parse_probes", "read_probes", "run_probes", "write_probes",
-           "write_report"]
+           "format_table", "parse_answer", "parse_answer_coordqa", "parse_probes", "read_probes", "run_probes",
+           "write_probes", "write_report"]

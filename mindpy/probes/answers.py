@@ -142,3 +142,62 @@ def parse_answer(reply: str, options: list[str]) -> int | None:
         if found is not None:
             return found
     return _by_text(text, options)
+
+
+# ---- LLM-Coordination's CoordQA rule -------------------------------------------------------------------------
+# Their evaluation reads a reply thus: the rest of the line after the first "Action:" (else the first "Answer:",
+# case as written; else the whole reply); in it, the first capital letter followed by "." or ")" is the option's
+# letter. With no such letter, the option whose text is closest to that answer text is taken, whatever the
+# distance: the rule always names an option. They rank options with a fuzzy-matching package's weighted ratio;
+# ours is `closeness` below (difflib), which agrees on plain cases and may pick otherwise on far-fetched ones.
+_PAPER_MARKERS = (re.compile(r"Action:\s*(.*)"), re.compile(r"Answer:\s*(.*)"))
+_PAPER_LETTER = re.compile(r"([A-Z])[.)]")
+_PAPER_PREFIX = re.compile(r"^[a-z]\.\s*")  # "b. move away": a small letter before the option's text
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+
+
+def closeness(a: str, b: str) -> float:
+    """How alike two option-like texts are, 0..1: the best of whole-text, sorted-word, shared-word and best-window
+    similarity (the last two discounted, as they favour short texts)."""
+    a, b = _NON_WORD.sub(" ", a.lower()).strip(), _NON_WORD.sub(" ", b.lower()).strip()
+    if not a or not b:
+        return 0.0
+    whole = SequenceMatcher(None, a, b).ratio()
+    words_a, words_b = a.split(), b.split()
+    by_sorted = SequenceMatcher(None, " ".join(sorted(words_a)), " ".join(sorted(words_b))).ratio()
+    shared = len(set(words_a) & set(words_b)) / min(len(set(words_a)), len(set(words_b)))
+    short, long = sorted((a, b), key=len)
+    window = 0.0
+    if len(long) >= 1.5 * len(short):  # the short text inside a longer one: its best-aligned stretch
+        for block in SequenceMatcher(None, short, long).get_matching_blocks():
+            start = max(0, block.b - block.a)
+            window = max(window, SequenceMatcher(None, short, long[start:start + len(short)]).ratio())
+    return max(whole, 0.95 * by_sorted, 0.9 * shared, 0.9 * window)
+
+
+def closest_option(text: str, options: list[str]) -> int:
+    """The option whose text is closest to `text` (the first of equals; the first when nothing is alike)."""
+    scores = [closeness(text, option) for option in options]
+    return scores.index(max(scores))
+
+
+def parse_answer_coordqa(reply: str, options: list[str]) -> int | None:
+    """The option `reply` chose by LLM-Coordination's CoordQA rule; None only for a letter beyond the options.
+
+    parse_answer_coordqa("Explanation: ...\\nAction: B. wait", ["go", "wait"])    # 1
+    parse_answer_coordqa("Answer: wait", ["go", "wait"])                        # 1 (closest option text)
+    parse_answer_coordqa("Answer: B", ["go", "wait"])                           # 0: no "." or ")" after B, so
+                                                                                # "B" is matched as text
+    """
+    if not options:
+        raise ValueError("parse_answer_coordqa needs at least one option")
+    text = reply or ""
+    for marker in _PAPER_MARKERS:
+        found = marker.search(text)
+        if found:
+            text = found.group(1)
+            break
+    got = _PAPER_LETTER.search(text)
+    if got:
+        return letter_index(got.group(1), len(options))
+    return closest_option(_PAPER_PREFIX.sub("", text.strip()).strip(), options)

@@ -4,6 +4,7 @@
     mindpy probe build --tasks tasks/crafting_test.json --limit 10 --out probes.jsonl   # plays the episodes first
     mindpy probe build --runs runs/eval --out probes.jsonl                               # recorded episodes
     mindpy probe run tasks/probes_example.jsonl --model replay:answers.yaml --trials 3 --out runs/probes/demo
+    mindpy probe import coordqa single_turn_trials.csv --out coordqa.jsonl    # LLM-Coordination's CoordQA sheet
 
 Prints the table (accuracy per category, mean ± std over trials, beside random guessing) and writes report.json,
 report.txt and, when matplotlib is installed, report.png. Malformed lines of FILE are listed and skipped.
@@ -88,6 +89,46 @@ def _cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
+IMPORT_EPILOG = """\
+coordqa: LLM-Coordination's CoordQA sheets (the 66 scenarios of its single_turn_trials.csv), one probe per
+scenario and category (EC, TOM -> ToM, JP). Each question cell must end with lettered options ("A. ...") and its
+"... Answer Ordinal" cell name the right letter(s); the game's description is kept as the probe's context and the
+category's directive as its system message. The probes are scored by the paper's answer rule (matching
+"coordqa").
+
+A row that cannot give a probe is refused for that category and listed on stderr, one line naming the file, row
+and category (a missing or empty cell, no options, an answer letter no option carries); the other probes are
+written and the exit status is 0. With --strict any refused row writes nothing and exits 1. A file that is not
+such a sheet (empty, not text, no question and ordinal columns) writes nothing and exits 1."""
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    from .coordqa import CoordQAError, import_coordqa, summary
+    from .record import write_probes
+
+    try:
+        result = import_coordqa(args.paths, game=args.game)
+    except CoordQAError as exc:
+        print(f"mindpy probe import: {exc}", file=sys.stderr)
+        return 1
+    for line in result.refused:
+        print(f"refused {line}", file=sys.stderr)
+    for line in result.duplicates:
+        print(f"skipped {line}", file=sys.stderr)
+    if args.strict and result.refused:
+        print(f"mindpy probe import: {len(result.refused)} question(s) refused (--strict): nothing written",
+              file=sys.stderr)
+        return 1
+    if not result.probes:
+        print("mindpy probe import: no probe could be read: nothing written", file=sys.stderr)
+        return 1
+    write_probes(args.out, result.probes)
+    print(f"read {result.rows} rows from {len(args.paths)} file(s); wrote {len(result.probes)} probes to {args.out}"
+          f" ({len(result.refused)} refused, {len(result.duplicates)} repeated)")
+    print(summary(result))
+    return 0
+
+
 def _succeeded(run_dir: Path) -> bool:
     """An episode the oracle finished: its choices are the answers."""
     from ..tasks.records import EpisodeResult
@@ -96,7 +137,7 @@ def _succeeded(run_dir: Path) -> bool:
 
 
 def register(subparsers) -> None:
-    """Add `probe` with its `run` subcommand to the main CLI's subparsers."""
+    """Add `probe` with its `run`, `build` and `import` subcommands to the main CLI's subparsers."""
     probe = subparsers.add_parser("probe", help="ask a model multiple-choice coordination probes and score it")
     sub = probe.add_subparsers(dest="probe_command", metavar="PROBE_COMMAND")
     sub.required = True
@@ -117,3 +158,12 @@ def register(subparsers) -> None:
     build.add_argument("--per-category", type=int, default=None, help="at most N probes per category")
     build.add_argument("--seed", type=int, default=0, help="the seed of option order and sampling")
     build.set_defaults(func=_cmd_build)
+    imp = sub.add_parser("import", help="make probes from another benchmark's question files (coordqa)",
+                         epilog=IMPORT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    imp.add_argument("format", choices=["coordqa"], help="the files' format")
+    imp.add_argument("paths", nargs="+", metavar="PATH", help="the files to read (.csv)")
+    imp.add_argument("--out", required=True, help="the probe file to write (.jsonl)")
+    imp.add_argument("--game", default=None,
+                     help="the game of rows without a 'Game' cell (default: the file's name)")
+    imp.add_argument("--strict", action="store_true", help="write nothing (exit 1) when any row is refused")
+    imp.set_defaults(func=_cmd_import)

@@ -8,6 +8,12 @@
 A file is JSONL, one probe per line; blank lines and lines starting with '#' are skipped. A malformed line does not
 sink the file: the good lines are used and each bad one is listed as "line N: what was wrong". Written by hand, a
 line may give the answer as its letter ("B"), options as numbers, and the category in any case ("tom").
+
+Imported question sets (`mindpy probe import`) may carry more: `context` (text shown before the state, such as a
+game's rules), `system` (the system message to ask with, instead of the runner's), `also_right` (other options
+that count as right: a question with several right answers) and `matching` (how a reply is read: "mindpy", our
+reader, or "coordqa", LLM-Coordination's rule; see answers.py). These are left out of a line when they hold their
+default, so files without them are unchanged.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from .answers import letter, letter_index
 
 # Environment comprehension, theory of mind, joint planning (the paper's three question types).
 CATEGORIES = ("EC", "ToM", "JP")
+# how a reply is read: our reader (parse_answer) or LLM-Coordination's CoordQA rule (parse_answer_coordqa)
+MATCHINGS = ("mindpy", "coordqa")
 MAX_OPTIONS = 26  # options are lettered A..Z
 
 
@@ -36,6 +44,10 @@ class Probe:
     answer: int
     source_task: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
+    context: str = ""  # shown before the state (a game's rules)
+    system: str = ""  # the system message to ask with; empty: the runner's
+    also_right: list[int] = field(default_factory=list)  # other options that count as right
+    matching: str = "mindpy"  # how a reply is read (MATCHINGS)
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -52,9 +64,27 @@ class Probe:
                 or not 0 <= self.answer < len(self.options):
             raise ValueError(f"probe {self.id}: 'answer' must be an option index 0..{len(self.options) - 1} (or "
                              f"its letter A..{letter(len(self.options) - 1)}), got {self.answer!r}")
+        for other in self.also_right:
+            if isinstance(other, bool) or not isinstance(other, int) or not 0 <= other < len(self.options) \
+                    or other == self.answer:
+                raise ValueError(f"probe {self.id}: 'also_right' must list option indexes 0..{len(self.options) - 1}"
+                                 f" (or letters) other than the answer, got {other!r}")
+        if len(set(self.also_right)) != len(self.also_right):
+            raise ValueError(f"probe {self.id}: 'also_right' repeats an option")
+        if self.matching not in MATCHINGS:
+            raise ValueError(f"probe {self.id}: matching {self.matching!r} is not one of {', '.join(MATCHINGS)}")
+
+    @property
+    def right(self) -> list[int]:
+        """Every option that counts as right: the answer first."""
+        return [self.answer, *self.also_right]
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        for name in _OPTIONAL:  # written only when set, so probe files without them stay as they were
+            if data[name] == _OPTIONAL[name]:
+                del data[name]
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> Probe:
@@ -75,14 +105,30 @@ class Probe:
             raise ValueError("'meta' must be an object")
         options = [_text(o, "options") for o in data["options"]]
         category = str(data["category"])
-        answer = data["answer"]
-        if isinstance(answer, str) and len(answer.strip()) == 1:  # the option's letter, as in "B"
-            found = letter_index(answer.strip(), len(options))
-            answer = answer if found is None else found
+        answer = _index(data["answer"], len(options))
+        also = data.get("also_right") or []
+        if not isinstance(also, list):
+            raise ValueError("'also_right' must be a list of option indexes (or letters)")
         return cls(id=_text(data["id"], "id"), state=_text(data.get("state") or "", "state"),
                    category=next((c for c in CATEGORIES if c.lower() == category.lower()), category),
                    question=_text(data["question"], "question"), options=options, answer=answer,
-                   source_task=_text(data.get("source_task") or "", "source_task"), meta=dict(meta))
+                   source_task=_text(data.get("source_task") or "", "source_task"), meta=dict(meta),
+                   context=_text(data.get("context") or "", "context"),
+                   system=_text(data.get("system") or "", "system"),
+                   also_right=[_index(a, len(options)) for a in also],
+                   matching=_text(data.get("matching") or "mindpy", "matching"))
+
+
+# the fields an imported probe may carry, with the default that leaves them out of a line
+_OPTIONAL: dict[str, Any] = {"context": "", "system": "", "also_right": [], "matching": "mindpy"}
+
+
+def _index(value: Any, count: int) -> Any:
+    """An option index as written: a number, or the option's letter ("B"); anything else is left for the check."""
+    if isinstance(value, str) and len(value.strip()) == 1:
+        found = letter_index(value.strip(), count)
+        return value if found is None else found
+    return value
 
 
 def _text(value: Any, key: str) -> str:

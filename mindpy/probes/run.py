@@ -6,8 +6,10 @@
     write_report(report, "out/")      # out/report.json, out/report.txt, out/report.png (when matplotlib is there)
 
 Each question is one single-turn chat with no tools: the scene, the question, the lettered options and the
-instruction to give the letter after "Answer:". Replies are read with `parse_answer`; an unreadable reply or a
-failed call counts as wrong. The random baseline of a category is the mean of 1/len(options) over its questions:
+instruction to give the letter after "Answer:". Replies are read with `parse_answer`, or for a probe whose
+`matching` is "coordqa" (an imported CoordQA question) with `parse_answer_coordqa`, LLM-Coordination's rule; an
+unreadable reply or a failed call counts as wrong. A probe's `context` comes first in the message and its `system`
+replaces SYSTEM. The random baseline of a category is the mean over its questions of (right options)/(options):
 the accuracy a uniform guesser expects.
 """
 
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models import ChatModel, ModelError
-from .answers import letter, parse_answer
+from .answers import letter, parse_answer, parse_answer_coordqa
 from .record import CATEGORIES, Probe
 
 SYSTEM = "You answer multiple-choice questions about two Minecraft players working together."
@@ -30,9 +32,20 @@ ALL = "all"  # the row that pools every category
 def build_prompt(probe: Probe) -> str:
     """The single user message for one probe."""
     options = "\n".join(f"{letter(i)}. {text}" for i, text in enumerate(probe.options))
+    context = f"{probe.context.strip()}\n\n" if probe.context.strip() else ""
     state = f"{probe.state.strip()}\n\n" if probe.state.strip() else ""
-    return (f"{state}{probe.question.strip()}\n\nAvailable answers:\n{options}\n\n"
-            "Answer with the letter of your choice after 'Answer:'.")
+    if probe.matching == "coordqa":  # that rule reads a letter only when a full stop or ")" follows it
+        ask_for = "Answer with the letter of your choice and a full stop after 'Answer:', as in 'Answer: B.'."
+    else:
+        ask_for = "Answer with the letter of your choice after 'Answer:'."
+    return f"{context}{state}{probe.question.strip()}\n\nAvailable answers:\n{options}\n\n{ask_for}"
+
+
+def read_choice(probe: Probe, reply: str) -> int | None:
+    """The option a reply chose, read the way the probe says (its `matching`)."""
+    if probe.matching == "coordqa":
+        return parse_answer_coordqa(reply, probe.options)
+    return parse_answer(reply, probe.options)
 
 
 @dataclass
@@ -85,11 +98,11 @@ class ProbeReport:
 def ask(model: ChatModel, probe: Probe, trial: int = 0) -> ProbeAnswer:
     """Ask one probe once; a failed call is recorded as an unanswered (wrong) reply."""
     try:
-        reply = model.send([{"role": "user", "content": build_prompt(probe)}], system=SYSTEM).text
+        reply = model.send([{"role": "user", "content": build_prompt(probe)}], system=probe.system or SYSTEM).text
     except ModelError as exc:
         return ProbeAnswer(probe.id, probe.category, trial, "", None, False, error=str(exc))
-    chosen = parse_answer(reply, probe.options)
-    return ProbeAnswer(probe.id, probe.category, trial, reply, chosen, chosen == probe.answer)
+    chosen = read_choice(probe, reply)
+    return ProbeAnswer(probe.id, probe.category, trial, reply, chosen, chosen in probe.right)
 
 
 def score(probes: list[Probe], answers: list[ProbeAnswer], trials: int) -> list[CategoryScore]:
@@ -104,7 +117,7 @@ def score(probes: list[Probe], answers: list[ProbeAnswer], trials: int) -> list[
         rows.append(CategoryScore(
             category=category, questions=len(members), per_trial=per_trial,
             mean=statistics.fmean(per_trial), std=statistics.pstdev(per_trial),
-            random_baseline=statistics.fmean(1 / len(p.options) for p in members),
+            random_baseline=statistics.fmean(len(p.right) / len(p.options) for p in members),
             unparsed=sum(1 for a in mine if a.chosen is None)))
     return rows
 
