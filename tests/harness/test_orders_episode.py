@@ -27,7 +27,14 @@ from mindpy.models.prices import Price
 from mindpy.models.replay import ReplayModel
 from mindpy.tasks.families.orders.book import LEVELS, OrderBook, OrderStream
 from mindpy.tasks.families.orders.generator import make_task
-from mindpy.tasks.families.orders.play import CALLS_FILE, STEPS_FILE, OrdersOptions, OrdersPlay, run_orders_episode
+from mindpy.tasks.families.orders.play import (
+    CALLS_FILE,
+    STEPS_FILE,
+    OrdersOptions,
+    OrdersPlay,
+    run_orders_episode,
+    with_temperature,
+)
 from mindpy.tasks.families.orders.world import ServingChest, parse_block_data, plan_orders_setup, restock_commands
 from mindpy.tasks.schema import Task, unplayable_reason
 from mindpy.world.bulk import player_inventory
@@ -181,6 +188,8 @@ def test_orders_options_name_our_variations_and_record_them():
     assert OrdersOptions().with_switches({"orders_wall_clock": True}).record()["clock"] == "wall_clock"
     with pytest.raises(ValueError, match="unknown orders option"):
         OrdersOptions().with_switches({"orders_fast": True})
+    assert with_temperature("gpt-4o-mini") == {"model": "gpt-4o-mini", "params": {"temperature": 0.1}}  # the paper's
+    assert with_temperature({"model": "m", "params": {"temperature": 0.7}})["params"] == {"temperature": 0.7}
 
 
 class HeldChest:

@@ -66,6 +66,7 @@ PLAYER_JOIN_WAIT_S = 300.0  # how long a human-dispatched episode waits for its 
 
 
 CAPPED_OPEN = MAX_OPEN   # --orders-max-open: at most this many orders open at once
+DISPATCHER_TEMPERATURE = 0.1  # the paper's, for a chat model dispatcher; a spec's own params.temperature wins
 COMMAND_LIMIT_S = 300.0  # game steps: how long a step waits for a command due in it before going on without it
 
 
@@ -144,10 +145,27 @@ def make_dispatcher(task: Task, names: list[str], model: Any, models: dict[str, 
             return OracleDispatcher(options, names, dishes=dishes)
         limits = {} if settings is None else {"attempts": settings.model_attempts,
                                               "timeout": settings.model_timeout_s}
-        chat = create_model(spec, **limits)
+        chat = create_model(with_temperature(spec), **limits)
     except (ValueError, MindpyError) as exc:
         raise ConfigError(f"the dispatcher's model {spec!r}: {exc}") from None
     return Dispatcher(chat, options, names, dishes=dishes)
+
+
+def temperature_of(dispatcher: Dispatcher) -> float | None:
+    """The sampling temperature of a chat model dispatcher (None: scripted, a player, or a model's default)."""
+    if isinstance(dispatcher, (OracleDispatcher, HumanDispatcher)):
+        return None
+    value = getattr(dispatcher.model, "params", {}).get("temperature") if isinstance(
+        getattr(dispatcher.model, "params", None), dict) else None
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def with_temperature(spec: Any) -> Any:
+    """The dispatcher's model spec at the paper's temperature 0.1, unless the spec sets its own
+    ({"model": ..., "params": {"temperature": T}})."""
+    from ....harness.ablations import Ablations
+
+    return Ablations(temperature=DISPATCHER_TEMPERATURE).with_temperature(spec)
 
 
 @dataclass
@@ -267,6 +285,7 @@ def play(session: Any) -> dict:
         else options.command_limit_s
     settings = session.load_settings(base_profile="task", profile_model=False, init_message="")
     dispatcher = make_dispatcher(task, names, model, models, options.dispatcher, settings, options.player_wait_s)
+    temperature = temperature_of(dispatcher)  # before its model is wrapped for the budget
     if not (models and DISPATCHER_KEY in models) and not isinstance(dispatcher, HumanDispatcher):
         session.refuse_unpriced([model])  # before the server starts: an unpriced model cannot be budgeted
     console = session.open_console()
@@ -334,7 +353,8 @@ def play(session: Any) -> dict:
         book.finish()
     result = orders_result(task, recorder, play, played, spend, error)
     result = session.write_result({**result, "serving_chest": list(setup.stations["serving_chest"]),
-                                   "orders_rules": {**options.record(), "overruns": play.overruns}})
+                                   "orders_rules": {**options.record(), "overruns": play.overruns,
+                                                    "temperature": temperature}})
     if error is not None:
         raise EpisodeInfraError(error)
     orders = result["orders"]
