@@ -8,7 +8,9 @@ a one-shot demonstration with another dish, the current state, the last step's e
     prompt.text       # both, with a "## <title>" heading per section
 
 Options switch the paper's ablations: no inference knowledge, a demonstration cut to its first steps
-(`few_step`) and no feedback; `history_steps` is the fixed horizon of past steps shown.
+(`few_step`), no feedback, and a demonstration with fewer cooks than the team (`demo_agents=2`, its Table 8; by
+default the demonstration has as many cooks as the team, as its main runs); `history_steps` is the fixed horizon
+of past steps shown.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ FIXED_SECTIONS = (RECIPES, INSTRUCTIONS, KNOWLEDGE, DEMO)  # the same every step
 
 DEMO_FORMS = ("full", "few_step")
 FEW_STEPS = 2  # the paper's ablation keeps a two-step demonstration
-DEMO_AGENTS = ("alex", "sam")
+DEMO_AGENTS = ("alex", "sam", "kim", "lee", "max", "ada")  # the demonstration's cooks, as many as it shows
 # The commands a dispatcher uses in the kitchen (all of mindpy.commands).
 DISPATCH_COMMANDS = ("collectBlocks", "attack", "smeltItem", "craftRecipe", "putInChest", "takeFromChest",
                      "givePlayer", "goToPlayer")
@@ -60,8 +62,12 @@ class DispatcherOptions:
     demo: str = "full"             # "full": the whole demonstration; "few_step": its first FEW_STEPS steps
     feedback: bool = True
     history_steps: int = 5
+    demo_agents: int | None = None  # cooks in the demonstration; None: as many as the team (the paper's)
 
     def __post_init__(self) -> None:
+        if self.demo_agents is not None and not 1 <= self.demo_agents <= len(DEMO_AGENTS):
+            raise ValueError(f"demo_agents must be from 1 to {len(DEMO_AGENTS)} (None: the team's size), "
+                             f"got {self.demo_agents}")
         if self.demo not in DEMO_FORMS:
             raise ValueError(f"demo must be one of {', '.join(DEMO_FORMS)}, got {self.demo!r}")
         if self.history_steps < 0:
@@ -134,21 +140,26 @@ def demo_dish(dishes: Sequence[str]) -> str:
     return min(others, key=lambda d: (len(d.steps) < 2, len(d.steps), -d.workload)).name
 
 
-def demo_text(dishes: Sequence[str], form: str) -> str:
-    """Two cooks serving two orders of another dish, the second order arriving later: at each step where a
-    cook is given a command, the state and the dispatcher's reply."""
+def demo_text(dishes: Sequence[str], form: str, cooks: int = 2) -> str:
+    """`cooks` cooks serving as many orders of another dish, an order every 2 steps: at each step where a cook is
+    given a command, the state and the dispatcher's reply."""
+    if not 1 <= cooks <= len(DEMO_AGENTS):
+        raise ValueError(f"the demonstration has 1 to {len(DEMO_AGENTS)} cooks, got {cooks}")
+    names = DEMO_AGENTS[:cooks]
     dish = DISHES[demo_dish(dishes)]
     commands = dish_commands(dish.name)
     busy_for = [s.busy for s in dish.steps] + [1]  # serving takes a step
     lifetime = 3 * len(commands) + dish.workload
-    arrivals = {name: (i * 2, OpenOrder(i, dish.name, i * 2 + lifetime)) for i, name in enumerate(DEMO_AGENTS)}
-    inventories: dict[str, dict[str, int]] = {name: dict(dish.given) for name in DEMO_AGENTS}
-    progress = {name: 0 for name in DEMO_AGENTS}     # each cook makes the order that arrives for it
-    busy_until = {name: 0 for name in DEMO_AGENTS}
-    blocks = [f"Another dish, {dish.name}, for two cooks ({', '.join(DEMO_AGENTS)}); an order every 2 steps:"]
+    arrivals = {name: (i * 2, OpenOrder(i, dish.name, i * 2 + lifetime)) for i, name in enumerate(names)}
+    inventories: dict[str, dict[str, int]] = {name: dict(dish.given) for name in names}
+    progress = {name: 0 for name in names}     # each cook makes the order that arrives for it
+    busy_until = {name: 0 for name in names}
+    plural = "s" if len(names) > 1 else ""
+    blocks = [f"Another dish, {dish.name}, for {len(names)} cook{plural} ({', '.join(names)}); an order every 2 "
+              "steps:"]
     served: dict[str, int] = {}
     pending: dict[str, tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]] = {}
-    for step in range(2 * len(DEMO_AGENTS) * sum(busy_for)):
+    for step in range(2 * len(names) * sum(busy_for)):
         for name in [n for n in pending if busy_until[n] <= step]:  # a command's effect shows once it is done
             _apply(inventories[name], *pending.pop(name))
         if all(p == len(commands) for p in progress.values()):
@@ -157,7 +168,7 @@ def demo_text(dishes: Sequence[str], form: str) -> str:
                        if created <= step and progress[name] < len(commands))
         state = DispatchState(step, tuple(AgentState(n, busy=busy_until[n] > step,
                                                      doing="cooking" if busy_until[n] > step else "",
-                                                     inventory=dict(inventories[n])) for n in DEMO_AGENTS),
+                                                     inventory=dict(inventories[n])) for n in names),
                               chests=(ChestState("serving", dict(served), serving=True),), orders=orders)
         lines = []
         for name in state.free_agents():
@@ -207,7 +218,7 @@ def build_prompt(dishes: Sequence[str], state: DispatchState, options: Dispatche
         RECIPES: recipes_text(dishes),
         INSTRUCTIONS: instructions_text([a.name for a in state.agents], command_docs),
         KNOWLEDGE: "\n".join(f"- {line}" for line in KNOWLEDGE_LINES) if options.inference_knowledge else None,
-        DEMO: demo_text(dishes, options.demo),
+        DEMO: demo_text(dishes, options.demo, options.demo_agents or min(len(state.agents), len(DEMO_AGENTS))),
         STATE: render(state),
         FEEDBACK: feedback_text(state, problems) if options.feedback else None,
         HISTORY: history_text(history, options.history_steps) if options.history_steps else None,

@@ -13,6 +13,7 @@ from ..userfiles import one_line
 from .ablations import ablations_from_args, add_ablation_options
 from .options import (
     DEFUSE_OPTIONS,
+    ORDERS_OURS,
     EpisodeOptions,
     _positive_int,
     _price,
@@ -51,10 +52,10 @@ def run_task_command(args) -> int:
     if not is_dispatching_player(options.model, task):
         check_model_option(options.model)
     family = family_of(task)
-    for option in DEFUSE_OPTIONS:
+    for option in (*DEFUSE_OPTIONS, *ORDERS_OURS):
         if options.profile_options.get(option) and option not in family.episode_options:
-            print(f"--{option.replace('_', '-')} is for defuse tasks; {task.id} ({family.name}) plays without it",
-                  file=sys.stderr)
+            print(f"--{option.replace('_', '-')} is for {option.split('_')[0] if option in ORDERS_OURS else 'defuse'}"
+                  f" tasks; {task.id} ({family.name}) plays without it", file=sys.stderr)
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / folder_name(task.id)
     try:
         result = run_episode(task, run_dir, progress=lambda text: print(text, flush=True),

@@ -71,6 +71,8 @@ TOM_PROBES = "tom_probes"  # defuse only: not a profile field, the round runner 
 # defuse's departures from its paper (mindpy.tasks.families.defuse.settings), off by default
 DEFUSE_OURS = ("defuse_long_history", "defuse_lenient_validity", "defuse_show_phases")
 DEFUSE_OPTIONS = (TOM_PROBES, *DEFUSE_OURS)
+# orders' departures from its paper (mindpy.tasks.families.orders.play.OrdersOptions), off by default
+ORDERS_OURS = ("orders_wall_clock", "orders_max_open", "orders_two_cook_demo")
 CHEAT = "cheat"  # building assistance: the agents' `cheat` mode on (blocks placed with /setblock); paper: off
 
 
@@ -114,6 +116,16 @@ def add_method_options(parser) -> None:
     parser.add_argument("--defuse-show-phases", action="store_true",
                         help="defuse tasks, ours: an uninspected bomb shows how many phases it has left (the "
                              "paper's: its sequence is unknown)")
+    parser.add_argument("--orders-wall-clock", action="store_true",
+                        help="orders tasks, ours: commands run at once up to a cap in seconds per step, a slow one "
+                             "keeping its cook busy into later steps (the paper's: discrete steps, each command busy "
+                             "for its workload's steps)")
+    parser.add_argument("--orders-max-open", action="store_true",
+                        help="orders tasks, ours: at most 6 orders open; an arrival finding 6 open is skipped and "
+                             "counts as failed (the paper's: no cap)")
+    parser.add_argument("--orders-two-cook-demo", action="store_true",
+                        help="orders tasks: the one-shot demonstration shows 2 cooks whatever the team's size (the "
+                             "paper's Table 8 ablation; its main runs: a demonstration for the team's size)")
     parser.add_argument("--cheat", action="store_true",
                         help="building assistance: every agent's cheat mode on, so blocks are placed with "
                              "/setblock (the paper builds without; recorded in result.json and summary.json)")
@@ -130,7 +142,8 @@ def method_options(args) -> dict:
     """The profile options the arguments turn on ({} for none)."""
     from ..profiles import METHOD_OPTIONS
 
-    return {name: True for name in (*METHOD_OPTIONS, *DEFUSE_OPTIONS, CHEAT) if getattr(args, name, False)}
+    return {name: True for name in (*METHOD_OPTIONS, *DEFUSE_OPTIONS, *ORDERS_OURS, CHEAT)
+            if getattr(args, name, False)}
 
 
 def round_options(args):

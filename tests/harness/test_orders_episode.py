@@ -5,17 +5,20 @@ for the kitchen view, the feedback, restocking and the serving chest's reply rea
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from conftest import teleport, wait_until
 from mindpy.dispatch import AgentState, DispatcherOptions, OpenOrder
-from mindpy.dispatch.cooks import Ended, feedback_lines, killed_animals
+from mindpy.dispatch.cooks import CookCommands, Ended, feedback_lines, killed_animals
 from mindpy.dispatch.kitchen import KitchenView, dispatch_state
 from mindpy.dispatch.oracle import OracleDispatcher, handover
+from mindpy.dispatch.steps import command_steps
 from mindpy.harness.episode import TASK_ORIGIN, run_episode
 from mindpy.harness.evaluate import summarize
 from mindpy.harness.session import agent_names
@@ -24,7 +27,14 @@ from mindpy.models.prices import Price
 from mindpy.models.replay import ReplayModel
 from mindpy.tasks.families.orders.book import LEVELS, OrderBook, OrderStream
 from mindpy.tasks.families.orders.generator import make_task
-from mindpy.tasks.families.orders.play import CALLS_FILE, OrdersOptions, OrdersPlay, run_orders_episode
+from mindpy.tasks.families.orders.play import (
+    CALLS_FILE,
+    STEPS_FILE,
+    OrdersOptions,
+    OrdersPlay,
+    run_orders_episode,
+    with_temperature,
+)
 from mindpy.tasks.families.orders.world import ServingChest, parse_block_data, plan_orders_setup, restock_commands
 from mindpy.tasks.schema import Task, unplayable_reason
 from mindpy.world.bulk import player_inventory
@@ -138,6 +148,50 @@ def test_a_cook_without_work_hands_over_the_supply_a_teammate_lacks():
     assert dispatcher.decide(dispatch_state(alone)).commands == {}  # andy has nothing to make it with
 
 
+class SlowCook:
+    """An agent whose commands take `seconds` of wall clock, whatever their steps."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+
+    def run_command(self, command: str) -> str:
+        time.sleep(self.seconds)
+        return "done"
+
+
+def test_a_command_keeps_its_cook_busy_for_its_steps_whatever_the_wall_clock():
+    assert [command_steps(c) for c in ('!collectBlocks("wheat", 3)', '!attack("cow")', '!smeltItem("beef", 1)',
+                                       '!craftRecipe("bread", 1)', '!craftRecipe("sugar", 2)',
+                                       '!putInChest("bread", 1)', '!givePlayer("jill", "apple", 2)')] == \
+        [3, 2, 3, 2, 1, 1, 1]  # the cake's one sugar step makes 2 sugar: 1 step, as the workload counts it
+    cooks = CookCommands({"fast": SlowCook(0.0), "slow": SlowCook(0.3)})
+    cooks.start("fast", '!smeltItem("beef", 1)', t=0, steps=3)   # done in the world at once
+    cooks.start("slow", '!putInChest("bread", 1)', t=0, steps=1)  # takes longer in the world
+    assert cooks.wait_due(0, 5.0) == {}  # the slow one's step is 0: the step waits for it
+    assert [e.cook for e in cooks.take_due(1)] == ["slow"]  # the fast one ended too, but its steps are not over
+    assert cooks.busy_at(1) == cooks.busy_at(2) == {"fast": '!smeltItem("beef", 1)'} and cooks.busy_at(3) == {}
+    with pytest.raises(ValueError, match="busy with"):
+        cooks.start("fast", '!attack("cow")', t=2)
+    assert [(e.cook, e.free_at) for e in cooks.take_due(3)] == [("fast", 3)]
+    cooks.start("slow", '!attack("cow")', t=3, steps=2)
+    assert cooks.wait_due(3, 0.05) == {}  # due at step 4: step 3 does not wait for it
+    assert cooks.wait_due(4, 0.01) == {"slow": '!attack("cow")'}  # still at it after the limit: an overrun
+    assert cooks.wait_due(4, 5.0) == {}
+
+
+def test_orders_options_name_our_variations_and_record_them():
+    chosen = OrdersOptions().with_switches({"orders_max_open": True, "orders_two_cook_demo": True})
+    assert chosen.max_open == 6 and chosen.dispatcher.demo_agents == 2 and not chosen.wall_clock
+    assert OrdersOptions().record() == {"clock": "game_steps", "step_cap_s": None, "max_open": None,
+                                        "skipped_count_as": None, "demo_cooks": "team", "demo": "full",
+                                        "paper_setting": True}
+    assert OrdersOptions().with_switches({"orders_wall_clock": True}).record()["clock"] == "wall_clock"
+    with pytest.raises(ValueError, match="unknown orders option"):
+        OrdersOptions().with_switches({"orders_fast": True})
+    assert with_temperature("gpt-4o-mini") == {"model": "gpt-4o-mini", "params": {"temperature": 0.1}}  # the paper's
+    assert with_temperature({"model": "m", "params": {"temperature": 0.7}})["params"] == {"temperature": 0.7}
+
+
 class HeldChest:
     """A chest's contents, emptied by take_all as ServingChest empties the real one (read on the server below)."""
 
@@ -193,10 +247,40 @@ def test_the_scripted_dispatcher_serves_orders_through_the_serving_chest(server,
 
 
 @pytest.mark.slow
+def test_two_runs_of_the_scripted_dispatcher_play_the_same_steps_even_on_a_loaded_machine(server, tmp_path):
+    """Game steps, not the wall clock: a command busies its cook for its steps and a step waits for the commands
+    due in it, so a CPU hog running beside the episodes changes nothing in what is played."""
+    task = golden_apple_task(6, alpha=1.0)  # an order every 2 steps, each living 5; a craft 2 steps, serving 1
+    hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        results = [run_episode(task, tmp_path / f"run{i}", model="oracle", server=f"{server.host}:{server.port}")
+                   for i in range(2)]
+    finally:
+        hog.kill()
+        hog.wait()
+    logs = [(tmp_path / f"run{i}" / STEPS_FILE).read_text().splitlines() for i in range(2)]
+    assert len(logs[0]) == 6 and logs[0] == logs[1]
+    calls = [[(c["step"], c["messages"], c["reply"], c["commands"], c["problems"]) for c in calls_of(tmp_path / f"run{i}")]
+             for i in range(2)]
+    assert calls[0] == calls[1]
+    first, second = results
+    assert first["events"] == second["events"] and first["orders"] == second["orders"]
+    assert first["score"] == second["score"] and first["orders"]["completed"] >= 1, first["events"]
+    assert first["orders_rules"]["clock"] == "game_steps" and first["orders_rules"]["overruns"] == 0
+    steps = [json.loads(line) for line in logs[0]]
+    crafts = [(s["step"], cook) for s in steps for cook, (command, busy) in s["commands"].items()
+              if command.startswith("!craftRecipe") and busy == 2]
+    assert crafts  # a craft at the table: 2 steps, so its cook is busy the next step
+    step, cook = crafts[0]
+    assert steps[step + 1]["busy"].get(cook, "").startswith("!craftRecipe")
+
+
+@pytest.mark.slow
 def test_a_refused_reply_reaches_the_next_prompt_and_the_corrected_command_runs(server, tmp_path):
-    task = golden_apple_task(4)
+    task = golden_apple_task(5)
     model = ReplayModel(['bob: !craftRecipe("golden_apple", 1)',  # no cook is called bob
-                         'andy: !craftRecipe("golden_apple", 1)',
+                         'andy: !craftRecipe("golden_apple", 1)',  # a craft at the table: 2 steps
+                         '',
                          'andy: !putInChest("golden_apple", 1)'], default="")
     result = run_episode(task, tmp_path / "run", server=f"{server.host}:{server.port}",
                          models={"dispatcher": model})
@@ -205,8 +289,10 @@ def test_a_refused_reply_reaches_the_next_prompt_and_the_corrected_command_runs(
     second = calls[1]["messages"][0]["content"]
     assert "unknown agent 'bob'" in second.split("## Execution feedback", 1)[1]
     assert calls[1]["commands"] == {"andy": '!craftRecipe("golden_apple", 1)'}
-    assert "andy: free; holds " in calls[2]["messages"][0]["content"]
-    assert "1 golden_apple" in calls[2]["messages"][0]["content"].split("- andy:", 1)[1].split("\n", 1)[0]
+    busy = calls[2]["messages"][0]["content"].split("- andy:", 1)[1].split("\n", 1)[0]
+    assert busy.startswith(" busy (!craftRecipe") and "golden_apple" not in busy.split("holds", 1)[1]  # not yet
+    assert "andy: free; holds " in calls[3]["messages"][0]["content"]
+    assert "1 golden_apple" in calls[3]["messages"][0]["content"].split("- andy:", 1)[1].split("\n", 1)[0]
     assert ["completed", "golden_apple"] in [e[1::2] for e in result["events"]]
 
 
@@ -254,6 +340,9 @@ def test_a_player_gives_the_orders_in_chat_and_a_strangers_commands_change_nothi
     chef.chat('bob: !craftRecipe("golden_apple", 1)')  # no cook is called bob: told back
     wait_until(lambda: (player_inventory(chef, cook, timeout=3) or {}).get("golden_apple"), timeout=60,
                interval=1.0, message=f"{cook} to craft the golden apple")
+    # the craft keeps the cook busy for 2 steps: the chef is told when it is free, holding the apple
+    wait_until(lambda: any(f"{cook}: free; holds" in line and "golden_apple" in line.split("holds", 1)[1]
+                           for line in heard), timeout=60, message=f"{cook} told free with the apple")
     chef.chat(f'{cook.upper()}, !putInChest("golden_apple", 1)')
     wait_until(lambda: not episode.is_alive(), timeout=180, message="the episode to end")
     calls = calls_of(tmp_path / "run")

@@ -29,8 +29,8 @@ from mindpy.tasks.solvable import unsolvable_reason
 from mindpy.tasks.splits import committed, generate, sha256_of, split_size
 
 # sha256 of `mindpy tasks generate orders --split train` (default seed and size); a change means the data changed.
-TRAIN_SHA256 = "d18d42c49fcf1c389343ba3d59dd8cf7c967d2960a6b893ff126729907749330"
-TEST_SHA256 = "bfb29db6b6b4714b33b819dbe0ac17436dbecc226f5c1b8ee63b598d2c77dfde"
+TRAIN_SHA256 = "9034a15e886a5535707560b8709c7e7961b48add109613bcc0c334b1ad0ba9ac"
+TEST_SHA256 = "387fee0e2d26ec276066966d9ccae6022b874a23179cd622d9c863b5247b67df"
 INVENTORY_SLOTS = 36
 
 

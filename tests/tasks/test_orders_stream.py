@@ -18,6 +18,7 @@ from mindpy.tasks.families.orders.book import (
     OrderStream,
     Step,
 )
+from mindpy.tasks.families.orders.cos import Tally, tally
 
 
 def _dish(*busy: int) -> Dish:
@@ -30,10 +31,30 @@ def _dish(*busy: int) -> Dish:
 # ----- workload and τ -----
 def test_tau_values_for_a_known_workload():
     dish = _dish(2, 3, 5)
-    assert dish.workload == 10
-    # τ_int = ceil(α·10·0.3) = ceil(3α); τ_lft = ceil(2.5·α·10·0.3) = ceil(7.5α)
-    assert [dish.tau_int(a) for a in ALPHAS] == [3, 5, 6, 8, 9]
-    assert [dish.tau_lft(a) for a in ALPHAS] == [8, 12, 15, 19, 23]
+    assert dish.workload == 10 and dish.serve_steps == 11
+    # τ_int = ceil(α·11/2) = ceil(5.5α); τ_lft = ceil(1.5·α·11) = ceil(16.5α)
+    assert [dish.tau_int(a) for a in ALPHAS] == [6, 9, 11, 14, 17]
+    assert [dish.tau_lft(a) for a in ALPHAS] == [17, 25, 33, 42, 50]
+    short = _dish(1, 1)  # D = 3: the interval's floor of 4 keeps the five intervals apart
+    assert [short.tau_int(a) for a in ALPHAS] == [2, 3, 4, 5, 6]
+    assert [short.tau_lft(a) for a in ALPHAS] == [5, 7, 9, 12, 14]
+
+
+def test_every_levels_five_settings_are_distinct_and_span_intense_to_relaxed():
+    for level in LEVELS.values():
+        longest = max(DISHES[d].serve_steps for d in level.dishes)  # D of the level's longest dish
+        pairs = [(level.tau_int(a), tuple(level.lifetimes(a).values())) for a in sorted(ALPHAS)]
+        intervals = [tau_int for tau_int, _ in pairs]
+        assert intervals == sorted(set(intervals)), (level.key, intervals)  # five distinct, widening intervals
+        for d in level.dishes:
+            assert [level.lifetimes(a)[d] for a in sorted(ALPHAS)] == sorted({level.lifetimes(a)[d] for a in ALPHAS})
+        # intense: two cooks working without a pause just keep up, and each order can be served in time by one
+        # cook starting it on arrival (its D steps before the deadline; the scripted dispatcher's check too)
+        assert intervals[0] * 2 >= longest and intervals[0] < longest, (level.key, intervals[0], longest)
+        for d in level.dishes:
+            assert level.lifetimes(min(ALPHAS))[d] > DISHES[d].serve_steps, (level.key, d)
+        assert intervals[-1] >= longest  # relaxed: one cook alone keeps up
+        assert intervals[-1] / intervals[0] >= 2.5  # about the paper's spread (54 to 17 orders on its level 0)
 
 
 def test_workload_sums_busy_times_and_given_is_what_no_step_makes():
@@ -102,8 +123,19 @@ def test_orders_arrive_every_tau_int_and_expire_after_their_lifetime():
     assert not book.skipped
 
 
-def test_at_most_six_orders_are_open_and_a_full_kitchen_skips_the_arrival():
+def test_any_number_of_orders_may_be_open_as_in_the_paper():
     book = OrderBook(OrderStream(("bread",), tau_int=1, lifetimes={"bread": 10}, episode_steps=14, seed=0))
+    most = 0
+    for t in range(14):
+        book.step(t)
+        most = max(most, len(book.open))
+    assert most == 10 and not book.skipped
+    assert book.counts() == {"created": 14, "completed": 0, "expired": 4}
+
+
+def test_with_the_cap_at_most_six_orders_are_open_and_a_skipped_arrival_fails():
+    book = OrderBook(OrderStream(("bread",), tau_int=1, lifetimes={"bread": 10}, episode_steps=14, seed=0),
+                     max_open=MAX_OPEN)
     most = 0
     for t in range(14):
         book.step(t)
@@ -113,6 +145,8 @@ def test_at_most_six_orders_are_open_and_a_full_kitchen_skips_the_arrival():
     # at 10 the first order expires before the arrival, which takes its place
     assert [(e.t, e.kind, e.order_id) for e in book.events if e.t == 10] == [(10, "expired", 0), (10, "created", 6)]
     assert [e.order_id for e in book.events if e.kind == "created"] == list(range(10))  # ids have no gaps
+    assert [e.t for e in book.events if e.kind == "skipped"] == [6, 7, 8, 9]
+    assert tally(book.events) == Tally(0, 4 + 4)  # 4 expired (0..3 at 10..13) and 4 skipped
 
 
 def test_completion_takes_the_earliest_deadline_of_that_dish():

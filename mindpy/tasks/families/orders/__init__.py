@@ -22,6 +22,7 @@ class OrdersFamily(Family):
     one_model = True         # the dispatcher's: the cooks' own models never speak (no --team)
     human_dispatcher = True  # `--model human:NAME`: a player gives the orders in chat
     ablations = ()  # the dispatcher's orders are the only talk and the cooks run no commands of their own
+    episode_options = orders_fields.OPTIONS  # our variations, off by default (play.OrdersOptions)
 
     def parse_fields(self, parser: Any) -> Any:
         return orders_fields.parse_fields(parser)

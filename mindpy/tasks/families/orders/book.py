@@ -2,7 +2,7 @@
 stations, levels of dishes, and the stream of orders a dispatcher must serve before they expire.
 
     level = LEVELS["bakery"]
-    level.tau_int(1.5)                     # 3: a new order every 3 steps
+    level.tau_int(1.5)                     # 5: a new order every 5 steps
     book = OrderBook(OrderStream.for_level(level, alpha=1.5, episode_steps=100, seed=7))
     book.step(0)                           # [OrderEvent(t=0, kind='created', order_id=0, dish='cookie')]
     book.complete("cookie", 2)             # the open cookie order with the earliest deadline (None if none)
@@ -15,17 +15,25 @@ times. Busy times, in dispatcher steps: a block dug 1, an animal killed 2, an it
 10 s an item), a craft in the hand 1, a craft at the table 2 (the one table is walked to and shared).
 An input no earlier step makes is one the world lacks; it is dealt to the cooks' inventories (`Dish.given`).
 
-Timing. τ_int(dish) = ceil(α·W·0.3) and τ_lft(dish) = ceil(2.5·α·W·0.3), computed exactly (no float rounding).
-A level's order interval is the largest τ_int of its dishes; each order lives as long as its own dish's τ_lft
-(the paper: lifetime depends on the dish). CoS is measured over the five α of ALPHAS.
+Timing. The paper's τ_int is the interval between orders and τ_lft an order's lifetime (depending on the dish);
+its M=5 settings of τ_int run from intense (more orders than the team can serve) to extremely relaxed. Ours, from
+the workload model: a dish takes one cook D = W + 1 steps to make and serve (the serving command is a step), so
+    τ_int(dish) = ceil(α·max(D, 4)/2)      τ_lft(dish) = ceil(1.5·α·D)
+computed exactly (no float rounding). A level's order interval is the largest τ_int of its dishes; each order
+lives as long as its own dish's τ_lft. At α=1 (intense) orders come every D/2 steps, as fast as two cooks working
+without a pause serve them, and live 1.5·D steps: one cook starting an order when it arrives serves it in time,
+so a perfect team can finish the stream. At α=3 (relaxed) they come every 1.5·D steps: one cook alone keeps up.
+With the floor of 4 on D in the interval, each step of α (0.5) adds at least one step to τ_int, so a level's five
+settings are five distinct intervals (the paper's Table 3 has about 3 times more orders at τ_int,(1) than at
+τ_int,(5): 54 to 17 on level 0; ours 50 to 17 on golden_apple). CoS is measured over the five α of ALPHAS.
 
 The stream. Orders arrive at steps 0, τ_int, 2·τ_int, ... before `episode_steps`; each arrival's dish is drawn
 from the level's dishes by the stream's seed, so a seed fixes the whole schedule. An order created at step c
-with lifetime L can be completed at steps c .. c+L-1 and expires (fails) at step c+L. At most MAX_OPEN orders are
-open at once: an arrival that finds MAX_OPEN orders open is skipped (dropped, never created later), so the
-schedule never shifts; skipped arrivals are listed in `OrderBook.skipped` and count as neither completed nor
-failed. Within a step, expiries come before the arrival, so an order expiring at t frees its place for t's
-arrival. Orders still open when the episode ends count as neither completed nor failed.
+with lifetime L can be completed at steps c .. c+L-1 and expires (fails) at step c+L. As in the paper, any number
+of orders may be open. Ours, an option (`OrderBook(stream, max_open=6)`): an arrival that finds `max_open` orders
+open is skipped (dropped, never created later, so the schedule never shifts), listed in `OrderBook.skipped` with
+a 'skipped' event, and counts as failed. Within a step, expiries come before the arrival, so an order expiring at
+t frees its place for t's arrival. Orders still open when the episode ends count as neither completed nor failed.
 """
 
 from __future__ import annotations
@@ -38,9 +46,11 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 ALPHAS = (1.0, 1.5, 2.0, 2.5, 3.0)
-INTERVAL_FACTOR = Fraction(3, 10)       # τ_int = ceil(α·W·0.3)
-LIFETIME_FACTOR = Fraction(5, 2) * INTERVAL_FACTOR   # τ_lft = ceil(2.5·α·W·0.3)
-MAX_OPEN = 6
+SERVE_STEPS = 1                         # the serving command, after a dish's steps
+INTERVAL_FACTOR = Fraction(1, 2)        # τ_int = ceil(α·max(D, INTERVAL_FLOOR)·1/2), D = W + SERVE_STEPS
+INTERVAL_FLOOR = 4                      # so that consecutive α (0.5 apart) give distinct intervals
+LIFETIME_FACTOR = Fraction(3, 2)        # τ_lft = ceil(α·D·3/2)
+MAX_OPEN = 6  # the cap of the max_open option (ours; the paper has none)
 TIERS = ("entry", "simple", "intermediate", "advanced")
 
 # Busy time of each kind of step, in dispatcher steps.
@@ -139,11 +149,18 @@ class Dish:
             made[item] = made.get(item, 0) + n
         return lacking
 
+    @property
+    def serve_steps(self) -> int:
+        """D: the steps one cook takes to make the dish and serve it (W + the serving command)."""
+        return self.workload + SERVE_STEPS
+
     def tau_int(self, alpha: float) -> int:
-        return scaled_steps(alpha, self.workload, INTERVAL_FACTOR)
+        """The order interval this dish asks for: ceil(α·max(D, 4)/2)."""
+        return scaled_steps(alpha, max(self.serve_steps, INTERVAL_FLOOR), INTERVAL_FACTOR)
 
     def tau_lft(self, alpha: float) -> int:
-        return scaled_steps(alpha, self.workload, LIFETIME_FACTOR)
+        """The dish's order lifetime: ceil(1.5·α·D)."""
+        return scaled_steps(alpha, self.serve_steps, LIFETIME_FACTOR)
 
     def recipe(self) -> list[str]:
         """The steps as recipe lines (a task's `recipes` entry)."""
@@ -251,7 +268,8 @@ class Arrival(NamedTuple):
 
 
 class OrderEvent(NamedTuple):
-    """What happened to an order: kind is 'created', 'completed' or 'expired'."""
+    """What happened to an order: kind is 'created', 'completed', 'expired' or (with a cap on open orders)
+    'skipped' (an arrival that found the kitchen full; its order_id is -1)."""
 
     t: int
     kind: str
@@ -304,7 +322,7 @@ class OrderStream:
                    int(fields["episode_steps"]), int(fields["seed"]))
 
     def arrivals(self) -> list[Arrival]:
-        """Every scheduled order of the episode, in time order (some may be skipped when MAX_OPEN are open)."""
+        """Every scheduled order of the episode, in time order (with a cap on open orders, some may be skipped)."""
         rng = random.Random(self.seed)
         return [Arrival(t, rng.choice(self.dishes)) for t in range(0, self.episode_steps, self.tau_int)]
 
@@ -312,9 +330,11 @@ class OrderStream:
 @dataclass
 class OrderBook:
     """The open orders of an episode as time goes by: created by the stream, completed by served dishes,
-    expired at their deadlines. Time only moves forward."""
+    expired at their deadlines. Time only moves forward. `max_open`: None (the paper's) or the cap on open orders,
+    over which arrivals are skipped."""
 
     stream: OrderStream
+    max_open: int | None = None
     events: list[OrderEvent] = field(default_factory=list, init=False)
     skipped: list[Arrival] = field(default_factory=list, init=False)   # arrivals that found the kitchen full
     open: list[Order] = field(default_factory=list, init=False)
@@ -346,8 +366,9 @@ class OrderBook:
     def _arrive(self, t: int) -> None:
         while self._pending and self._pending[-1].t == t:
             arrival = self._pending.pop()
-            if len(self.open) >= MAX_OPEN:
+            if self.max_open is not None and len(self.open) >= self.max_open:
                 self.skipped.append(arrival)
+                self.events.append(OrderEvent(t, "skipped", -1, arrival.dish))
                 continue
             order = Order(self._next_id, arrival.dish, t, t + self.stream.lifetimes[arrival.dish])
             self._next_id += 1
@@ -371,8 +392,10 @@ class OrderBook:
         return self.step(self.stream.episode_steps - 1)
 
     def counts(self) -> dict[str, int]:
-        """How many orders were created, completed and expired so far."""
-        return {kind: sum(1 for e in self.events if e.kind == kind) for kind in ("created", "completed", "expired")}
+        """How many orders were created, completed and expired (and skipped, with a cap) so far."""
+        kinds = ("created", "completed", "expired", "skipped") if self.max_open is not None else \
+            ("created", "completed", "expired")
+        return {kind: sum(1 for e in self.events if e.kind == kind) for kind in kinds}
 
 
 def given_for(arrivals: Iterable[Arrival]) -> dict[str, int]:

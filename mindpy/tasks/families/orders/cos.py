@@ -3,9 +3,10 @@
     rate = completion_rate(book.events)          # completed / (completed + failed) in one episode
     cos({1.0: 0.38, 1.5: 0.59, 2.0: 0.85, 2.5: 1.0, 3.0: 1.0})   # 0.764: the mean over the five α
 
-An order counts as failed when it expired; orders still open at the end, and arrivals skipped because the
-kitchen was full, count in neither. An episode (one α) where no order was completed or failed has rate 0: nothing
-was served, so it adds nothing to the score rather than being left out of the mean.
+An order counts as failed when it expired (and, with our cap on open orders, when its arrival was skipped because
+the kitchen was full); orders still open at the end count in neither. An episode (one α) where no order was
+completed or failed has rate 0: nothing was served, so it adds nothing to the score rather than being left out of
+the mean.
 """
 
 from __future__ import annotations
@@ -53,9 +54,10 @@ class Tally:
 
 
 def tally(events: Iterable[OrderEvent | tuple]) -> Tally:
-    """Count the completed and expired orders among an episode's (t, kind, order_id, dish) events."""
+    """Count the completed and failed (expired or skipped) orders among an episode's (t, kind, order_id, dish)
+    events."""
     kinds = [event[1] for event in events]
-    return Tally(kinds.count("completed"), kinds.count("expired"))
+    return Tally(kinds.count("completed"), kinds.count("expired") + kinds.count("skipped"))
 
 
 def completion_rate(events: Iterable[OrderEvent | tuple]) -> float:

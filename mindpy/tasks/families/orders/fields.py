@@ -14,6 +14,9 @@ from ....userfiles import quote as show
 from ...schema import int_in, is_int, is_number, range_problem
 from .book import DISHES
 
+# Our variations of the paper's play, off by default: episode switches (`mindpy run --task`, `mindpy eval`
+# flags), recorded in result.json's `orders_rules` (mindpy.tasks.families.orders.play.OrdersOptions).
+OPTIONS = ("orders_wall_clock", "orders_max_open", "orders_two_cook_demo")
 FIELDS = ("level", "alpha", "episode_steps", "dishes", "tau_int", "tau_lft", "seed")
 MAX_EPISODE_STEPS = 100_000
 

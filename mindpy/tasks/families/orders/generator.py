@@ -3,7 +3,7 @@ serves a stream of dish orders before they expire.
 
     tasks = generate("test", seed=2, count=180)     # every level x agent count (2, 3, 4) x alpha, in that order
     task = tasks["orders_l03_bakery_2_agents_alpha_1.5"]
-    task["tau_int"], task["tau_lft"]                 # 3, {"bread": 6, "cookie": 5}
+    task["tau_int"], task["tau_lft"]                 # 5, {"bread": 14, "cookie": 12}
     OrderStream.from_fields(task)                    # the episode's orders (mindpy.tasks.families.orders.book)
 
 A task fixes the level, α and team size, and the seed of its order stream. Its inventories hold what the world
@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...generators.common import agent_choices, join_words, rng_for, split_units
-from .book import ALPHAS, DISHES, LEVELS, MAX_OPEN, Level, OrderStream, given_for
+from .book import ALPHAS, DISHES, LEVELS, Level, OrderStream, given_for
 
 EPISODE_STEPS = 100
 SECONDS_PER_STEP = 10
@@ -41,7 +41,7 @@ def _goal(level: Level, agents: int, index: int, tau_int: int, lifetimes: dict[s
     deadlines = ", ".join(f"{dish} {steps}" for dish, steps in lifetimes.items())
     held = f" The cooks hold what the world lacks ({', '.join(lacking)}): hand it over where needed." if lacking else ""
     return (f"You are cook {index} of {agents}; a dispatcher commands the cooks at each step. Orders for "
-            f"{join_words(list(level.dishes))} arrive {every} (at most {MAX_OPEN} open) and fail unless "
+            f"{join_words(list(level.dishes))} arrive {every} and fail unless "
             f"served within their lifetime in steps ({deadlines}). Serve an order by putting its dish in the "
             f"serving chest; serve as many as you can in {EPISODE_STEPS} steps, following the recipes.{held}")
 

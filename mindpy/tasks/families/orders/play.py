@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -40,18 +40,21 @@ from ....dispatch.human import WAIT_S as PLAYER_WAIT_S
 from ....dispatch.human import HumanDispatcher, human_player
 from ....dispatch.kitchen import KitchenView, command_name, dispatch_state
 from ....dispatch.oracle import OracleDispatcher
+from ....dispatch.steps import command_steps
 from ....errors import ConfigError, MindpyError
 from ....models.base import ChatModel
 from ....models.budget import BUDGET_END_REASON, Budget
 from ...checkers import ERROR, TIMEOUT
 from ...results import EpisodeRecorder
 from ...schema import Task
-from .book import OrderBook, OrderStream
+from .book import MAX_OPEN, OrderBook, OrderStream
 from .cos import completion_rate, cos, tally
+from .fields import OPTIONS
 from .world import ServingChest, restock_commands, set_up_orders
 
 DISPATCHER_KEY = "dispatcher"  # the key of `models` that holds a ready dispatcher model
 CALLS_FILE = "dispatcher_calls.jsonl"
+STEPS_FILE = "steps.jsonl"  # a line per step in game time: events, busy cooks, commands (steps each), ended
 CALL_KIND = "conversing"  # the dispatcher's calls are an orders episode's conversation (SFT export's default)
 # Modes that would move a cook on its own: "unstuck" takes back-to-back crafts at one table for being stuck,
 # "elbow_room" steps away from the cook beside it.
@@ -62,16 +65,29 @@ SETUP_QUIET_MODES = ("item_collecting",)
 PLAYER_JOIN_WAIT_S = 300.0  # how long a human-dispatched episode waits for its player to come online
 
 
+CAPPED_OPEN = MAX_OPEN   # --orders-max-open: at most this many orders open at once
+DISPATCHER_TEMPERATURE = 0.1  # the paper's, for a chat model dispatcher; a spec's own params.temperature wins
+COMMAND_LIMIT_S = 300.0  # game steps: how long a step waits for a command due in it before going on without it
+
+
 @dataclass(frozen=True)
 class OrdersOptions:
-    """How an orders episode is played: the step's cap in seconds (None: the task's timeout shared out over its
-    steps), the dispatcher's prompt options, `max_steps` to play only the first steps (None: all), and how long a
-    step waits for a dispatching player's first line (`--model human:NAME`)."""
+    """How an orders episode is played. The paper's setting by default: discrete game steps (each command keeps
+    its cook busy for the steps the workload model gives it, and a step ends once every command due in it has
+    ended in the world, at most `command_limit_s` seconds), no cap on open orders, a demonstration with as many
+    cooks as the team. Ours, named: `wall_clock` (commands run at once up to the step's cap in seconds,
+    `step_cap_s`, None: the task's timeout shared out over its steps; a command still running keeps its cook busy
+    into the next steps), `max_open` (an arrival that finds that many orders open is skipped and counts as
+    failed). Also the dispatcher's prompt options, `max_steps` to play only the first steps (None: all), and how
+    long a step waits for a dispatching player's first line (`--model human:NAME`)."""
 
     step_cap_s: float | None = None
     dispatcher: DispatcherOptions = field(default_factory=DispatcherOptions)
     max_steps: int | None = None
     player_wait_s: float = PLAYER_WAIT_S
+    wall_clock: bool = False
+    max_open: int | None = None
+    command_limit_s: float = COMMAND_LIMIT_S
 
     def __post_init__(self) -> None:
         if not self.player_wait_s > 0:
@@ -80,6 +96,33 @@ class OrdersOptions:
             raise ValueError(f"step_cap_s must be more than 0 seconds, got {self.step_cap_s}")
         if self.max_steps is not None and self.max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, got {self.max_steps}")
+        if self.max_open is not None and self.max_open < 1:
+            raise ValueError(f"max_open must be at least 1 (None: no cap), got {self.max_open}")
+        if not self.command_limit_s > 0:
+            raise ValueError(f"command_limit_s must be more than 0 seconds, got {self.command_limit_s}")
+
+    def with_switches(self, switches: dict[str, Any]) -> OrdersOptions:
+        """These options with the episode switches of OPTIONS that `switches` turns on."""
+        unknown = {key for key in switches if key.startswith("orders_")} - set(OPTIONS)
+        if unknown:
+            raise ValueError(f"unknown orders option(s) {sorted(unknown)}: the options are {', '.join(OPTIONS)}")
+        chosen = self
+        if switches.get("orders_wall_clock"):
+            chosen = replace(chosen, wall_clock=True)
+        if switches.get("orders_max_open"):
+            chosen = replace(chosen, max_open=CAPPED_OPEN)
+        if switches.get("orders_two_cook_demo"):
+            chosen = replace(chosen, dispatcher=replace(chosen.dispatcher, demo_agents=2))
+        return chosen
+
+    def record(self) -> dict[str, Any]:
+        """How the episode was played, for result.json's `orders_rules` (summary.json merges them)."""
+        demo = self.dispatcher.demo_agents
+        return {"clock": "wall_clock" if self.wall_clock else "game_steps",
+                "step_cap_s": self.step_cap_s if self.wall_clock else None,
+                "max_open": self.max_open, "skipped_count_as": "failed" if self.max_open else None,
+                "demo_cooks": "team" if demo is None else demo, "demo": self.dispatcher.demo,
+                "paper_setting": not (self.wall_clock or self.max_open or demo is not None)}
 
 
 def make_dispatcher(task: Task, names: list[str], model: Any, models: dict[str, Any] | None,
@@ -102,17 +145,36 @@ def make_dispatcher(task: Task, names: list[str], model: Any, models: dict[str, 
             return OracleDispatcher(options, names, dishes=dishes)
         limits = {} if settings is None else {"attempts": settings.model_attempts,
                                               "timeout": settings.model_timeout_s}
-        chat = create_model(spec, **limits)
+        chat = create_model(with_temperature(spec), **limits)
     except (ValueError, MindpyError) as exc:
         raise ConfigError(f"the dispatcher's model {spec!r}: {exc}") from None
     return Dispatcher(chat, options, names, dishes=dishes)
+
+
+def temperature_of(dispatcher: Dispatcher) -> float | None:
+    """The sampling temperature of a chat model dispatcher (None: scripted, a player, or a model's default)."""
+    if isinstance(dispatcher, (OracleDispatcher, HumanDispatcher)):
+        return None
+    value = getattr(dispatcher.model, "params", {}).get("temperature") if isinstance(
+        getattr(dispatcher.model, "params", None), dict) else None
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def with_temperature(spec: Any) -> Any:
+    """The dispatcher's model spec at the paper's temperature 0.1, unless the spec sets its own
+    ({"model": ..., "params": {"temperature": T}})."""
+    from ....harness.ablations import Ablations
+
+    return Ablations(temperature=DISPATCHER_TEMPERATURE).with_temperature(spec)
 
 
 @dataclass
 class OrdersPlay:
     """The steps of one episode in a set-up kitchen: the book of orders, the dispatcher, the cooks running its
     commands and the serving chest's checker. `issue` sends the restocking commands; `calls` gets a line per
-    step (the dispatcher's call)."""
+    step (the dispatcher's call), `steps_log` (when given) a line per step of what happened in game time. In
+    game steps (`wall_clock` False) `cap_s` is how long a step waits for the commands due in it; on the wall clock
+    it is the step's cap."""
 
     book: OrderBook
     dispatcher: Dispatcher
@@ -124,25 +186,57 @@ class OrdersPlay:
     calls: IO[str]
     wasted: dict[str, int] = field(default_factory=dict)
     replies_with_problems: int = 0
+    wall_clock: bool = False
+    steps_log: IO[str] | None = None
+    held: dict[str, dict[str, int]] = field(default_factory=dict)  # a busy cook's inventory when it started
+    overruns: int = 0  # game steps: commands still running in the world after their last step's wait
 
     def step(self, t: int) -> Decision:
         """Play step t; returns the dispatcher's decision. MindpyError when the world cannot be read."""
+        before = len(self.book.events)
         self.book.step(t)
-        ended = self.cooks.take_ended()
+        ended = self.cooks.take_ended() if self.wall_clock else self.cooks.take_due(t)
         killed = killed_animals(ended)
         if killed or any(command_name(e.command) == "collectBlocks" for e in ended):
             self.restock(killed)
-        view = KitchenView(t, self.inventories(), self.cooks.running(),
+        inventories = self.inventories()
+        if self.wall_clock:
+            doing = self.cooks.running()
+        else:  # busy in game time; a command still running past its steps (overrun) keeps its cook busy too
+            doing = {**self.cooks.running(), **self.cooks.busy_at(t)}
+            inventories = {name: dict(self.held.get(name, items)) if name in doing else items
+                           for name, items in inventories.items()}  # what it is making shows once it is done
+        view = KitchenView(t, inventories, doing,
                            tuple(OpenOrder(o.id, o.dish, o.deadline) for o in self.book.open),
                            feedback=feedback_lines(ended))
         decision = self.dispatcher.decide(dispatch_state(view))
         self.replies_with_problems += bool(decision.problems)
         self.calls.write(json.dumps(call_line(decision, t), ensure_ascii=False) + "\n")
         self.calls.flush()
+        started: dict[str, list] = {}
         for cook, command in decision.commands.items():
-            self.cooks.start(cook, command)
-        self.cooks.wait(self.cap_s)
-        self.serve(t, self.cooks.running())
+            if self.wall_clock:
+                self.cooks.start(cook, command)
+                continue
+            busy = command_steps(command)
+            started[cook] = [command, busy]
+            self.held[cook] = dict(inventories.get(cook, {}))
+            self.cooks.start(cook, command, t=t, steps=busy)
+        if self.wall_clock:
+            self.cooks.wait(self.cap_s)
+            late = self.cooks.running()
+        else:
+            late = self.cooks.wait_due(t, self.cap_s)
+            self.overruns += len(late)
+        served = self.serve(t, late)
+        if self.steps_log is not None:
+            line = {"step": t, "events": [list(e) for e in self.book.events[before:]],
+                    "busy": {cook: command for cook, command in doing.items()},
+                    "ended": [[e.cook, e.command, e.ok] for e in ended], "commands": started or
+                    {cook: [command, None] for cook, command in decision.commands.items()},
+                    "served": served, "late": late}
+            self.steps_log.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+            self.steps_log.flush()
         return decision
 
     def serve(self, t: int, running: dict[str, str] | None = None) -> dict[str, int]:
@@ -184,11 +278,14 @@ def play(session: Any) -> dict:
 
     task, names, say, model, models = session.task, session.names, session.say, session.model, session.models
     options: OrdersOptions = session.family_options.get("orders") or OrdersOptions()
+    options = options.with_switches(session.family_options)
     stream = OrderStream.from_fields(task.fields.as_dict())
     steps = min(stream.episode_steps, options.max_steps or stream.episode_steps)
-    cap_s = options.step_cap_s or task.timeout / stream.episode_steps
+    cap_s = (options.step_cap_s or task.timeout / stream.episode_steps) if options.wall_clock \
+        else options.command_limit_s
     settings = session.load_settings(base_profile="task", profile_model=False, init_message="")
     dispatcher = make_dispatcher(task, names, model, models, options.dispatcher, settings, options.player_wait_s)
+    temperature = temperature_of(dispatcher)  # before its model is wrapped for the budget
     if not (models and DISPATCHER_KEY in models) and not isinstance(dispatcher, HumanDispatcher):
         session.refuse_unpriced([model])  # before the server starts: an unpriced model cannot be budgeted
     console = session.open_console()
@@ -221,7 +318,8 @@ def play(session: Any) -> dict:
         setup = set_up_orders(task, bots, issue, origin=TASK_ORIGIN, seed=session.seed)
     for agent, mode, was_on in restore:
         agent.modes.set_on(mode, was_on)
-    say(f"{task.id}: kitchen set up; {steps} steps of at most {cap_s:g} s")
+    say(f"{task.id}: kitchen set up; {steps} steps " + (f"of at most {cap_s:g} s" if options.wall_clock else
+                                                       "in game time (each command busy for its steps)"))
     if isinstance(dispatcher, HumanDispatcher):
         seat_the_player(dispatcher, bots, issue, setup.stations["serving_chest"], say)
 
@@ -229,11 +327,13 @@ def play(session: Any) -> dict:
         for line in restock_commands(setup, killed):
             issue(line)
 
-    book = OrderBook(stream)
+    book = OrderBook(stream, max_open=options.max_open)
     recorder.started_at = time.time()  # the play starts now
-    with (session.run_dir / CALLS_FILE).open("w", encoding="utf-8") as calls:
+    with (session.run_dir / CALLS_FILE).open("w", encoding="utf-8") as calls, \
+            (session.run_dir / STEPS_FILE).open("w", encoding="utf-8") as steps_log:
         play = OrdersPlay(book, dispatcher, cooks, lambda: {n: agents[n].bot.inventory() for n in names},
-                          ServingChest(bots[0], setup.stations["serving_chest"]), restock, cap_s, calls)
+                          ServingChest(bots[0], setup.stations["serving_chest"]), restock, cap_s, calls,
+                          wall_clock=options.wall_clock, steps_log=steps_log)
         played = steps
         for t in range(steps):
             try:
@@ -252,7 +352,9 @@ def play(session: Any) -> dict:
     if steps == stream.episode_steps and spend.exceeded is None and error is None:
         book.finish()
     result = orders_result(task, recorder, play, played, spend, error)
-    result = session.write_result({**result, "serving_chest": list(setup.stations["serving_chest"])})
+    result = session.write_result({**result, "serving_chest": list(setup.stations["serving_chest"]),
+                                   "orders_rules": {**options.record(), "overruns": play.overruns,
+                                                    "temperature": temperature}})
     if error is not None:
         raise EpisodeInfraError(error)
     orders = result["orders"]
