@@ -199,7 +199,8 @@ SHARED_BLUE = {"0": {"red_wool": 1, "blue_wool": 1}, "1": {"blue_wool": 1}}  # o
 def test_result_counts_successful_and_refused_actions_gamma_and_rounds(tmp_path):
     recorder = EpisodeRecorder(small_task(SHARED_BLUE), ["andy", "jill"], results_dir=tmp_path)
     for agent, command, times in (("andy", "!placeBlock", 3), ("andy", "!breakBlock", 1), ("andy", "!checkGoal", 1),
-                                  ("jill", "!placeBlock", 1), ("jill", "!breakBlock", 1)):
+                                  ("jill", "!placeBlock", 1), ("jill", "!breakBlock", 1), ("jill", "!wait", 2),
+                                  ("andy", "!endTask", 1)):
         for _ in range(times):
             recorder.record_command(agent, command)
     recorder.record_failed_command("andy", "!placeBlock")
@@ -212,12 +213,13 @@ def test_result_counts_successful_and_refused_actions_gamma_and_rounds(tmp_path)
     recorder.on_end(0.5, "ended")
 
     saved = load_result(recorder.path)
-    assert {k: saved[k] for k in ("timesteps", "refused_actions", "messages", "placed_by_agent", "broken_by_agent",
-                                  "gamma", "gamma_note", "rounds", "end_reason")} == {
-        "timesteps": 4, "refused_actions": 2, "messages": 3, "placed_by_agent": {"andy": 2, "jill": 1},
+    # the paper's timesteps: 4 successful places and breaks, 3 messages, 2 waits and an end; !checkGoal is none
+    assert {k: saved[k] for k in ("timesteps", "build_actions", "refused_actions", "messages", "placed_by_agent",
+                                  "broken_by_agent", "gamma", "gamma_note", "rounds", "end_reason")} == {
+        "timesteps": 10, "build_actions": 4, "refused_actions": 2, "messages": 3, "placed_by_agent": {"andy": 2, "jill": 1},
         "broken_by_agent": {"andy": 1, "jill": 0}, "gamma": 0.5, "gamma_note": None, "rounds": 3,
         "end_reason": "ended"}
-    assert saved["agents"]["andy"]["commands"] == {"!breakBlock": 1, "!checkGoal": 1, "!placeBlock": 3}
+    assert saved["agents"]["andy"]["commands"] == {"!breakBlock": 1, "!checkGoal": 1, "!endTask": 1, "!placeBlock": 3}
     assert saved["agents"]["andy"]["commands_failed"] == {"placeBlock": 1}
     assert saved["agents"]["jill"]["commands_failed"] == {"breakBlock": 1}
 
