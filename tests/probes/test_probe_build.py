@@ -85,9 +85,9 @@ def check_construction(probe, team: dict[str, dict[str, int]]) -> None:
 
 
 def check_against_state(probe, replies=None) -> None:
-    """The right option follows from the state the probe shows (read back from its text), and the wrong options of
-    the command questions cannot be carried out in it. `replies`: the episode's replies, which hold each right
-    command."""
+    """The right option follows from the state the probe shows (read back from its text), and the actor of a
+    command question can carry out every option in it (the right one too), so no feasibility check tells them
+    apart. `replies`: the episode's replies, which hold each right command."""
     team = inventories(probe.state)
     right = probe.options[probe.answer]
     kind = probe.meta["kind"]
@@ -97,15 +97,17 @@ def check_against_state(probe, replies=None) -> None:
         actor = probe.meta["actor"]
         if replies is not None:
             assert any(right in reply for reply in replies), right  # the oracle's own command
-        for wrong in probe.options:
-            if wrong == right:
+        for option in probe.options:
+            found = COMMAND.match(option)
+            if found is None:  # a collect or a smelt: the right option, which needs the world
+                assert option == right, option
                 continue
-            name, args = COMMAND.match(wrong).groups()
+            name, args = found.groups()
             parts = json.loads(f"[{args}]")
-            if name == "givePlayer":  # a give of more than the actor holds, as the state shows it
-                assert team[actor].get(parts[1], 0) < parts[2], (probe.state, wrong)
+            if name == "givePlayer":  # a give of at most what the actor holds, as the state shows it
+                assert 0 < parts[2] <= team[actor].get(parts[1], 0) and parts[0] in team, (probe.state, option)
             else:
-                assert not can_craft(parts[0], parts[1], team[actor]), (probe.state, wrong)
+                assert can_craft(parts[0], parts[1], team[actor]), (probe.state, option)
     elif kind == "holder":
         holders = [n for n, inv in team.items() if probe.meta["item"] in inv]
         assert holders == [right], (probe.state, probe.question)

@@ -69,4 +69,4 @@ class CookingQuestions(FamilyQuestions):
         if not moment.goal.hells_kitchen:  # there my dish's recipe is someone else's: making it alone is not asked
             asked.append(ec_alone(moment, rng, makes_alone, "make"))
         return [*asked, ec_recipe_holder(moment, rng), *tom_next(moment, moments, rng), tom_recipe_need(moment, rng),
-                jp_next(moment, rng)]
+                jp_next(moment, moments, rng)]
