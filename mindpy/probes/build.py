@@ -76,20 +76,33 @@ def command_text(command: tuple[str, list]) -> str:
 def feasible_commands(moment: Moment, actor: str, right: tuple[str, list], rng: random.Random,
                       later: Iterable[tuple[str, list]] = ()) -> list[tuple[str, list]]:
     """Commands `actor` can carry out in the state, other than `right` and its near twins: gives of items it holds
-    (at most what it holds) to a teammate, crafts it holds the materials for. Only what the partner needs or what
+    (at most what it holds) to a teammate, crafts it holds the materials for (on the plan to the targets, and a few
+    off it), smelts of raw food it holds. Only what the partner needs or what
     the team's plan needs next tells them from the right one, not whether they can be done. Left out as arguably
     right too: when `right` gives to an agent, any give to that agent; what the actor did `later` in the episode."""
     inv = moment.team[actor]
     others = [n for n in sorted(moment.team) if n != actor]
     out: list[tuple[str, list]] = []
+    raw_foods = set(cooking.SMELTED.values())
     for item in sorted(k for k, n in inv.items() if n > 0):
         for to in others:
             out.append(("givePlayer", [to, item, rng.randint(1, inv[item])]))
+        if item in raw_foods:  # a furnace or smoker stands in every kitchen
+            out.append(("smeltItem", [item, rng.randint(1, inv[item])]))
     out += questions_for(moment).makes(moment)
+    # crafts off the team's plan that the actor's items allow (sticks from planks): a few, drawn
+    off_plan = recipe_book().one_craft_from(inv)
+    out += [("craftRecipe", [item, 1]) for item in rng.sample(off_plan, min(3, len(off_plan)))]
     rng.shuffle(out)
     done = [right, *later]
-    return [c for c in out if possible(c, actor, moment.team) and not any(_same_deed(c, d) for d in done)
+    kept = [c for c in out if possible(c, actor, moment.team) and not any(_same_deed(c, d) for d in done)
             and not (right[0] == c[0] == "givePlayer" and c[1][0] == right[1][0])]
+    # the right command's kind and the others in turn, so that the right one is not the odd one out (a craft among
+    # gives) where the state offers both
+    same, other = [c for c in kept if c[0] == right[0]], [c for c in kept if c[0] != right[0]]
+    mixed = [c for pair in zip(same, other, strict=False) for c in pair]
+    n = min(len(same), len(other))
+    return mixed + same[n:] + other[n:]
 
 
 def _same_deed(command: tuple[str, list], right: tuple[str, list]) -> bool:

@@ -13,6 +13,7 @@ from mindpy.cli import main
 from mindpy.harness.episode import run_episode
 from mindpy.models.replay import ReplayModel
 from mindpy.oracle.construction import my_fixes, parse_check
+from mindpy.oracle.cooking import HARVESTED
 from mindpy.oracle.goals import TaskGoal, parse_goal
 from mindpy.oracle.prompt import PromptView
 from mindpy.probes.answers import letter
@@ -28,7 +29,7 @@ from mindpy.tasks.loader import read_task_file
 TASK = "multiagent_crafting_polished_blackstone_brick_wall_partial_plan_requires_ctable__depth_2__2_agents"
 BUILD_TASK = "materials_0_rooms_0_window_0_carpet_0_variant_0"  # the smallest house of the construction split
 CONSTRUCTION_KINDS = ("missing_count", "lowest_open", "enough", "who_places", "partner_level", "my_share")
-COMMAND = re.compile(r'^!(givePlayer|craftRecipe)\((.*)\)$')
+COMMAND = re.compile(r'^!(givePlayer|craftRecipe|smeltItem|collectBlocks)\((.*)\)$')
 
 
 def oracle_episode(server, tmp_path_factory, file: str, task_id: str, cheat: bool = False):
@@ -98,16 +99,15 @@ def check_against_state(probe, replies=None) -> None:
         if replies is not None:
             assert any(right in reply for reply in replies), right  # the oracle's own command
         for option in probe.options:
-            found = COMMAND.match(option)
-            if found is None:  # a collect or a smelt: the right option, which needs the world
-                assert option == right, option
-                continue
-            name, args = found.groups()
+            name, args = COMMAND.match(option).groups()
             parts = json.loads(f"[{args}]")
             if name == "givePlayer":  # a give of at most what the actor holds, as the state shows it
                 assert 0 < parts[2] <= team[actor].get(parts[1], 0) and parts[0] in team, (probe.state, option)
-            else:
+            elif name == "craftRecipe":
                 assert can_craft(parts[0], parts[1], team[actor]), (probe.state, option)
+            elif option != right:  # a wrong smelt of raw food the actor holds, a wrong harvest of a kitchen crop
+                assert (name == "smeltItem" and 0 < parts[1] <= team[actor].get(parts[0], 0)) \
+                    or (name == "collectBlocks" and parts[0] in HARVESTED.values()), (probe.state, option)
     elif kind == "holder":
         holders = [n for n, inv in team.items() if probe.meta["item"] in inv]
         assert holders == [right], (probe.state, probe.question)

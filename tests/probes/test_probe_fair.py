@@ -48,6 +48,12 @@ def expected_feasible(probes: list[Probe]) -> float:
     return statistics.fmean(scores)
 
 
+def odd_one_out(probe: Probe) -> bool:
+    """Whether the right command is the only one of its kind among options of two kinds (a craft among gives)."""
+    kinds = [option.split("(")[0] for option in probe.options]
+    return kinds.count(kinds[probe.answer]) == 1 and len(set(kinds)) == 2
+
+
 def test_wrong_commands_can_be_carried_out_and_none_does_the_right_deed():
     moments = episode()
     jill = moments[1]
@@ -77,9 +83,10 @@ def test_command_questions_keep_the_oracle_s_command_and_offer_up_to_five_option
     assert {p.category for p in probes} == {"ToM", "JP"}
     for probe in probes:
         assert 3 <= len(probe.options) <= MAX_OPTIONS == 5 and len(set(probe.options)) == len(probe.options)
-        actor = probe.meta["actor"]
-        assert probe.options[probe.answer] == {"jill": command_text(GIVE),
-                                               "bob": '!craftRecipe("oak_planks", 2)'}[actor]
+        sent = {command_text(m.command) for m in episode() if m.me == probe.meta["actor"] and m.command}
+        assert probe.options[probe.answer] in sent, probe
+        if probe.meta["kind"] == "my_next" and probe.meta["actor"] == "jill":
+            assert probe.options[probe.answer] == command_text(GIVE)
     assert max(len(p.options) for p in probes) == 5
 
 
@@ -113,8 +120,11 @@ def test_the_committed_set_is_fair_on_tom_and_jp():
         assert expected_feasible(members) == pytest.approx(statistics.fmean(1 / len(p.options) for p in members))
     for kind in ("my_next", "partner_next"):
         assert max(len(p.options) for p in probes if p.meta["kind"] == kind) == 5, kind
+    commands = [p for p in probes if p.meta["kind"] in ("my_next", "partner_next")]
+    # nor is the right command mostly the odd one out (the one craft among gives): 76 of 132 were before
+    assert sum(odd_one_out(p) for p in commands) < 0.1 * len(commands)
     for category in ("ToM", "JP"):  # random guessing lower than on the 2-4 options of before (0.298, 0.308)
-        assert statistics.fmean(1 / len(p.options) for p in probes if p.category == category) < 0.28, category
+        assert statistics.fmean(1 / len(p.options) for p in probes if p.category == category) < 0.27, category
 
 
 def test_refreshing_keeps_the_right_answers_and_makes_unfair_probes_fair():
