@@ -36,6 +36,7 @@ from pathlib import Path
 from ..oracle import cooking
 from ..recipes import recipe_book
 from ..tasks.family import UnknownFamily, family_named, load_entry
+from .feasible import possible
 from .moments import Moment, make_probe, next_moment_of, read_moments
 from .record import CATEGORIES, Probe
 
@@ -45,27 +46,7 @@ ONCE_PER_EPISODE = ("crafter",)
 ONCE_PER_AGENT = ("recipe_holder", "recipe_need")
 
 
-# ---- what an agent can and cannot do ---------------------------------------------------------------------------------
-def can_craft(item: str, times: int, inv: dict[str, int]) -> bool:
-    """Whether `times` crafts of `item` need nothing beyond `inv` (a crafting table is taken as at hand)."""
-    book = recipe_book()
-    recipes = book.recipes(item)
-    per_craft = recipes[0].count if recipes else 1
-    return book.plan(item, times * per_craft, inv, table_available=True).complete
-
-
-def possible(command: tuple[str, list], actor: str, team: dict[str, dict[str, int]]) -> bool:
-    """Whether `actor` can carry out the command in this state (only gives and crafts are judged)."""
-    name, args = command
-    inv = team[actor]
-    if name == "givePlayer":
-        to, item, count = args[0], args[1], int(args[2])
-        return to in team and to != actor and inv.get(item, 0) >= count
-    if name == "craftRecipe":
-        return can_craft(args[0], int(args[1]), inv)
-    return True
-
-
+# ---- what an agent can do (can_craft, possible: mindpy.probes.feasible) ----------------------------------------------
 def command_text(command: tuple[str, list]) -> str:
     """The command as a model writes it: !name("text", 3)."""
     name, args = command

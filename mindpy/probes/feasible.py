@@ -20,7 +20,7 @@ import re
 
 from ..models.base import ChatModel, Usage
 from ..models.tokens import count_messages, count_tokens
-from ..oracle.construction import Fix, parse_check
+from ..recipes import recipe_book
 from .answers import letter
 
 API = "feasible"
@@ -33,6 +33,41 @@ _COMMAND = re.compile(r"^!(\w+)\((.*)\)$")
 _BLOCKS = re.compile(r"^the (.+) blocks of level (\d+)$")
 _LEVEL = re.compile(r"^level (\d+)$")
 _CHECK_MARK = "(!checkBlueprint):\n"
+_CHECK_LEVEL = re.compile(r"^Level (\d+) ")
+_CHECK_PLACE = re.compile(r"^Place ([a-z0-9_]+) at coordinates ")
+
+
+def can_craft(item: str, times: int, inv: dict[str, int]) -> bool:
+    """Whether `times` crafts of `item` need nothing beyond `inv` (a crafting table is taken as at hand)."""
+    book = recipe_book()
+    recipes = book.recipes(item)
+    per_craft = recipes[0].count if recipes else 1
+    return book.plan(item, times * per_craft, inv, table_available=True).complete
+
+
+def possible(command: tuple[str, list], actor: str, team: dict[str, dict[str, int]]) -> bool:
+    """Whether `actor` can carry out the command in this state (only gives and crafts are judged)."""
+    name, args = command
+    inv = team[actor]
+    if name == "givePlayer":
+        to, item, count = args[0], args[1], int(args[2])
+        return to in team and to != actor and inv.get(item, 0) >= count
+    if name == "craftRecipe":
+        return can_craft(args[0], int(args[1]), inv)
+    return True
+
+
+def check_needs(text: str) -> set[tuple[int, str]]:
+    """(level, block) of every block a blueprint check, in !checkBlueprint's words, still asks to place."""
+    needs, level = set(), 0
+    for line in text.splitlines():
+        head = _CHECK_LEVEL.match(line)
+        if head:
+            level = int(head.group(1))
+        place = _CHECK_PLACE.match(line.strip())
+        if place:
+            needs.add((level, place.group(1)))
+    return needs
 
 
 def inventories(text: str) -> dict[str, dict[str, int]]:
@@ -49,10 +84,9 @@ def actor_of(question: str) -> str | None:
     return None
 
 
-def can_do(option: str, actor: str, team: dict[str, dict[str, int]], check: list[Fix]) -> bool:
-    """Whether `actor` could carry out what `option` says in this state (True for anything it cannot judge)."""
-    from .build import possible  # build imports the families' questions, which import this package
-
+def can_do(option: str, actor: str, team: dict[str, dict[str, int]], check: set[tuple[int, str]]) -> bool:
+    """Whether `actor` could carry out what `option` says in this state (True for anything it cannot judge);
+    `check`: (level, block) still to place, by the blueprint check shown."""
     inv = team.get(actor, {})
     command = _COMMAND.match(option)
     if command:
@@ -64,10 +98,10 @@ def can_do(option: str, actor: str, team: dict[str, dict[str, int]], check: list
     blocks = _BLOCKS.match(option)
     if blocks and check:
         level, names = int(blocks.group(2)), blocks.group(1).split(", ")
-        return all(inv.get(b, 0) > 0 and any(f.level == level and f.block == b for f in check) for b in names)
+        return all(inv.get(b, 0) > 0 and (level, b) in check for b in names)
     level_only = _LEVEL.match(option)
     if level_only and check:
-        return any(f.level == int(level_only.group(1)) and inv.get(f.block, 0) > 0 for f in check)
+        return any(level == int(level_only.group(1)) and inv.get(block, 0) > 0 for level, block in check)
     return True
 
 
@@ -82,8 +116,8 @@ def feasible_options(prompt: str) -> tuple[list[str], list[int]]:
     if actor is None:
         return options, everything
     team = inventories(state)
-    check = parse_check(state.split(_CHECK_MARK, 1)[1]) if _CHECK_MARK in state else None
-    kept = [i for i, option in enumerate(options) if can_do(option, actor, team, check or [])]
+    check = check_needs(state.split(_CHECK_MARK, 1)[1]) if _CHECK_MARK in state else set()
+    kept = [i for i, option in enumerate(options) if can_do(option, actor, team, check)]
     return options, kept or everything
 
 

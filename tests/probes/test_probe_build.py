@@ -17,7 +17,8 @@ from mindpy.oracle.cooking import HARVESTED
 from mindpy.oracle.goals import TaskGoal, parse_goal
 from mindpy.oracle.prompt import PromptView
 from mindpy.probes.answers import letter
-from mindpy.probes.build import FamilyQuestions, Moment, build_probes, can_craft, questions_for, read_moments
+from mindpy.probes.build import FamilyQuestions, Moment, build_probes, questions_for, read_moments
+from mindpy.probes.feasible import can_craft
 from mindpy.probes.moments import make_probe
 from mindpy.probes.record import CATEGORIES, read_probes
 from mindpy.probes.run import run_probes
