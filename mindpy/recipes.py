@@ -273,6 +273,12 @@ class RecipeBook:
         """Every recipe for an item, reverse ones included."""
         return list(self._recipes.get(item, []))
 
+    def one_craft_from(self, inv: Mapping[str, int]) -> list[str]:
+        """The items one craft makes from `inv` alone (a recipe whose every ingredient it holds, a crafting table
+        at hand), sorted."""
+        return sorted(item for item, recipes in self._recipes.items()
+                      if any(all(inv.get(name, 0) >= n for name, n in r.ingredient_dict().items()) for r in recipes))
+
     @cached_property
     def _reverse(self) -> frozenset[Recipe]:
         """Recipes used to plan only when the inventory holds all their ingredients (see the module doc)."""

@@ -28,7 +28,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # probes: the records, answer reading and scoring are services; building them from played episodes (the
     # oracle's prompts, the command parser, mindpy eval) and the `mindpy probe` command are runs
     ("runs", ("mindpy.harness", "mindpy.demo", "mindpy.doctor", "mindpy.probes.build", "mindpy.probes.cli",
-              "mindpy.probes.moments")),
+              "mindpy.probes.moments", "mindpy.probes.refresh")),
     # the web dashboard: it watches runs and evaluations (through their watcher hooks) and steers their agents
     ("interface", ("mindpy.ui",)),
 ]

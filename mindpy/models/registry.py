@@ -10,6 +10,8 @@ A spec names a model the way profiles do:
     "replay:path/to/script.yaml"           -> the replay provider
     "chaos", "chaos:7"                     -> the careless model (mindpy.models.chaos), seeded
     "random", "random:7"                   -> defuse's random baseline team (mindpy.tasks.families.defuse), seeded
+    "feasible", "feasible:7"               -> the coordination probes' feasibility-only answerer
+                                              (mindpy.probes.feasible), seeded
     {"api": "vllm", "model": "...", "url": "http://...", "params": {...}}  (MINDcraft's form)
 Providers register a factory under an api name with `register_provider`, or, from an installed package, with an
 entry point of the group `mindpy.models` (the oracle and the random team do so in mindpy's own pyproject.toml):
@@ -33,7 +35,8 @@ from . import presets
 from .base import ChatModel, ModelError
 
 log = logging.getLogger(__name__)
-SEEDED_APIS = ("chaos", "random")  # scripted models named by api and an optional whole-number seed ("random:7")
+# scripted models named by api and an optional whole-number seed ("random:7")
+SEEDED_APIS = ("chaos", "random", "feasible")
 
 Factory = Callable[["ModelSpec"], ChatModel]
 _PROVIDERS: dict[str, Factory] = {}
@@ -197,6 +200,12 @@ _PLUGGED_IN: set[str] = set()  # apis that come from entry points
 ENTRY_POINT_GROUP = "mindpy.models"
 
 
+def _feasible(spec: ModelSpec) -> ChatModel:
+    from ..probes.feasible import FeasibleModel  # imported when asked for: it loads the recipes
+
+    return FeasibleModel.from_spec(spec)
+
+
 def _load_builtin() -> None:
     """Register the providers that ship with mindpy, then those of the entry points (all imported lazily: the
     openai client is slow to import, and a plugged-in provider may load data, as the oracle does)."""
@@ -211,6 +220,7 @@ def _load_builtin() -> None:
     builtin = {api: by_protocol[p.protocol] for api, p in presets.PRESETS.items()}
     builtin["replay"] = replay.ReplayModel.from_spec
     builtin["chaos"] = chaos.ChaosModel.from_spec
+    builtin["feasible"] = _feasible
     for api, factory in builtin.items():
         register_provider(api, factory, replace=True)
     _PLUGGED_IN.clear()

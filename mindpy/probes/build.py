@@ -15,8 +15,10 @@ Questions, by category:
   crafts the target (the agent that did, in the episode); in Hell's Kitchen, what the teammate whose recipe I
   hold needs from me (that recipe, not mine, not nothing).
 - JP (joint planning): the best next command for me (the oracle's reply). The wrong options of ToM and JP are
-  commands the acting agent cannot carry out in the state shown (an item it does not hold, more than it holds, a
-  craft it lacks materials for), so the oracle's choice is the single good one.
+  commands the acting agent can carry out in the state shown (gives of what it holds, crafts it has materials
+  for; `feasible_commands`), so only what the partner needs or the team's plan needs next picks the oracle's
+  choice, not a feasibility check (mindpy.probes.feasible answers by such a check alone and scores chance on them).
+  Up to MAX_OPTIONS (5) options per question where the state gives that many.
 - Construction (after a blueprint check): see mindpy.tasks.families.construction.probes.
 
 Which questions a moment allows is its family's: a family names its questions in `probes_entry` ("module:Class",
@@ -34,6 +36,7 @@ from pathlib import Path
 from ..oracle import cooking
 from ..recipes import recipe_book
 from ..tasks.family import UnknownFamily, family_named, load_entry
+from .feasible import possible
 from .moments import Moment, make_probe, next_moment_of, read_moments
 from .record import CATEGORIES, Probe
 
@@ -43,27 +46,7 @@ ONCE_PER_EPISODE = ("crafter",)
 ONCE_PER_AGENT = ("recipe_holder", "recipe_need")
 
 
-# ---- what an agent can and cannot do ---------------------------------------------------------------------------------
-def can_craft(item: str, times: int, inv: dict[str, int]) -> bool:
-    """Whether `times` crafts of `item` need nothing beyond `inv` (a crafting table is taken as at hand)."""
-    book = recipe_book()
-    recipes = book.recipes(item)
-    per_craft = recipes[0].count if recipes else 1
-    return book.plan(item, times * per_craft, inv, table_available=True).complete
-
-
-def possible(command: tuple[str, list], actor: str, team: dict[str, dict[str, int]]) -> bool:
-    """Whether `actor` can carry out the command in this state (only gives and crafts are judged)."""
-    name, args = command
-    inv = team[actor]
-    if name == "givePlayer":
-        to, item, count = args[0], args[1], int(args[2])
-        return to in team and to != actor and inv.get(item, 0) >= count
-    if name == "craftRecipe":
-        return can_craft(args[0], int(args[1]), inv)
-    return True
-
-
+# ---- what an agent can do (can_craft, possible: mindpy.probes.feasible) ----------------------------------------------
 def command_text(command: tuple[str, list]) -> str:
     """The command as a model writes it: !name("text", 3)."""
     name, args = command
@@ -71,29 +54,46 @@ def command_text(command: tuple[str, list]) -> str:
     return f"!{name}({rendered})" if args else f"!{name}"
 
 
-def _relevant_items(moment: Moment) -> list[str]:
-    """Items the task is about: held by anyone, or raw materials of its targets."""
-    items = {item for inv in moment.team.values() for item in inv}
-    questions = questions_for(moment)
-    for target, n in moment.goal.targets.items():
-        items |= questions.made_of(target, n)
-    return sorted(items)
-
-
-def impossible_commands(moment: Moment, actor: str, rng: random.Random) -> list[tuple[str, list]]:
-    """Commands `actor` cannot carry out in the state: gives of what it lacks, makes it lacks materials for."""
+def feasible_commands(moment: Moment, actor: str, right: tuple[str, list], rng: random.Random,
+                      later: Iterable[tuple[str, list]] = ()) -> list[tuple[str, list]]:
+    """Commands `actor` can carry out in the state, other than `right` and its near twins: gives of items it holds
+    (at most what it holds) to a teammate, crafts it holds the materials for (on the plan to the targets, and a few
+    off it), smelts of raw food it holds. Only what the partner needs or what
+    the team's plan needs next tells them from the right one, not whether they can be done. Left out as arguably
+    right too: when `right` gives to an agent, any give to that agent; what the actor did `later` in the episode."""
     inv = moment.team[actor]
     others = [n for n in sorted(moment.team) if n != actor]
     out: list[tuple[str, list]] = []
-    for item in _relevant_items(moment):
-        to = rng.choice(others)
-        if inv.get(item, 0) == 0:
-            out.append(("givePlayer", [to, item, rng.choice([1, 2, 4])]))
-        else:
-            out.append(("givePlayer", [to, item, inv[item] + rng.choice([1, 3, 8])]))
-    out += questions_for(moment).impossible_makes(moment, inv)
+    raw_foods = set(cooking.SMELTED.values())
+    for item in sorted(k for k, n in inv.items() if n > 0):
+        for to in others:
+            out.append(("givePlayer", [to, item, rng.randint(1, inv[item])]))
+        if item in raw_foods:  # a furnace or smoker stands in every kitchen
+            out.append(("smeltItem", [item, rng.randint(1, inv[item])]))
+    out += questions_for(moment).makes(moment)
+    # crafts off the team's plan that the actor's items allow (sticks from planks): a few, drawn
+    off_plan = recipe_book().one_craft_from(inv)
+    out += [("craftRecipe", [item, 1]) for item in rng.sample(off_plan, min(3, len(off_plan)))]
     rng.shuffle(out)
-    return [c for c in out if not possible(c, actor, moment.team)]
+    done = [right, *later]
+    kept = [c for c in out if possible(c, actor, moment.team) and not any(_same_deed(c, d) for d in done)
+            and not (right[0] == c[0] == "givePlayer" and c[1][0] == right[1][0])]
+    # the right command's kind and the others in turn, so that the right one is not the odd one out (a craft among
+    # gives) where the state offers both
+    same, other = [c for c in kept if c[0] == right[0]], [c for c in kept if c[0] != right[0]]
+    mixed = [c for pair in zip(same, other, strict=False) for c in pair]
+    n = min(len(same), len(other))
+    return mixed + same[n:] + other[n:]
+
+
+def _same_deed(command: tuple[str, list], right: tuple[str, list]) -> bool:
+    """A command that does what `right` does (the same give to the same agent, the same craft, collect or smelt),
+    whatever the count: such an option would be right too."""
+    if command[0] != right[0]:
+        return False
+    if command[0] == "givePlayer":
+        return command[1][:2] == right[1][:2]
+    return command[1][:1] == right[1][:1]
 
 
 # ---- questions -----------------------------------------------------------------------------------------------------
@@ -109,7 +109,8 @@ def ec_holder(moment: Moment, rng: random.Random) -> Probe | None:
     item = rng.choice(single)
     names = sorted(moment.team)
     return make_probe(moment, "EC", "holder", f"Who holds the {item}?", held[item][0],
-                  [n for n in names if n != held[item][0]] + ["nobody on the team"], rng, item=item)
+                  [n for n in names if n != held[item][0]] + ["nobody on the team", "more than one agent"], rng,
+                  item=item)
 
 
 def ec_alone(moment: Moment, rng: random.Random, alone: Callable[[str, int, dict[str, int]], bool],
@@ -129,14 +130,15 @@ def ec_alone(moment: Moment, rng: random.Random, alone: Callable[[str, int, dict
                   "Yes" if can else "No", ["No" if can else "Yes"], rng)
 
 
-def _action_probe(moment: Moment, actor_moment: Moment, category: str, kind: str, question: str,
-                  rng: random.Random) -> Probe | None:
+def _action_probe(moment: Moment, actor_moment: Moment, moments: list[Moment], category: str, kind: str,
+                  question: str, rng: random.Random) -> Probe | None:
     command = actor_moment.command
     if command is None or command[0] not in ("givePlayer", "craftRecipe", "collectBlocks", "smeltItem"):
         return None
     if not possible(command, actor_moment.me, actor_moment.team):
         return None
-    wrong = [command_text(c) for c in impossible_commands(actor_moment, actor_moment.me, rng)]
+    later = [m.command for m in moments if m.me == actor_moment.me and m.time > actor_moment.time and m.command]
+    wrong = [command_text(c) for c in feasible_commands(actor_moment, actor_moment.me, command, rng, later)]
     if len(wrong) < 2:
         return None
     shown = Moment(moment.task_id, actor_moment.time, moment.me, moment.view, moment.reply, moment.command,
@@ -150,14 +152,14 @@ def tom_next(moment: Moment, moments: list[Moment], rng: random.Random) -> list[
     for partner in [n for n in sorted(moment.team) if n != moment.me]:
         then = next_moment_of(moments, partner, moment.time)
         if then is not None:
-            asked.append(_action_probe(moment, then, "ToM", "partner_next",
+            asked.append(_action_probe(moment, then, moments, "ToM", "partner_next",
                                        f"{partner} acts next. Which command will {partner} most likely send?", rng))
     return asked
 
 
-def jp_next(moment: Moment, rng: random.Random) -> Probe | None:
-    """The best next command for me: the oracle's, against commands I cannot carry out."""
-    return _action_probe(moment, moment, "JP", "my_next",
+def jp_next(moment: Moment, moments: list[Moment], rng: random.Random) -> Probe | None:
+    """The best next command for me: the oracle's, against commands I can carry out too."""
+    return _action_probe(moment, moment, moments, "JP", "my_next",
                          f"You are {moment.me}. What is the best next command for you?", rng)
 
 
@@ -170,13 +172,17 @@ class FamilyQuestions:
         """Items `count` of one target are made of (the gives a wrong option may name)."""
         return set(cooking.ingredients(target))
 
-    def impossible_makes(self, moment: Moment, inv: dict[str, int]) -> list[tuple[str, list]]:
-        """Commands that make a target, for wrong options (kept where `inv` cannot carry them out)."""
-        return []
+    def makes(self, moment: Moment) -> list[tuple[str, list]]:
+        """Commands that make something the task is about (a target, what it is made of), one craft each: the
+        builder keeps those the actor can carry out as wrong options."""
+        items = set(moment.goal.targets)
+        for target, n in moment.goal.targets.items():
+            items |= self.made_of(target, n)
+        return [("craftRecipe", [item, 1]) for item in sorted(items) if recipe_book().recipes(item)]
 
     def questions(self, moment: Moment, moments: list[Moment], rng: random.Random) -> list[Probe | None]:
         """Every question the moment allows, in a fixed order (the seed's draws follow it)."""
-        return [ec_holder(moment, rng), *tom_next(moment, moments, rng), jp_next(moment, rng)]
+        return [ec_holder(moment, rng), *tom_next(moment, moments, rng), jp_next(moment, moments, rng)]
 
 
 _QUESTIONS: dict[str, FamilyQuestions] = {}

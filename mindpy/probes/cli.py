@@ -5,6 +5,8 @@
     mindpy probe build --runs runs/eval --out probes.jsonl                               # recorded episodes
     mindpy probe run tasks/probes_example.jsonl --model replay:answers.yaml --trials 3 --out runs/probes/demo
     mindpy probe import coordqa single_turn_trials.csv --out coordqa.jsonl    # LLM-Coordination's CoordQA sheet
+    mindpy probe refresh old.jsonl --out probes.jsonl     # fair wrong options for probes built before they were
+    mindpy probe run probes.jsonl --model feasible        # the feasibility-only answerer (mindpy.probes.feasible)
 
 Prints the table (accuracy per category, mean ± std over trials, beside random guessing) and writes report.json,
 report.txt and, when matplotlib is installed, report.png. Malformed lines of FILE are listed and skipped.
@@ -89,6 +91,29 @@ def _cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_refresh(args: argparse.Namespace) -> int:
+    from .record import CATEGORIES, write_probes
+    from .refresh import refresh_probes
+
+    try:
+        loaded = read_probes(args.file)
+    except ValueError as exc:
+        print(f"mindpy probe refresh: {exc}", file=sys.stderr)
+        return 1
+    for error in loaded.errors:
+        print(f"skipped {error}", file=sys.stderr)
+    probes, dropped = refresh_probes(loaded.probes, seed=args.seed)
+    header = [line for line in Path(args.file).read_text(encoding="utf-8-sig").splitlines() if line.startswith("#")]
+    write_probes(args.out, probes)
+    if header:  # the file's own comment lines (how it was made) stay on top
+        Path(args.out).write_text("\n".join(header) + "\n" + Path(args.out).read_text(encoding="utf-8"),
+                                  encoding="utf-8")
+    counts = ", ".join(f"{c} {sum(p.category == c for p in probes)}" for c in CATEGORIES)
+    print(f"wrote {len(probes)} probes to {args.out} ({counts}); dropped {len(dropped)} whose state gives too few "
+          f"wrong options the actor can carry out" + (f": {', '.join(dropped)}" if dropped else ""))
+    return 0
+
+
 IMPORT_EPILOG = """\
 coordqa: LLM-Coordination's CoordQA sheets (the 66 scenarios of its single_turn_trials.csv), one probe per
 scenario and category (EC, TOM -> ToM, JP). Each question cell must end with lettered options ("A. ...") and its
@@ -158,6 +183,12 @@ def register(subparsers) -> None:
     build.add_argument("--per-category", type=int, default=None, help="at most N probes per category")
     build.add_argument("--seed", type=int, default=0, help="the seed of option order and sampling")
     build.set_defaults(func=_cmd_build)
+    refresh = sub.add_parser("refresh", help="draw again the wrong options of probes built before they were fair "
+                             "(ones the actor can carry out), from each probe's state; right answers are kept")
+    refresh.add_argument("file", help="probe file (.jsonl) made by `probe build`")
+    refresh.add_argument("--out", required=True, help="the probe file to write (.jsonl; may be FILE)")
+    refresh.add_argument("--seed", type=int, default=0, help="the seed of option choice and order")
+    refresh.set_defaults(func=_cmd_refresh)
     imp = sub.add_parser("import", help="make probes from another benchmark's question files (coordqa)",
                          epilog=IMPORT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     imp.add_argument("format", choices=["coordqa"], help="the files' format")

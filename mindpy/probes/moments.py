@@ -19,7 +19,7 @@ from ..oracle.goals import TaskGoal, parse_goal
 from ..oracle.prompt import PromptView, read_prompt
 from .record import Probe
 
-MAX_OPTIONS = 4
+MAX_OPTIONS = 5        # the right option and up to 4 wrong ones: random guessing 0.20 where the moment allows 5
 RECENT_MESSAGES = 4      # messages shown with a state
 
 

@@ -13,10 +13,12 @@ from mindpy.cli import main
 from mindpy.harness.episode import run_episode
 from mindpy.models.replay import ReplayModel
 from mindpy.oracle.construction import my_fixes, parse_check
+from mindpy.oracle.cooking import HARVESTED
 from mindpy.oracle.goals import TaskGoal, parse_goal
 from mindpy.oracle.prompt import PromptView
 from mindpy.probes.answers import letter
-from mindpy.probes.build import FamilyQuestions, Moment, build_probes, can_craft, questions_for, read_moments
+from mindpy.probes.build import FamilyQuestions, Moment, build_probes, questions_for, read_moments
+from mindpy.probes.feasible import can_craft
 from mindpy.probes.moments import make_probe
 from mindpy.probes.record import CATEGORIES, read_probes
 from mindpy.probes.run import run_probes
@@ -28,7 +30,7 @@ from mindpy.tasks.loader import read_task_file
 TASK = "multiagent_crafting_polished_blackstone_brick_wall_partial_plan_requires_ctable__depth_2__2_agents"
 BUILD_TASK = "materials_0_rooms_0_window_0_carpet_0_variant_0"  # the smallest house of the construction split
 CONSTRUCTION_KINDS = ("missing_count", "lowest_open", "enough", "who_places", "partner_level", "my_share")
-COMMAND = re.compile(r'^!(givePlayer|craftRecipe)\((.*)\)$')
+COMMAND = re.compile(r'^!(givePlayer|craftRecipe|smeltItem|collectBlocks)\((.*)\)$')
 
 
 def oracle_episode(server, tmp_path_factory, file: str, task_id: str, cheat: bool = False):
@@ -85,9 +87,9 @@ def check_construction(probe, team: dict[str, dict[str, int]]) -> None:
 
 
 def check_against_state(probe, replies=None) -> None:
-    """The right option follows from the state the probe shows (read back from its text), and the wrong options of
-    the command questions cannot be carried out in it. `replies`: the episode's replies, which hold each right
-    command."""
+    """The right option follows from the state the probe shows (read back from its text), and the actor of a
+    command question can carry out every option in it (the right one too), so no feasibility check tells them
+    apart. `replies`: the episode's replies, which hold each right command."""
     team = inventories(probe.state)
     right = probe.options[probe.answer]
     kind = probe.meta["kind"]
@@ -97,15 +99,16 @@ def check_against_state(probe, replies=None) -> None:
         actor = probe.meta["actor"]
         if replies is not None:
             assert any(right in reply for reply in replies), right  # the oracle's own command
-        for wrong in probe.options:
-            if wrong == right:
-                continue
-            name, args = COMMAND.match(wrong).groups()
+        for option in probe.options:
+            name, args = COMMAND.match(option).groups()
             parts = json.loads(f"[{args}]")
-            if name == "givePlayer":  # a give of more than the actor holds, as the state shows it
-                assert team[actor].get(parts[1], 0) < parts[2], (probe.state, wrong)
-            else:
-                assert not can_craft(parts[0], parts[1], team[actor]), (probe.state, wrong)
+            if name == "givePlayer":  # a give of at most what the actor holds, as the state shows it
+                assert 0 < parts[2] <= team[actor].get(parts[1], 0) and parts[0] in team, (probe.state, option)
+            elif name == "craftRecipe":
+                assert can_craft(parts[0], parts[1], team[actor]), (probe.state, option)
+            elif option != right:  # a wrong smelt of raw food the actor holds, a wrong harvest of a kitchen crop
+                assert (name == "smeltItem" and 0 < parts[1] <= team[actor].get(parts[0], 0)) \
+                    or (name == "collectBlocks" and parts[0] in HARVESTED.values()), (probe.state, option)
     elif kind == "holder":
         holders = [n for n, inv in team.items() if probe.meta["item"] in inv]
         assert holders == [right], (probe.state, probe.question)

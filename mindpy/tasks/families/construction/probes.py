@@ -14,11 +14,14 @@ where it has any. Checks that ask for removals are skipped: those fall to one ag
 not show.
 
 - EC: how many blocks of a kind a level still lacks (counting the check's lines); the lowest level not complete
-  yet; whether I hold enough of a block for what a level still lacks.
-- ToM: who places the missing blocks of a kind (the one agent holding them); which level a teammate places blocks
-  on next (its policy on the state shown, kept only when the teammate then built there in the episode).
+  yet; whether I hold enough of a block for what a level still lacks; who places the missing blocks of a kind (the
+  one agent holding them: who holds what, read off the state, so it is asked as EC).
+- ToM: which level a teammate places blocks on next (its policy on the state shown, kept only when the teammate
+  then built there in the episode), against what it could do instead: its blocks on another shown level, waiting
+  for me, giving me its blocks.
 - JP: which blocks I should place now (mine on the lowest open level, kept only when I then built there), against
-  a teammate's blocks, a higher level, and waiting.
+  what I could do instead: my blocks on a higher level, waiting, giving my blocks to a teammate. A teammate's
+  blocks, which I do not hold, are no option: a feasibility check would rule them out.
 
 Where an agent then built is read from what it did, not from one wording: the level whose blocks (of a kind only
 it holds) are gone from its own next check; its reply naming "level N" serves when there is no later check, and a
@@ -132,7 +135,12 @@ def ec_enough(moment: Moment, check: Check, rng: random.Random):
                 level=level, block=block)
 
 
-def tom_who_places(moment: Moment, check: Check, rng: random.Random):
+def holds_any(inv: dict[str, int], blocks: list[str]) -> bool:
+    """Whether an agent holding `inv` has any of `blocks` (those a level still needs: it could place there)."""
+    return any(inv.get(block, 0) > 0 for block in blocks)
+
+
+def ec_who_places(moment: Moment, check: Check, rng: random.Random):
     """Who places the missing blocks of one kind: the one agent holding that block (a teammate when there is one)."""
     def holders(block: str) -> list[str]:
         return [name for name in sorted(moment.team) if moment.team[name].get(block, 0)]
@@ -145,7 +153,7 @@ def tom_who_places(moment: Moment, check: Check, rng: random.Random):
     level, block = rng.choice(by_mate or asked)
     right = holders(block)[0]
     wrong = [n for n in sorted(moment.team) if n != right] + [f"nobody: the team holds no {block}"]
-    return _ask(moment, check, "ToM", "who_places", f"Who on the team will place the missing {block} blocks of "
+    return _ask(moment, check, "EC", "who_places", f"Who on the team will place the missing {block} blocks of "
                 f"level {level}?", right, wrong, rng, level=level, block=block)
 
 
@@ -193,8 +201,11 @@ def tom_partner_level(moment: Moment, moments: list[Moment], check: Check, rng: 
         then = next_moment_of(moments, mate, moment.time)
         if then is None or _level_acted(then, moments, check) != level:
             continue
-        wrong = [f"level {n}" for n in check.open_levels if n != level] + [f"level {level + 1}",
-                                                                          f"none: {mate} has no block to place"]
+        # what the teammate could do instead: its blocks on another shown level, waiting, handing them over
+        wrong = [f"level {n}" for n in check.open_levels
+                 if n != level and holds_any(moment.team[mate], check.blocks(n))]
+        wrong += [f"none: {mate} waits until {moment.me} finishes level {check.open_levels[0]}",
+                  f"none: {mate} gives its blocks to {moment.me}"]
         asked.append(_ask(moment, check, "ToM", "partner_level", f"Which level will {mate} place blocks on next?",
                           f"level {level}", wrong, rng, partner=mate, level=level))
     return asked
@@ -208,13 +219,17 @@ def jp_my_share(moment: Moment, moments: list[Moment], check: Check, rng: random
         return None  # nothing of mine on the lowest level: whether to wait or go up is not clear-cut
     my_blocks = sorted({f.block for f in mine})
     right = f"the {', '.join(my_blocks)} blocks of level {low}"
-    wrong = [f"the {block} blocks of level {low}" for block in check.blocks(low) if block not in my_blocks]
+    # what I could do instead (a teammate's blocks I do not hold are no option): my blocks higher up, waiting,
+    # handing them over
+    wrong = []
     for level in check.open_levels[1:]:
         higher = [b for b in check.blocks(level) if b in my_blocks]
         if higher:
             wrong.append(f"the {', '.join(higher)} blocks of level {level}")
     mates = [n for n in sorted(moment.team) if n != moment.me]
     wrong.append(f"nothing yet: wait until {mates[0]} finishes level {low}" if mates else "nothing yet")
+    if mates:
+        wrong.append(f"nothing: give my {', '.join(my_blocks)} to {mates[0]}")
     return _ask(moment, check, "JP", "my_share", f"You are {moment.me}. Which blocks should you place now?", right,
                 wrong, rng, level=low)
 
@@ -225,7 +240,7 @@ def construction_probes(moment: Moment, moments: list[Moment], rng: random.Rando
     if check is None:
         return []
     return [ec_missing_count(moment, check, rng), ec_lowest_open(moment, check, rng), ec_enough(moment, check, rng),
-            tom_who_places(moment, check, rng), *tom_partner_level(moment, moments, check, rng),
+            ec_who_places(moment, check, rng), *tom_partner_level(moment, moments, check, rng),
             jp_my_share(moment, moments, check, rng)]
 
 

@@ -64,9 +64,20 @@ def makes_alone(target: str, n: int, inv: dict[str, int]) -> bool:
 class CookingQuestions(FamilyQuestions):
     """Cooking: a dish from my own inventory and the kitchen; Hell's Kitchen's recipes held apart."""
 
+    def makes(self, moment: Moment) -> list[tuple[str, list]]:
+        """Besides crafts, harvests of the kitchen's crops that no dish of the goal needs (every kitchen grows them
+        all); none in Hell's Kitchen, where a teammate's dish, not named in my goal, may need any of them."""
+        if moment.goal.hells_kitchen:
+            return super().makes(moment)
+        needed: set[str] = set()
+        for dish, n in moment.goal.targets.items():
+            needed |= set(cooking.needed(dish, n, {}))
+        return [*super().makes(moment), *[("collectBlocks", [block, 1]) for item, block in
+                                          sorted(cooking.HARVESTED.items()) if item not in needed]]
+
     def questions(self, moment: Moment, moments: list[Moment], rng: random.Random) -> list[Probe | None]:
         asked = [ec_holder(moment, rng)]
         if not moment.goal.hells_kitchen:  # there my dish's recipe is someone else's: making it alone is not asked
             asked.append(ec_alone(moment, rng, makes_alone, "make"))
         return [*asked, ec_recipe_holder(moment, rng), *tom_next(moment, moments, rng), tom_recipe_need(moment, rng),
-                jp_next(moment, rng)]
+                jp_next(moment, moments, rng)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from ....probes.build import FamilyQuestions, can_craft, ec_alone, ec_holder, jp_next, tom_next
+from ....probes.build import FamilyQuestions, ec_alone, ec_holder, jp_next, tom_next
 from ....probes.moments import Moment, make_probe
 from ....probes.record import Probe
 from ....recipes import recipe_book
@@ -59,9 +59,13 @@ class CraftingQuestions(FamilyQuestions):
     def made_of(self, target: str, count: int) -> set[str]:
         return set(recipe_book().plan(target, count, {}, table_available=True).base_resources)
 
-    def impossible_makes(self, moment: Moment, inv: dict[str, int]) -> list[tuple[str, list]]:
-        return [("craftRecipe", [target, 1]) for target in moment.goal.targets if not can_craft(target, 1, inv)]
+    def makes(self, moment: Moment) -> list[tuple[str, list]]:
+        """A craft of each target and of each item on the way to it (planks, sticks, ...)."""
+        items = set(moment.goal.targets)
+        for target, n in moment.goal.targets.items():
+            items |= {step.item for step in recipe_book().plan(target, n, {}, table_available=True).steps}
+        return [("craftRecipe", [item, 1]) for item in sorted(items)]
 
     def questions(self, moment: Moment, moments: list[Moment], rng: random.Random) -> list[Probe | None]:
         return [ec_team_need(moment, rng), ec_holder(moment, rng), ec_alone(moment, rng, crafts_alone, "craft"),
-                *tom_next(moment, moments, rng), tom_crafter(moment, moments, rng), jp_next(moment, rng)]
+                *tom_next(moment, moments, rng), tom_crafter(moment, moments, rng), jp_next(moment, moments, rng)]
