@@ -29,16 +29,25 @@ def default_out(file: str, model: str) -> Path:
     return Path("runs") / "probes" / f"{Path(file).stem}-{re.sub(r'[^A-Za-z0-9._-]+', '_', model)}"
 
 
+def _read_or_report(path: str, command: str):
+    """The probes of `path`, each unreadable line reported as skipped; None (reported) when the file cannot be
+    read at all."""
+    try:
+        loaded = read_probes(path)
+    except ValueError as exc:
+        print(f"mindpy probe {command}: {exc}", file=sys.stderr)
+        return None
+    for error in loaded.errors:
+        print(f"skipped {error}", file=sys.stderr)
+    return loaded
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     if args.trials < 1:
         raise SystemExit(f"mindpy probe run: --trials must be at least 1, got {args.trials}")
-    try:
-        loaded = read_probes(args.file)
-    except ValueError as exc:
-        print(f"mindpy probe run: {exc}", file=sys.stderr)
+    loaded = _read_or_report(args.file, "run")
+    if loaded is None:
         return 1
-    for error in loaded.errors:
-        print(f"skipped {error}", file=sys.stderr)
     if not loaded.probes:
         print(f"mindpy probe run: {args.file} has no usable probes", file=sys.stderr)
         return 1
@@ -95,13 +104,9 @@ def _cmd_refresh(args: argparse.Namespace) -> int:
     from .record import CATEGORIES, write_probes
     from .refresh import refresh_probes
 
-    try:
-        loaded = read_probes(args.file)
-    except ValueError as exc:
-        print(f"mindpy probe refresh: {exc}", file=sys.stderr)
+    loaded = _read_or_report(args.file, "refresh")
+    if loaded is None:
         return 1
-    for error in loaded.errors:
-        print(f"skipped {error}", file=sys.stderr)
     probes, dropped = refresh_probes(loaded.probes, seed=args.seed)
     header = [line for line in Path(args.file).read_text(encoding="utf-8-sig").splitlines() if line.startswith("#")]
     write_probes(args.out, probes)
