@@ -20,7 +20,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("processes", ("mindpy.bridge", "mindpy.server", "mindpy.mcdata")),
     ("world", ("mindpy.recipes", "mindpy.world", "mindpy.skills", "mindpy.view")),
     ("services", ("mindpy.models", "mindpy.memory", "mindpy.rag", "mindpy.settings", "mindpy.tasks",
-                  "mindpy.probes")),
+                  "mindpy.probes", "mindpy.training")),
     ("agent parts", ("mindpy.agent.actions", "mindpy.agent.modes", "mindpy.agent.self_prompt", "mindpy.agent.bus",
                      "mindpy.agent.conversation", "mindpy.coding")),
     ("commands", ("mindpy.commands", "mindpy.profiles", "mindpy.prompts")),

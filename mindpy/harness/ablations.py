@@ -3,6 +3,7 @@
     Ablations(communication=False)     # Table 3: the conversation commands blocked for every agent
     Ablations(tools=False)             # Table 4: every command but the conversation ones blocked
     Ablations(init_message="", temperature=0.0)   # no joining message (the default is the family's paper's)
+    Ablations(prompt="compact")        # ours: the compact prompt a tuned model is trained and served with
 
 Each turns into settings (blocked actions, the message sent on joining) and model parameters; `record()` is what
 result.json and summary.json say of it, so that runs with different settings are never taken for one another.
@@ -17,6 +18,7 @@ import math
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from ..prompts.compact import FULL_PROMPT, PROMPT_STYLES, profile_fields
 from ..tasks.families.common import MINECOLLAB_JOINING_MESSAGE
 from ..tasks.records import MIXED
 
@@ -27,7 +29,7 @@ CONVERSATION_COMMANDS = ("startConversation", "endConversation")  # what MINDcra
 MAX_INIT_MESSAGE = 2000
 # each setting and the option that asks for it (a family says which its play honours: Family.ablations)
 ABLATION_NAMES = {"communication": "--no-communication", "tools": "--no-tools", "init_message": "--init-message",
-                  "temperature": "--temperature"}
+                  "temperature": "--temperature", "prompt": "--prompt"}
 MAX_TEMPERATURE = 2.0  # the OpenAI API's range
 
 
@@ -35,12 +37,15 @@ MAX_TEMPERATURE = 2.0  # the OpenAI API's range
 class Ablations:
     """How far an episode departs from the full agent: communication and tools on or off, the message each bot
     gets on joining (None: the one its family's paper gives, Family.joining_message; "": none), and the models'
-    sampling temperature (None: the API's default, as in the paper's runs)."""
+    sampling temperature (None: the API's default, as in the paper's runs), and the conversing prompt ("full": the
+    paper's kind, with command docs and examples; "compact": ours, the same goal, state and conversation without
+    them, for models tuned on mindpy's data: mindpy.prompts.compact)."""
 
     communication: bool = True
     tools: bool = True
     init_message: str | None = None
     temperature: float | None = None
+    prompt: str = FULL_PROMPT
 
     def for_family(self, family: Any) -> Ablations:
         """These settings as `family`'s play applies them: the joining message its paper gives, unless another
@@ -70,6 +75,10 @@ class Ablations:
         params.setdefault("temperature", self.temperature)
         return {**data, "params": params}
 
+    def profile_fields(self) -> dict[str, Any]:
+        """What every agent's profile takes from these settings (the compact prompt's template; none for full)."""
+        return profile_fields(self.prompt)
+
     def departures(self) -> list[str]:
         """The names of the settings asked for that a play which does not take them would not apply
         (ABLATION_NAMES' keys, in that order): anything but the full agent's, and a joining message."""
@@ -93,7 +102,8 @@ class Ablations:
         named = {_message_name(self.for_family(family).init_message) for family in families} or \
             {_message_name(self.init_message or "")}
         return {"communication": self.communication, "tools": self.tools,
-                "init_message": named.pop() if len(named) == 1 else MIXED, "temperature": self.temperature}
+                "init_message": named.pop() if len(named) == 1 else MIXED, "temperature": self.temperature,
+                "prompt": self.prompt}
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -101,14 +111,15 @@ class Ablations:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Ablations:
         """The settings `to_dict` wrote; ValueError for anything else."""
-        unknown = set(data) - {"communication", "tools", "init_message", "temperature"}
+        unknown = set(data) - {"communication", "tools", "init_message", "temperature", "prompt"}
         if unknown:
             raise ValueError(f"unknown ablation setting(s) {sorted(unknown)}")
         temperature = data.get("temperature")
         message = data.get("init_message")
         return cls(communication=bool(data.get("communication", True)), tools=bool(data.get("tools", True)),
                    init_message=None if message is None else init_message_value(str(message)),
-                   temperature=None if temperature is None else temperature_value(str(temperature)))
+                   temperature=None if temperature is None else temperature_value(str(temperature)),
+                   prompt=prompt_value(str(data.get("prompt", FULL_PROMPT))))
 
 
 def _message_name(message: str | None) -> str:
@@ -141,8 +152,17 @@ def temperature_value(text: str) -> float | None:
     return value
 
 
+def prompt_value(text: str) -> str:
+    """--prompt: 'full' (the default) or 'compact'."""
+    style = text.strip().lower()
+    if style not in PROMPT_STYLES:
+        raise argparse.ArgumentTypeError(f"a prompt is one of {', '.join(PROMPT_STYLES)}, got {text[:40]!r}")
+    return style
+
+
 def add_ablation_options(parser) -> None:
-    """--no-communication, --no-tools, --init-message and --temperature, for the commands that play tasks."""
+    """--no-communication, --no-tools, --init-message, --temperature and --prompt, for the commands that play
+    tasks."""
     parser.add_argument("--no-communication", action="store_true",
                         help="block the conversation commands for every agent and skip the task's opening "
                              "conversation (the paper's Table 3)")
@@ -153,6 +173,9 @@ def add_ablation_options(parser) -> None:
                              "message; the default for its families), 'none' or your own text")
     parser.add_argument("--temperature", type=temperature_value, default=None, metavar="T",
                         help="the models' sampling temperature, 0 to 2, or 'default' (the API's own, as the paper)")
+    parser.add_argument("--prompt", type=prompt_value, default=FULL_PROMPT, metavar="full|compact",
+                        help="the conversing prompt: 'full' (command docs and examples, as the paper's) or 'compact' "
+                             "(ours: goal, state and conversation only, for models tuned on mindpy's data)")
 
 
 def ablations_from_args(args: Any) -> Ablations:
@@ -160,4 +183,5 @@ def ablations_from_args(args: Any) -> Ablations:
     return Ablations(communication=not getattr(args, "no_communication", False),
                      tools=not getattr(args, "no_tools", False),
                      init_message=getattr(args, "init_message", None),
-                     temperature=getattr(args, "temperature", None))
+                     temperature=getattr(args, "temperature", None),
+                     prompt=getattr(args, "prompt", FULL_PROMPT) or FULL_PROMPT)

@@ -16,6 +16,7 @@ from .options import (
     ORDERS_OURS,
     EpisodeOptions,
     _positive_int,
+    _positive_number,
     _price,
     add_budget_options,
     add_method_options,
@@ -191,13 +192,29 @@ def _cmd_sft_export(args) -> int:
 
     started = time.monotonic()
     counts = export_sft(args.run_dirs, args.out, families=args.families.split(",") if args.families else None,
-                        exclude_failed_commands=args.exclude_failed, kinds=args.kinds.split(","))
+                        exclude_failed_commands=args.exclude_failed, kinds=args.kinds.split(","),
+                        prompt=args.prompt)
     print(f"{'family':<14}{'episodes':>10}{'examples':>10}{'tokens':>12}")
     for family, c in counts["by_family"].items():
         print(f"{family:<14}{c['episodes']:>10}{c['examples']:>10}{c['tokens']:>12}")
     print(f"{'total':<14}{counts['episodes']:>10}{counts['examples']:>10}{counts['tokens']:>12}")
     print(f"Wrote {args.out} in {time.monotonic() - started:.1f} s "
           f"({counts['skipped_episodes']} episodes left out: failed or below the construction cut)")
+    if counts["not_converted"]:
+        print(f"{counts['not_converted']} calls left out: their prompt cannot be written as the {args.prompt} one")
+    return 0
+
+
+def _cmd_sft_train(args) -> int:
+    from ..training.trainer import TrainOptions, train_model
+
+    options = TrainOptions(base=args.base, epochs=args.epochs, learning_rate=args.lr, batch_size=args.batch_size,
+                           grad_accum=args.grad_accum, max_length=args.max_length, lora_rank=args.lora,
+                           max_steps=args.max_steps, limit=args.limit, seed=args.seed, save_steps=args.save_steps)
+    report = train_model(args.data, args.out, options, say=lambda line: print(line, flush=True))
+    print(f"Trained {report['steps']} steps on {report['pairs']} pairs in {report['wall_s'] / 60:.1f} min "
+          f"(loss {report['loss_first']:.3f} -> {report['loss_last']:.3f}); the model is in {args.out}: "
+          f"play it with --model local:{args.out} --prompt compact")
     return 0
 
 
@@ -238,7 +255,7 @@ def register(sub) -> None:
                          "second), each in OUT/pair_A__B, with the matrix in OUT/summary.json and cross_play.png")
     ev.set_defaults(func=partial(_cmd_eval, parser=ev))
 
-    sft = sub.add_parser("sft", help="fine-tuning data from successful runs")
+    sft = sub.add_parser("sft", help="fine-tuning data from successful runs, and training on it")
     sft_sub = sft.add_subparsers(dest="sft_command", metavar="COMMAND")
     sft_sub.required = True
     export = sft_sub.add_parser("export", help="write the model calls of successful episodes as chat JSONL")
@@ -248,4 +265,28 @@ def register(sub) -> None:
     export.add_argument("--exclude-failed", action="store_true", help="leave out calls whose command failed")
     export.add_argument("--kinds", default="conversing,coding",
                         help="which prompts' calls: conversing,coding,saving_memory,bot_responder")
+    export.add_argument("--prompt", default="as-played", choices=["as-played", "full", "compact"],
+                        help="write the calls in this prompt: as the agents saw them, or the compact one a tuned "
+                             "model is served with (full-prompt episodes are converted)")
     export.set_defaults(func=_cmd_sft_export)
+    train = sft_sub.add_parser("train", help="fine-tune a model on an export (TRL; CPU, or a GPU when there is one)")
+    train.add_argument("data", metavar="DATA.jsonl", help="what `mindpy sft export` wrote")
+    train.add_argument("--out", required=True, metavar="DIR",
+                       help="the model folder to write (rerun with the same DIR to resume)")
+    train.add_argument("--base", default="smollm2-135m",
+                       help="the model to start from: smollm2-135m (shipped by a package) or a model folder")
+    train.add_argument("--epochs", type=_positive_number, default=2.0, help="passes over the data (default 2)")
+    train.add_argument("--lr", type=_positive_number, default=None,
+                       help="learning rate (default 5e-5, with --lora 2e-4)")
+    train.add_argument("--batch-size", type=_positive_int, default=4, help="pairs per forward pass")
+    train.add_argument("--grad-accum", type=_positive_int, default=2, help="forward passes per step")
+    train.add_argument("--max-length", type=_positive_int, default=1024,
+                       help="tokens per pair; longer prompts lose their oldest turns (default 1024)")
+    train.add_argument("--lora", type=int, default=0, metavar="RANK",
+                       help="train LoRA adapters of this rank and merge them (default 0: full fine-tuning)")
+    train.add_argument("--max-steps", type=int, default=-1, help="stop after this many steps (default: none)")
+    train.add_argument("--limit", type=_positive_int, default=None, help="use only the first N pairs")
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--save-steps", type=_positive_int, default=25,
+                       help="keep a checkpoint every N steps, to resume from (default 25)")
+    train.set_defaults(func=_cmd_sft_train)

@@ -79,14 +79,16 @@ def refuse_unpriced(model: Any, limits: BudgetLimits) -> None:
 
 
 def write_profiles(run_dir: Path, names: list[str], model: Any, base: str = "task",
-                   options: dict[str, Any] | None = None, specs: dict[str, Any] | None = None) -> list[Path]:
-    """The profile each agent plays with (the base profile, the model and `options`), kept for the record.
-    `specs`: a model for each agent by name (a mixed team), over `model`."""
+                   options: dict[str, Any] | None = None, specs: dict[str, Any] | None = None,
+                   fields: dict[str, Any] | None = None) -> list[Path]:
+    """The profile each agent plays with (the base profile, the model, `options` and profile `fields`, such as
+    the compact prompt's template), kept for the record. `specs`: a model for each agent by name (a mixed team),
+    over `model`."""
     folder = run_dir / "profiles"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for name in names:
-        data: dict[str, Any] = {"name": name, "base_profile": base, **(options or {})}
+        data: dict[str, Any] = {"name": name, "base_profile": base, **(fields or {}), **(options or {})}
         if data.pop("cheat", False):  # --cheat: the profile's own cheat mode on
             data["modes"] = {"cheat": True}
         spec = (specs or {}).get(name, model)
@@ -193,7 +195,8 @@ class EpisodeSession:
 
         base = base_profile or self.family.base_profile
         paths = write_profiles(self.run_dir, self.names, self.model if profile_model else None, base,
-                               self.profile_options, self.specs if profile_model else None)
+                               self.profile_options, self.specs if profile_model else None,
+                               self.ablations.profile_fields())
         self.settings = load_settings(None, **{
             "bots_dir": str(self.run_dir / "bots"), "narrate_behavior": False, "load_memory": False,
             "profiles": [str(p) for p in paths], **overrides, **self.settings_overrides})

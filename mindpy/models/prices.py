@@ -41,7 +41,7 @@ class Price:
 
 
 FREE = Price(0.0, 0.0)
-FREE_APIS = {"vllm", "ollama", "lmstudio", "llamacpp", "transformers", "replay", "chaos", "oracle", "random",
+FREE_APIS = {"local", "vllm", "ollama", "lmstudio", "llamacpp", "transformers", "replay", "chaos", "oracle", "random",
              "feasible"}
 
 # (input, output, cache read, cache write) USD per million tokens.

@@ -8,6 +8,8 @@ A spec names a model the way profiles do:
     "anthropic/claude-...", "google/..."      lower case ("Qwen/Qwen2.5-7B" stays a model name, as on Hugging Face)
     "deepseek-r1:7b", "mistralai/Mistral-7B" -> ollama: a tag or an owner makes a name local, whatever it starts with
     "replay:path/to/script.yaml"           -> the replay provider
+    "local:PATH", "local:smollm2-135m"     -> a model folder on this machine, served by `transformers serve`
+                                              (mindpy.models.local_server)
     "chaos", "chaos:7"                     -> the careless model (mindpy.models.chaos), seeded
     "random", "random:7"                   -> defuse's random baseline team (mindpy.tasks.families.defuse), seeded
     "feasible", "feasible:7"               -> the coordination probes' feasibility-only answerer
@@ -126,6 +128,12 @@ def parse_model_spec(spec: Any) -> ModelSpec:
             raise ValueError("model name is empty")
         if text.startswith("replay:"):
             return ModelSpec(api="replay", model=text[len("replay:"):].strip())
+        if text == "local" or text.startswith("local:"):
+            from .local_server import model_folder
+
+            name = text[len("local:"):].strip() if ":" in text else ""
+            model_folder(name)  # refused here, before any run starts, when it is no model folder
+            return ModelSpec(api="local", model=name or "smollm2-135m")
         seeded = text.partition(":")[0]
         if seeded in SEEDED_APIS:
             if not re.fullmatch(rf"{seeded}(:-?\d+)?", text):
@@ -206,6 +214,12 @@ def _feasible(spec: ModelSpec) -> ChatModel:
     return FeasibleModel.from_spec(spec)
 
 
+def _local(spec: ModelSpec) -> ChatModel:
+    from .local_server import local_model  # imported when asked for: it may start a server
+
+    return local_model(spec)
+
+
 def _load_builtin() -> None:
     """Register the providers that ship with mindpy, then those of the entry points (all imported lazily: the
     openai client is slow to import, and a plugged-in provider may load data, as the oracle does)."""
@@ -221,6 +235,7 @@ def _load_builtin() -> None:
     builtin["replay"] = replay.ReplayModel.from_spec
     builtin["chaos"] = chaos.ChaosModel.from_spec
     builtin["feasible"] = _feasible
+    builtin["local"] = _local
     for api, factory in builtin.items():
         register_provider(api, factory, replace=True)
     _PLUGGED_IN.clear()

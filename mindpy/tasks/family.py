@@ -85,8 +85,9 @@ class Family:
     human_dispatcher: ClassVar[bool] = False   # `--model human:NAME` makes a player give the team's orders
     episode_options: ClassVar[tuple[str, ...]] = ()  # episode switches only this family takes (defuse's probes)
     # the paper's ablations its play honours (mindpy.harness.ablations.ABLATION_NAMES); an episode asking for
-    # another is refused, since its record would claim a setting the play never applied
-    ablations: ClassVar[tuple[str, ...]] = ("communication", "tools", "init_message", "temperature")
+    # another is refused, since its record would claim a setting the play never applied ("prompt": the compact
+    # prompt replaces the task prompt, profiles/task.yaml's, so a family with a prompt of its own leaves it out)
+    ablations: ClassVar[tuple[str, ...]] = ("communication", "tools", "init_message", "temperature", "prompt")
     summary_key: ClassVar[str | None] = None   # the key of summary.json holding `summarize`'s figures
     # what its paper's bots are told once the task's world is set up (the default of --init-message); "": nothing
     joining_message: ClassVar[str] = ""

@@ -23,6 +23,7 @@ from mindpy.harness.ablations import (
     ablations_from_args,
     add_ablation_options,
     init_message_value,
+    prompt_value,
     temperature_value,
 )
 from mindpy.harness.options import EpisodeOptions
@@ -50,7 +51,11 @@ def test_flags_named_values_and_refusals():
     assert parse() == Ablations()
     chosen = parse("--no-communication", "--init-message", "paper", "--temperature", "0.3")
     assert chosen == Ablations(communication=False, init_message=PAPER_INIT_MESSAGE, temperature=0.3)
-    assert chosen.record() == {"communication": False, "tools": True, "init_message": "paper", "temperature": 0.3}
+    assert chosen.record() == {"communication": False, "tools": True, "init_message": "paper", "temperature": 0.3,
+                               "prompt": "full"}
+    assert parse("--prompt", "Compact").prompt == "compact"
+    with pytest.raises(argparse.ArgumentTypeError, match="a prompt is one of full, compact"):
+        prompt_value("tiny")
     assert parse("--init-message", "Say hi.").record()["init_message"] == "custom"
     assert init_message_value("NONE") == "" and temperature_value("default") is None
     for bad in ("hot", "2.5", "-0.1", "nan"):
@@ -117,7 +122,7 @@ def test_an_episode_with_conversation_blocked(tmp_path):
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:] + console[-2000:]
     result = json.loads((run_dir / "result.json").read_text())
     assert result["ablations"] == {"communication": False, "tools": True, "init_message": "paper",
-                                   "temperature": 0.2}
+                                   "temperature": 0.2, "prompt": "full"}
     assert "[jill] refused: Command !startConversation is blocked" in console  # she tried, and was refused
     assert task["conversation"] not in console and "says: (To " not in console  # nobody said a word to anyone
     for name in ("andy", "jill"):

@@ -138,7 +138,8 @@ def test_compare_refuses_runs_played_with_different_ablations(runs, tmp_path, ca
     quiet.mkdir()
     summary = json.loads((runs / "weak" / "summary.json").read_text())
     # every run records its settings, as its families' plays applied them (the paper's joining message)
-    assert summary["ablations"] == {"communication": True, "tools": True, "init_message": "paper", "temperature": None}
+    assert summary["ablations"] == {"communication": True, "tools": True, "init_message": "paper", "temperature": None,
+                                   "prompt": "full"}
     summary["ablations"] = Ablations(communication=False, init_message=PAPER_INIT_MESSAGE).record()
     (quiet / "summary.json").write_text(json.dumps(summary))
     assert main(["eval", "compare", str(runs / "strong"), str(quiet), "--out", str(tmp_path / "c.png")]) == 1

@@ -23,6 +23,7 @@ class CoblockFamily(Family):
     fields = coblock_fields.FIELDS
     builds = True
     base_profile = "coblock"  # the prompt follows the paper's
+    ablations = ("communication", "tools", "init_message", "temperature")  # not --prompt: its prompt is the paper's
     blocked_commands = BLUEPRINT_COMMANDS
     command_sets = ("coblock",)  # !placeBlock, !breakBlock, !checkGoal, !endTask (mindpy.commands.coblock)
     split_sizes: ClassVar[dict[str, int]] = {"train": 300, "test": 24}  # 100 and 8 structures, each split 3 ways
