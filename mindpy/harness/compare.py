@@ -178,9 +178,9 @@ def settings_clash(runs: Sequence[RunSummary]) -> str | None:
     """One line refusing the comparison when the runs were played with different recorded settings: building
     assistance (--cheat: blocks set with /setblock, against placing them by hand), the ablations
     (mindpy.harness.ablations: communication, tools, the joining message, the temperature, the prompt) and how
-    defuse episodes were played (its `defuse` section's settings: history, validity rule...); None when they agree. A run that
-    predates a setting's record is not counted for that setting; one whose episodes mixed a setting ("mixed")
-    clashes with every other run that records it, another mixed one included."""
+    defuse episodes were played (its `defuse` section's settings: history, validity rule...); None when they
+    agree. A run that predates a setting's record is not counted for that setting; one whose episodes mixed a
+    setting ("mixed") clashes with every other run that records it, another mixed one included."""
     settings = {run.label: _settings(run) for run in runs}
     differ = sorted({key for a, b in combinations(settings.values(), 2) for key in a.keys() & b.keys()
                      if a[key] != b[key] or (key in MIXABLE or key.startswith(DEFUSE_PREFIX))
