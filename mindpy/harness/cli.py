@@ -92,6 +92,12 @@ def _cmd_eval(args, parser=None) -> int:
     signal.signal(signal.SIGTERM, on_terminate)
     team = parse_team(args.team)
     args.runner = _episode_runner(args)
+    if args.runner is None:  # episode processes of this machine share a local model's server
+        from ..models.local_server import serve_before_children
+
+        check_model_option(args.model)
+        serve_before_children([args.model, *team.values(), *(args.pairings or "").split(",")],
+                              say=lambda line: print(line, flush=True))
     if args.pairings:
         return _cmd_eval_pairings(args, team)
     evaluation = _evaluation(args, Path(args.out), args.model, team)
@@ -278,8 +284,9 @@ def register(sub) -> None:
     train.add_argument("--epochs", type=_positive_number, default=2.0, help="passes over the data (default 2)")
     train.add_argument("--lr", type=_positive_number, default=None,
                        help="learning rate (default 5e-5, with --lora 2e-4)")
-    train.add_argument("--batch-size", type=_positive_int, default=4, help="pairs per forward pass")
-    train.add_argument("--grad-accum", type=_positive_int, default=2, help="forward passes per step")
+    train.add_argument("--batch-size", type=_positive_int, default=1,
+                       help="pairs per forward pass (default 1: no padding, the fastest on a CPU)")
+    train.add_argument("--grad-accum", type=_positive_int, default=8, help="forward passes per step (default 8)")
     train.add_argument("--max-length", type=_positive_int, default=1024,
                        help="tokens per pair; longer prompts lose their oldest turns (default 1024)")
     train.add_argument("--lora", type=int, default=0, metavar="RANK",

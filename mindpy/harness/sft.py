@@ -8,7 +8,7 @@ gives its dispatcher's calls (`dispatcher_calls.jsonl`), one per step.
 
 `prompt` writes the calls in the prompt the model will be served with ("as-played": as each episode's agents saw
 them; "compact": the compact prompt, mindpy.prompts.compact, also for episodes played with the full task prompt,
-whose conversing calls turn into it by their system part). A call that cannot be written so is left out and
+whose conversing calls turn into it by their system part and state). A call that cannot be written so is left out and
 counted (`not_converted`).
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models.tokens import count_tokens
-from ..prompts.compact import COMPACT_PROMPT, FULL_PROMPT, to_compact_system
+from ..prompts.compact import COMPACT_PROMPT, FULL_PROMPT, to_compact
 from ..tasks.family import scores_partially
 from ..tasks.records import EpisodeResult
 from .calls import read_calls
@@ -89,27 +89,27 @@ def played_prompt(result: EpisodeResult) -> str:
     return str(ablations.get("prompt") or FULL_PROMPT) if isinstance(ablations, dict) else FULL_PROMPT
 
 
-def _full_system_template(folder: Path, agent: str) -> str | None:
-    """The stable part of the conversing template `agent` played with (from the episode's profiles/), or None."""
+def _full_template(folder: Path, agent: str) -> Any:
+    """The conversing template `agent` played with (from the episode's profiles/), or None."""
     from ..profiles import ProfileError, load_profile
-    from ..prompts.prompter import default_prompts, split_template
+    from ..prompts.prompter import default_prompts
 
     path = folder / "profiles" / f"{agent}.yaml"
     try:
         profile = load_profile(path)
     except (ProfileError, OSError):
         return None
-    return split_template(profile.prompts.get("conversing") or default_prompts()["conversing"])[0]
+    return profile.prompts.get("conversing") or default_prompts()["conversing"]
 
 
-def in_prompt(call: dict, played: str, wanted: str, template: Callable[[], str | None]) -> dict | None:
+def in_prompt(call: dict, played: str, wanted: str, template: Callable[[], Any]) -> dict | None:
     """`call` as the `wanted` prompt has it (None when it cannot be: a compact call has no docs to put back)."""
     if wanted in (AS_PLAYED, played) or call.get("kind") != "conversing":
         return call
     if wanted == COMPACT_PROMPT and played == FULL_PROMPT:
         full = template()
-        system = to_compact_system(str(call.get("system", "")), full) if full else None
-        return None if system is None else {**call, "system": system}
+        converted = to_compact(str(call.get("system", "")), list(call.get("messages", [])), full) if full else None
+        return None if converted is None else {**call, "system": converted[0], "messages": converted[1]}
     return None
 
 
@@ -135,7 +135,7 @@ def export_sft(run_dirs: list[str | Path], out: str | Path, families: list[str] 
             c["episodes"] += 1
             counts["episodes"] += 1
             played = played_prompt(result)
-            template = functools.lru_cache(maxsize=None)(functools.partial(_full_system_template, folder))
+            template = functools.lru_cache(maxsize=None)(functools.partial(_full_template, folder))
             for path in call_logs(folder):
                 for call in read_calls(path):
                     if call.get("kind") not in kinds:

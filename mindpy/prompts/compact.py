@@ -2,12 +2,12 @@
 examples, for models tuned on mindpy's transcripts (`mindpy sft train`), which must be served with the prompt they
 were trained on.
 
-    profile_fields("compact")                  # what each agent's profile takes: the template, no example lookup
-    to_compact_system(call_system, template)   # a call played with the full task prompt, as the compact one reads
+    profile_fields("compact")                       # what each agent's profile takes: the template, no examples
+    to_compact(system, messages, full_template)     # a call played with the full task prompt, as the compact reads
 
-The compact state is the full task prompt's, so converting a transcript changes only its system part: the values of
-its placeholders ($NAME, $TASK_GOAL, $TASK_INVENTORY) are read back from the text the full template rendered, and
-the call is left out (None) when that text was not rendered from the template given.
+Converting a transcript changes its system part and its last message (the state): the values of their
+placeholders ($NAME, $TASK_GOAL, $MEMORY, $INVENTORY...) are read back from the text the full template rendered and
+filled into the compact one. A call whose text was not rendered from the template given is left out (None).
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ FULL_PROMPT = "full"
 COMPACT_PROMPT = "compact"
 PROMPT_STYLES = (FULL_PROMPT, COMPACT_PROMPT)
 _TOKEN = re.compile(r"\$([A-Z][A-Z_]*)")
+# The shapes of values that stand next to each other on their own lines in the state, so that reading them back is
+# not ambiguous when one is empty: the !stats and !inventory outputs open with their headings, a goal is one line.
+VALUE_SHAPES = {"STATS": r"(?:STATS\n.*?)?", "INVENTORY": r"(?:INVENTORY\n.*?)?", "SELF_PROMPT": r"[^\n]*"}
 
 
 @functools.lru_cache(maxsize=1)
@@ -50,7 +53,7 @@ def _pattern(template: str, flexible: bool) -> re.Pattern[str]:
     for m in _TOKEN.finditer(template):
         parts.append(_literal(template[last:m.start()], flexible))
         name = m.group(1)
-        parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.*?)")
+        parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>{VALUE_SHAPES.get(name, '.*?')})")
         seen.add(name)
         last = m.end()
     parts.append(_literal(template[last:], flexible))
@@ -75,12 +78,31 @@ def placeholder_values(rendered: str, template: str) -> dict[str, str] | None:
     return None
 
 
+def _convert(rendered: str, full_part: str, compact_part: str) -> str | None:
+    """`rendered` (from `full_part` of the full template) as `compact_part` renders the same values, or None."""
+    from .prompter import _tidy, fill
+
+    values = placeholder_values(rendered, full_part)
+    return None if values is None else _tidy(fill(compact_part, values))
+
+
 def to_compact_system(system: str, full_system_template: str) -> str | None:
     """The compact prompt's system part for a call whose system part the full template rendered; None when it did
     not (another prompt, a profile of its own)."""
-    from .prompter import _tidy, fill
+    return _convert(system, full_system_template, compact_template()["system"])
 
-    values = placeholder_values(system, full_system_template)
-    if values is None:
+
+def to_compact(system: str, messages: list[dict], full_template: Any) -> tuple[str, list[dict]] | None:
+    """A conversing call played with `full_template` ({system, state}) as the compact prompt would have sent it:
+    (system, messages), or None when the call was not rendered from that template."""
+    from .prompter import split_template
+
+    full_system, full_state = split_template(full_template)
+    compact = compact_template()
+    new_system = _convert(system, full_system, compact["system"])
+    if new_system is None or not messages:
         return None
-    return _tidy(fill(compact_template()["system"], values))
+    state = _convert(str(messages[-1].get("content", "")), full_state, compact["state"])
+    if state is None:
+        return None
+    return new_system, [*messages[:-1], {**messages[-1], "content": state}]

@@ -35,8 +35,8 @@ def pair_of(example: Any) -> dict[str, Any]:
             raise ValueError(f"message {i + 1}: expected {{\"role\": one of {', '.join(ROLES)}, \"content\": text}}")
     if len(messages) < 2 or messages[-1]["role"] != "assistant":
         raise ValueError("the last message must be the assistant's reply, after at least one prompt message")
-    if not messages[-1]["content"].strip():
-        raise ValueError("the reply is empty")
+    # an empty reply stays: it is the demonstrator keeping quiet (a partner's update needs no answer), which a
+    # tuned model must learn as well, or two of them talk in circles
     return {"prompt": [{"role": m["role"], "content": m["content"]} for m in messages[:-1]],
             "completion": [{"role": "assistant", "content": messages[-1]["content"]}]}
 
@@ -60,7 +60,9 @@ def read_pairs(path: str | Path, limit: int | None = None) -> Pairs:
 
 def pair_tokens(row: dict[str, Any], tokenizer: Any) -> int:
     """The tokens of a pair as the model is trained on it (its chat template)."""
-    return len(tokenizer.apply_chat_template(row["prompt"] + row["completion"], tokenize=True))
+    encoded = tokenizer.apply_chat_template(row["prompt"] + row["completion"], tokenize=True)
+    ids = encoded["input_ids"] if hasattr(encoded, "keys") else encoded  # newer tokenizers give a mapping
+    return len(ids)
 
 
 def fit_length(rows: list[dict[str, Any]], tokenizer: Any, max_length: int) -> tuple[list[dict[str, Any]], int]:

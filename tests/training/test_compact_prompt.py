@@ -13,7 +13,7 @@ import pytest
 from conftest import REPO_ROOT, run_mindpy
 from mindpy.memory import History
 from mindpy.prompts import Prompter
-from mindpy.prompts.compact import compact_template, placeholder_values, to_compact_system
+from mindpy.prompts.compact import compact_template, placeholder_values, to_compact, to_compact_system
 from mindpy.prompts.prompter import split_template
 from mindpy.rag import ExampleSelector
 
@@ -56,7 +56,8 @@ def test_a_full_task_prompt_turns_into_exactly_what_the_compact_prompt_renders(g
     assert "COMMANDS" in full_system and "craft a stick" in full_system  # the docs and the examples were there
     assert "COMMANDS" not in compact_system and len(compact_system) < len(full_system) / 3
     assert to_compact_system(full_system, split_template(_task_conversing())[0]) == compact_system
-    assert full_messages == compact_messages  # the state is the same: only the system part changes
+    assert to_compact(full_system, full_messages, _task_conversing()) == (compact_system, compact_messages)
+    assert "STATS" in full_messages[-1]["content"] and "STATS" not in compact_messages[-1]["content"]
 
 
 def test_a_call_of_another_prompt_is_not_converted():
@@ -93,6 +94,7 @@ def test_an_episode_records_its_prompt_and_export_writes_full_episodes_as_compac
         assert result["score"] == 1.0 and result["ablations"]["prompt"] == prompt
     compact_calls = _calls(runs["compact"], "andy")
     assert compact_calls and all("COMMANDS" not in c["system"] for c in compact_calls)
+    assert all("STATS" not in c["messages"][-1]["content"] for c in compact_calls)
     assert all("COMMANDS" in c["system"] for c in _calls(runs["full"], "andy"))
 
     exported = tmp_path / "compact.jsonl"
@@ -100,9 +102,10 @@ def test_an_episode_records_its_prompt_and_export_writes_full_episodes_as_compac
                            "--prompt", "compact", cwd=tmp_path, timeout=120)
     assert code == 0, out
     lines = [json.loads(line) for line in exported.read_text().splitlines()]
-    systems = {line["messages"][0]["content"] for line in lines if line["metadata"]["agent"] == "andy"
-               and line["metadata"]["kind"] == "conversing"}
-    assert systems == {compact_calls[0]["system"]}  # both episodes, one compact system for andy
+    andy = [line["messages"] for line in lines if line["metadata"]["agent"] == "andy"
+            and line["metadata"]["kind"] == "conversing"]
+    assert {m[0]["content"] for m in andy} == {compact_calls[0]["system"]}  # both episodes, one compact system
+    assert all("STATS" not in m[-2]["content"] and "INVENTORY" in m[-2]["content"] for m in andy)  # the state
     assert "left out" not in out.split("construction cut)")[-1]
 
     code, out = run_mindpy("sft", "export", str(runs["compact"]), "--out", str(tmp_path / "full.jsonl"),

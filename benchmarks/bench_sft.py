@@ -1,0 +1,143 @@
+"""The data loop, measured: the oracle plays training tasks, its successful calls are exported in the compact
+prompt, SmolLM2-135M is fine-tuned on them, and the base and the tuned model play held-out test tasks.
+
+    python benchmarks/bench_sft.py --out runs/bench_sft [--train-tasks 80] [--test-tasks 27] [--epochs 2]
+                                   [--fractions 1.0] [--mixed] [--parallel 2]
+
+Steps (each skipped when its output is already in --out, so a killed run resumes):
+  1. `mindpy tasks generate crafting --split train`, its first N 2-agent tasks played by the oracle
+  2. `mindpy sft export --prompt compact --kinds conversing,bot_responder` of those episodes
+  3. `mindpy sft train` on each fraction of the export (--fractions 0.25,0.5,1.0: the learning curve)
+  4. `mindpy eval` of the first M 2-agent tasks of tasks/crafting_test.json (no test task is in the train split)
+     with the base model and each tuned one (both agents), and with --mixed the tuned one beside the oracle
+Prints per model: success, valid-command rate (replies whose command parses and may be used), commands that worked,
+mean commands per episode; and per training: pairs, tokens, wall time, tokens/s, device (a GPU when torch sees one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MINDPY = Path(sys.executable).with_name("mindpy")
+TEST_SPLIT = ROOT / "tasks" / "crafting_test.json"
+
+
+def mindpy(*args: str) -> None:
+    print("$ mindpy " + " ".join(args), flush=True)
+    subprocess.run([str(MINDPY), *args], check=True)
+
+
+def two_agent_subset(source: Path, target: Path, count: int) -> Path:
+    """The first `count` 2-agent tasks of a task file, as a file of their own."""
+    tasks = json.loads(source.read_text())
+    chosen = dict([(k, v) for k, v in tasks.items() if v.get("agent_count") == 2][:count])
+    target.write_text(json.dumps(chosen, indent=1))
+    return target
+
+
+def reply_stats(eval_dir: Path) -> dict:
+    """Success, the share of conversing replies whose command parses, the share of commands that worked and
+    commands per episode, from an evaluation's results and call logs."""
+    from mindpy.commands.catalog import default_registry
+    from mindpy.commands.parser import parse_reply
+    from mindpy.harness.calls import read_calls
+
+    registry = default_registry()
+    episodes = successes = replies = parsed = worked = commands = 0
+    for result_path in sorted(eval_dir.rglob("result.json")):
+        result = json.loads(result_path.read_text())
+        if result.get("end_reason") not in ("success", "timeout"):
+            continue  # an error is the infrastructure's, not the model's
+        episodes += 1
+        successes += result.get("score", 0) >= 1.0
+        for log in sorted((result_path.parent / "calls").glob("*.jsonl")):
+            for call in read_calls(log):
+                if call.get("kind") != "conversing" or str(call.get("model", "")).startswith("oracle"):
+                    continue
+                replies += 1
+                if parse_reply(call.get("reply", ""), registry).ok:
+                    parsed += 1
+                    commands += 1
+                    worked += bool(call.get("command_ok", True))
+    return {"episodes": episodes, "success": successes / episodes if episodes else None,
+            "valid_command_rate": parsed / replies if replies else None, "replies": replies,
+            "commands_worked": worked / commands if commands else None,
+            "commands_per_episode": commands / episodes if episodes else None}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default="runs/bench_sft")
+    parser.add_argument("--train-tasks", type=int, default=80, help="2-agent crafting train tasks the oracle plays")
+    parser.add_argument("--test-tasks", type=int, default=27, help="2-agent crafting test tasks each model plays")
+    parser.add_argument("--epochs", default="1")
+    parser.add_argument("--lr", default="1e-4")
+    parser.add_argument("--fractions", default="1.0", help="shares of the export to train on, e.g. 0.25,0.5,1.0")
+    parser.add_argument("--max-length", default="768")
+    parser.add_argument("--parallel", default="2")
+    parser.add_argument("--mixed", action="store_true", help="also play the tuned model beside the oracle")
+    parser.add_argument("--skip-base", action="store_true", help="do not play the base model")
+    args = parser.parse_args()
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+
+    train_file = out / "crafting_train.json"
+    if not train_file.exists():
+        mindpy("tasks", "generate", "crafting", "--split", "train", "--out", str(train_file))
+    train_subset = two_agent_subset(train_file, out / "train_tasks.json", args.train_tasks)
+    test_subset = two_agent_subset(TEST_SPLIT, out / "test_tasks.json", args.test_tasks)
+    assert not set(json.loads(train_subset.read_text())) & set(json.loads(test_subset.read_text()))
+    mindpy("eval", str(train_subset), "--model", "oracle", "--parallel", args.parallel, "--out", str(out / "oracle"))
+    export = out / "sft_compact.jsonl"
+    mindpy("sft", "export", str(out / "oracle"), "--out", str(export), "--prompt", "compact",
+           "--kinds", "conversing,bot_responder")
+    lines = export.read_text().splitlines()
+
+    trainings = {}
+    for fraction in (float(f) for f in args.fractions.split(",")):
+        model_dir = out / f"tuned_{fraction:g}"
+        if not (model_dir / "training.json").exists():
+            part = out / f"sft_compact_{fraction:g}.jsonl"
+            part.write_text("\n".join(lines[:max(1, round(len(lines) * fraction))]) + "\n")
+            mindpy("sft", "train", str(part), "--out", str(model_dir), "--epochs", args.epochs,
+                   "--max-length", args.max_length, "--lr", args.lr)
+        trainings[fraction] = json.loads((model_dir / "training.json").read_text())
+
+    models = {} if args.skip_base else {"base": ["--model", "local:smollm2-135m"]}
+    for fraction in trainings:
+        models[f"tuned_{fraction:g}"] = ["--model", f"local:{out / f'tuned_{fraction:g}'}"]
+    if args.mixed:
+        best = max(trainings)
+        models[f"tuned_{best:g}+oracle"] = ["--model", f"local:{out / f'tuned_{best:g}'}", "--team", "1=oracle"]
+    stats = {}
+    for name, model_args in models.items():
+        started = time.monotonic()
+        mindpy("eval", str(test_subset), *model_args, "--prompt", "compact", "--parallel", args.parallel,
+               "--out", str(out / f"eval_{name}"))
+        stats[name] = {**reply_stats(out / f"eval_{name}"), "wall_min": (time.monotonic() - started) / 60}
+
+    print("\ntraining (fraction of the export: pairs, tokens, steps, minutes, tokens/s, loss first -> last, device)")
+    for fraction, t in trainings.items():
+        print(f"  {fraction:>5g}  {t['pairs']:>5}  {t['tokens']:>8}  {t['steps']:>5}  {t['wall_s'] / 60:>6.1f}  "
+              f"{t['tokens_per_s'] or 0:>6.0f}  {t['loss_first']:.3f} -> {t['loss_last']:.3f}  {t['device']}")
+    print(f"\nheld-out: {args.test_tasks} 2-agent crafting test tasks, --prompt compact")
+    print(f"  {'model':<22}{'episodes':>9}{'success':>9}{'valid cmd':>11}{'cmd ok':>8}{'cmd/ep':>8}{'min':>7}")
+    for name, s in stats.items():
+        print(f"  {name:<22}{s['episodes']:>9}{_pct(s['success']):>9}{_pct(s['valid_command_rate']):>11}"
+              f"{_pct(s['commands_worked']):>8}{s['commands_per_episode'] or 0:>8.1f}{s['wall_min']:>7.1f}")
+    (out / "bench_sft.json").write_text(json.dumps({"trainings": {str(k): v for k, v in trainings.items()},
+                                                    "models": stats}, indent=1))
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+if __name__ == "__main__":
+    main()
