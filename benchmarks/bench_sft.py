@@ -1,7 +1,7 @@
 """The data loop, measured: the oracle plays training tasks, its successful calls are exported in the compact
 prompt, SmolLM2-135M is fine-tuned on them, and the base and the tuned model play held-out test tasks.
 
-    python benchmarks/bench_sft.py --out runs/bench_sft [--train-tasks 80] [--test-tasks 27] [--epochs 2]
+    python benchmarks/bench_sft.py --out runs/bench_sft [--train-tasks 80] [--test-tasks 27] [--epochs 1]
                                    [--fractions 1.0] [--mixed] [--parallel 2]
 
 Steps (each skipped when its output is already in --out, so a killed run resumes):
@@ -9,9 +9,11 @@ Steps (each skipped when its output is already in --out, so a killed run resumes
   2. `mindpy sft export --prompt compact --kinds conversing,bot_responder` of those episodes
   3. `mindpy sft train` on each fraction of the export (--fractions 0.25,0.5,1.0: the learning curve)
   4. `mindpy eval` of the first M 2-agent tasks of tasks/crafting_test.json (no test task is in the train split)
-     with the base model and each tuned one (both agents), and with --mixed the tuned one beside the oracle
-Prints per model: success, valid-command rate (replies whose command parses and may be used), commands that worked,
-mean commands per episode; and per training: pairs, tokens, wall time, tokens/s, device (a GPU when torch sees one).
+     with each tuned model (both agents), the base model on the first --base-tasks of them (it plays every one to
+     its time limit), and with --mixed the tuned one beside the oracle
+Prints per model: success; of its replies, the share with a command and the share of those that are valid (parse
+and may be used), the share of valid commands that worked, and commands per episode; and per training: pairs,
+tokens, wall time, tokens/s, device (a GPU when torch sees one).
 """
 
 from __future__ import annotations
@@ -42,14 +44,16 @@ def two_agent_subset(source: Path, target: Path, count: int) -> Path:
 
 
 def reply_stats(eval_dir: Path) -> dict:
-    """Success, the share of conversing replies whose command parses, the share of commands that worked and
-    commands per episode, from an evaluation's results and call logs."""
+    """From an evaluation's results and call logs: success; of the model's conversing replies, the share that try a
+    command and the share of those that are valid (the command parses and may be used: `valid_command_rate`), the
+    share of valid commands that worked, and commands per episode. A reply without a command is a message (or
+    keeping quiet), neither valid nor invalid."""
     from mindpy.commands.catalog import default_registry
     from mindpy.commands.parser import parse_reply
     from mindpy.harness.calls import read_calls
 
     registry = default_registry()
-    episodes = successes = replies = parsed = worked = commands = 0
+    episodes = successes = replies = attempts = valid = worked = 0
     for result_path in sorted(eval_dir.rglob("result.json")):
         result = json.loads(result_path.read_text())
         if result.get("end_reason") not in ("success", "timeout"):
@@ -61,14 +65,18 @@ def reply_stats(eval_dir: Path) -> dict:
                 if call.get("kind") != "conversing" or str(call.get("model", "")).startswith("oracle"):
                     continue
                 replies += 1
-                if parse_reply(call.get("reply", ""), registry).ok:
-                    parsed += 1
-                    commands += 1
+                parsed = parse_reply(call.get("reply", ""), registry)
+                if parsed.command is None and parsed.error is None:
+                    continue  # words only
+                attempts += 1
+                if parsed.ok:
+                    valid += 1
                     worked += bool(call.get("command_ok", True))
-    return {"episodes": episodes, "success": successes / episodes if episodes else None,
-            "valid_command_rate": parsed / replies if replies else None, "replies": replies,
-            "commands_worked": worked / commands if commands else None,
-            "commands_per_episode": commands / episodes if episodes else None}
+    return {"episodes": episodes, "success": successes / episodes if episodes else None, "replies": replies,
+            "command_share": attempts / replies if replies else None,
+            "valid_command_rate": valid / attempts if attempts else None,
+            "commands_worked": worked / valid if valid else None,
+            "commands_per_episode": valid / episodes if episodes else None}
 
 
 def main() -> None:
@@ -82,7 +90,8 @@ def main() -> None:
     parser.add_argument("--max-length", default="768")
     parser.add_argument("--parallel", default="2")
     parser.add_argument("--mixed", action="store_true", help="also play the tuned model beside the oracle")
-    parser.add_argument("--skip-base", action="store_true", help="do not play the base model")
+    parser.add_argument("--base-tasks", type=int, default=6,
+                        help="test tasks the base model plays (0: none; it times out on each, 300 s)")
     args = parser.parse_args()
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -109,16 +118,20 @@ def main() -> None:
                    "--max-length", args.max_length, "--lr", args.lr)
         trainings[fraction] = json.loads((model_dir / "training.json").read_text())
 
-    models = {} if args.skip_base else {"base": ["--model", "local:smollm2-135m"]}
+    models: dict[str, list[str]] = {}
     for fraction in trainings:
         models[f"tuned_{fraction:g}"] = ["--model", f"local:{out / f'tuned_{fraction:g}'}"]
     if args.mixed:
         best = max(trainings)
         models[f"tuned_{best:g}+oracle"] = ["--model", f"local:{out / f'tuned_{best:g}'}", "--team", "1=oracle"]
+    if args.base_tasks:
+        models["base"] = ["--model", "local:smollm2-135m"]
     stats = {}
     for name, model_args in models.items():
         started = time.monotonic()
-        mindpy("eval", str(test_subset), *model_args, "--prompt", "compact", "--parallel", args.parallel,
+        tasks = two_agent_subset(TEST_SPLIT, out / "base_tasks.json", args.base_tasks) if name == "base" \
+            else test_subset
+        mindpy("eval", str(tasks), *model_args, "--prompt", "compact", "--parallel", args.parallel,
                "--out", str(out / f"eval_{name}"))
         stats[name] = {**reply_stats(out / f"eval_{name}"), "wall_min": (time.monotonic() - started) / 60}
 
@@ -127,10 +140,12 @@ def main() -> None:
         print(f"  {fraction:>5g}  {t['pairs']:>5}  {t['tokens']:>8}  {t['steps']:>5}  {t['wall_s'] / 60:>6.1f}  "
               f"{t['tokens_per_s'] or 0:>6.0f}  {t['loss_first']:.3f} -> {t['loss_last']:.3f}  {t['device']}")
     print(f"\nheld-out: {args.test_tasks} 2-agent crafting test tasks, --prompt compact")
-    print(f"  {'model':<22}{'episodes':>9}{'success':>9}{'valid cmd':>11}{'cmd ok':>8}{'cmd/ep':>8}{'min':>7}")
+    print(f"  {'model':<22}{'episodes':>9}{'success':>9}{'replies':>9}{'w/ cmd':>8}{'valid':>8}{'worked':>8}"
+          f"{'cmd/ep':>8}{'min':>7}")
     for name, s in stats.items():
-        print(f"  {name:<22}{s['episodes']:>9}{_pct(s['success']):>9}{_pct(s['valid_command_rate']):>11}"
-              f"{_pct(s['commands_worked']):>8}{s['commands_per_episode'] or 0:>8.1f}{s['wall_min']:>7.1f}")
+        print(f"  {name:<22}{s['episodes']:>9}{_pct(s['success']):>9}{s['replies']:>9}{_pct(s['command_share']):>8}"
+              f"{_pct(s['valid_command_rate']):>8}{_pct(s['commands_worked']):>8}{s['commands_per_episode'] or 0:>8.1f}"
+              f"{s['wall_min']:>7.1f}")
     (out / "bench_sft.json").write_text(json.dumps({"trainings": {str(k): v for k, v in trainings.items()},
                                                     "models": stats}, indent=1))
 

@@ -32,6 +32,7 @@ ENV = "MINDPY_LOCAL_SERVERS"  # {"folder": "http://127.0.0.1:PORT/v1"}: servers 
 BASE_NAMES = ("smollm2-135m", "smollm2")
 START_TIMEOUT_S = 300.0  # loading torch and the model on a busy 2-core machine takes up to a minute or two
 DEFAULT_PARAMS = {"max_tokens": 96, "temperature": 0.0}  # a reply is a sentence and a command
+LOCAL_TIMEOUT_S = 300.0  # the least time a reply may take (see local_model)
 _lock = threading.Lock()
 _started: dict[str, subprocess.Popen] = {}
 
@@ -89,7 +90,8 @@ def _start(folder: Path) -> str:
     with open(log_path, "ab") as out:
         proc = subprocess.Popen([str(cli), "serve", str(folder), "--host", "127.0.0.1", "--port", str(port),
                                  "--device", _device()], stdout=out, stderr=subprocess.STDOUT,
-                                env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"})
+                                env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"},
+                                preexec_fn=_die_with_parent if _main_thread_on_linux() else None)
     _started[str(folder)] = proc
     deadline = time.monotonic() + START_TIMEOUT_S
     while not _healthy(url):
@@ -98,6 +100,21 @@ def _start(folder: Path) -> str:
             raise ModelError(f"`transformers serve {folder}` did not start (see {log_path})")
         time.sleep(0.5)
     return url
+
+
+def _main_thread_on_linux() -> bool:
+    """Whether a server started here may die with its parent: the signal comes when the starting thread ends, which
+    for the main thread is the process's end."""
+    return sys.platform == "linux" and threading.current_thread() is threading.main_thread()
+
+
+def _die_with_parent() -> None:
+    """In the server's process before it starts (Linux): be killed when the process that started it dies, however
+    it dies (a killed evaluation must not leave a model server using the CPU)."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
 
 
 def _device() -> str:
@@ -127,7 +144,10 @@ def local_model(spec):
     from .openai_compat import OpenAICompatModel
 
     folder = model_folder(spec.model)
-    options = {"timeout": 180.0, "attempts": 2, **spec.options}
+    # a CPU answers one request at a time: with four agents waiting on one server, a reply may take a minute or
+    # more, which is a slow endpoint, not a dead one (a shorter limit, the agents' default, called it unreachable)
+    options = {"attempts": 2, **spec.options}
+    options["timeout"] = max(float(options.get("timeout") or 0), LOCAL_TIMEOUT_S)
     model = OpenAICompatModel(str(folder), api="transformers", url=served_url(folder),
                               params={**DEFAULT_PARAMS, **spec.params}, **options)
     return model

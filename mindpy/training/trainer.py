@@ -137,6 +137,9 @@ def train_model(data: str | Path, out: str | Path, options: TrainOptions = Train
     trainer = SFTTrainer(model=model, args=config, train_dataset=Dataset.from_list(rows),
                          processing_class=tokenizer, peft_config=peft_config,
                          callbacks=[_progress_callback(say)])
+    from transformers.trainer_callback import PrinterCallback
+
+    trainer.remove_callback(PrinterCallback)  # our progress line says it once, in words
     resume = get_last_checkpoint(str(checkpoints)) if checkpoints.is_dir() else None
     if resume:
         say(f"resuming from {resume}")
