@@ -15,6 +15,7 @@ import pytest
 
 from conftest import run_mindpy, wait_until
 from mindpy.models import create_model
+from mindpy.models.local_server import stop_servers
 
 pytestmark = pytest.mark.slow
 
@@ -58,9 +59,12 @@ def test_training_lowers_the_loss_and_the_served_model_answers_with_what_it_lear
     assert report["loss_last"] < report["loss_first"] / 2, report["losses"]
     assert (out / "config.json").is_file() and not (out / "checkpoints").exists()
 
-    model = create_model({"model": f"local:{out}", "params": {"max_tokens": 24}})
-    line = export_line("stick", 2)
-    reply = model.send(line["messages"][1:-1], line["messages"][0]["content"])
+    try:
+        model = create_model({"model": f"local:{out}", "params": {"max_tokens": 24}})
+        line = export_line("stick", 2)
+        reply = model.send(line["messages"][1:-1], line["messages"][0]["content"])
+    finally:
+        stop_servers()  # the server this test started, not left for the rest of the session
     assert '!craftRecipe("stick", 2)' in reply.text, reply.text  # taught by four examples, asked a seen one
     assert reply.usage and reply.usage.completion_tokens > 0 and not reply.usage.estimated
 
