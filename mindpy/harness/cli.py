@@ -93,11 +93,8 @@ def _cmd_eval(args, parser=None) -> int:
     team = parse_team(args.team)
     args.runner = _episode_runner(args)
     if args.runner is None:  # episode processes of this machine share a local model's server
-        from ..models.local_server import serve_before_children
-
         check_model_option(args.model)
-        serve_before_children([args.model, *team.values(), *(args.pairings or "").split(",")],
-                              say=lambda line: print(line, flush=True))
+        _serve_local_models([args.model, *team.values(), *(args.pairings or "").split(",")])
     if args.pairings:
         return _cmd_eval_pairings(args, team)
     evaluation = _evaluation(args, Path(args.out), args.model, team)
@@ -117,6 +114,23 @@ def _cmd_eval(args, parser=None) -> int:
         print(f"models spent ${budget['spent_usd']:.4f} of ${budget['max_usd']:g}: {budget['ended']} episodes cut "
               f"off and {len(budget['not_played'])} not played for the budget (not failures; a rerun plays them)")
     return 0 if summary["errors"] == 0 and (summary["episodes"] or budget["not_played"]) else 1
+
+
+def _serve_local_models(specs: list) -> None:
+    """Start the servers of the `local:` models among `specs` in this process, so the episode processes it starts
+    share them through the environment (each would otherwise load the model for itself)."""
+    from ..models import parse_model_spec
+    from ..models.local_server import model_folder, served_url
+
+    for spec in {str(s): s for s in specs if s}.values():
+        try:
+            parsed = parse_model_spec(spec)
+        except ValueError:
+            continue  # refused, in one line, where the run checks its models
+        if parsed.api == "local":
+            folder = model_folder(parsed.model)
+            print(f"serving {folder} with `transformers serve` for every episode ...", flush=True)
+            print(f"  at {served_url(folder)}", flush=True)
 
 
 def _evaluation(args, out: Path, model: str | None, team: dict):

@@ -152,18 +152,3 @@ def local_model(spec):
                               params={**DEFAULT_PARAMS, **spec.params}, **options)
     return model
 
-
-def serve_before_children(specs, say=print) -> None:
-    """Start the servers of the `local:` models among `specs` in this process, so the episode processes it starts
-    share them (each would otherwise load the model for itself)."""
-    from .registry import parse_model_spec
-
-    for spec in {str(s): s for s in specs if s}.values():
-        try:
-            parsed = parse_model_spec(spec)
-        except ValueError:
-            continue  # refused, in one line, where the run checks its models
-        if parsed.api == "local":
-            folder = model_folder(parsed.model)
-            say(f"serving {folder} with `transformers serve` for every episode ...")
-            say(f"  at {served_url(folder)}")
