@@ -238,6 +238,7 @@ def test_the_scripted_dispatcher_serves_orders_through_the_serving_chest(server,
     result = run_episode(task, tmp_path / "run", model="oracle", server=f"{server.host}:{server.port}")
     kinds = [(kind, dish) for _, kind, _, dish in result["events"]]
     steps = (tmp_path / "run" / STEPS_FILE).read_text()  # each step's commands and how they ended, if it fails
+    print(steps)  # whole in the captured output (an assertion's message is cut)
     assert ("completed", "golden_apple") in kinds, (result["events"], steps)
     assert result["orders"]["completed"] >= 1 and result["score"] == result["orders"]["completion_rate"] > 0
     assert json.loads((tmp_path / "run" / "result.json").read_text())["orders"] == result["orders"]

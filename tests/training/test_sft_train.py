@@ -34,6 +34,13 @@ def export_line(item: str, n: int) -> dict:
             "metadata": {"task_id": f"make_{item}", "family": "crafting", "agent": "andy", "kind": "conversing"}}
 
 
+@pytest.fixture(autouse=True)
+def one_thread(monkeypatch):
+    """Training and serving on one core: the other test workers share the machine and wait on the game's clock."""
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    monkeypatch.setenv("MKL_NUM_THREADS", "1")
+
+
 @pytest.fixture(scope="module")
 def tiny_export(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("export") / "sft.jsonl"
