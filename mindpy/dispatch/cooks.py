@@ -104,6 +104,13 @@ class CookCommands:
             while self._running and (left := deadline - time.monotonic()) > 0:
                 self._changed.wait(left)
 
+    def wait_for(self, cooks: list[str], limit_s: float) -> None:
+        """Until none of `cooks` is running a command in the world, or `limit_s` seconds."""
+        deadline = time.monotonic() + limit_s
+        with self._changed:
+            while any(c in self._running for c in cooks) and (left := deadline - time.monotonic()) > 0:
+                self._changed.wait(left)
+
     def busy_at(self, t: int) -> dict[str, str]:
         """Game steps: the command each cook is busy with at step t (started before t, free at a later step)."""
         with self._lock:

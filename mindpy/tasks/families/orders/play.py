@@ -214,10 +214,17 @@ class OrdersPlay:
         self.calls.write(json.dumps(call_line(decision, t), ensure_ascii=False) + "\n")
         self.calls.flush()
         started: dict[str, list] = {}
-        for cook, command in decision.commands.items():
+        # game steps: a step's hand-overs go first and end before the other commands start, as the paper executes
+        # actions in order (a cook told to craft with the ingots a partner gives it in the same step found them
+        # missing whenever the toss was slower than the craft, as under load)
+        givers = [cook for cook, command in decision.commands.items() if command_name(command) == "givePlayer"]
+        for cook, command in sorted(decision.commands.items(), key=lambda item: item[0] not in givers):
             if self.wall_clock:
                 self.cooks.start(cook, command)
                 continue
+            if givers and cook not in givers:
+                self.cooks.wait_for(givers, self.cap_s)
+                givers = []
             busy = command_steps(command)
             started[cook] = [command, busy]
             self.held[cook] = dict(inventories.get(cook, {}))
