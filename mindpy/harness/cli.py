@@ -93,7 +93,6 @@ def _cmd_eval(args, parser=None) -> int:
     team = parse_team(args.team)
     args.runner = _episode_runner(args)
     if args.runner is None:  # episode processes of this machine share a local model's server
-        check_model_option(args.model)
         _serve_local_models([args.model, *team.values(), *(args.pairings or "").split(",")])
     if args.pairings:
         return _cmd_eval_pairings(args, team)
@@ -303,9 +302,10 @@ def register(sub) -> None:
     train.add_argument("--grad-accum", type=_positive_int, default=8, help="forward passes per step (default 8)")
     train.add_argument("--max-length", type=_positive_int, default=1024,
                        help="tokens per pair; longer prompts lose their oldest turns (default 1024)")
-    train.add_argument("--lora", type=int, default=0, metavar="RANK",
-                       help="train LoRA adapters of this rank and merge them (default 0: full fine-tuning)")
-    train.add_argument("--max-steps", type=int, default=-1, help="stop after this many steps (default: none)")
+    train.add_argument("--lora", type=_positive_int, default=0, metavar="RANK",
+                       help="train LoRA adapters of this rank (1 or more) and merge them (default: full fine-tuning)")
+    train.add_argument("--max-steps", type=_positive_int, default=-1,
+                       help="stop after this many steps (default: none, the epochs decide)")
     train.add_argument("--limit", type=_positive_int, default=None, help="use only the first N pairs")
     train.add_argument("--seed", type=int, default=0)
     train.add_argument("--save-steps", type=_positive_int, default=25,

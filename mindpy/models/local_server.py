@@ -24,7 +24,8 @@ import urllib.request
 from pathlib import Path
 
 from ..errors import SetupError
-from .base import ModelError
+from .base import ModelUnreachable
+from .local import cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,9 @@ def _start(folder: Path) -> str:
         raise SetupError("`transformers serve` is missing: run `make setup` (it installs the llm extra)")
     port = _free_port()
     url = f"http://127.0.0.1:{port}/v1"
-    log_path = folder / "serve.log" if os.access(folder, os.W_OK) else Path(os.devnull)
+    logs = cache_dir() / "serve-logs"  # not in the model's folder: a served folder is left as it was
+    logs.mkdir(parents=True, exist_ok=True)
+    log_path = logs / f"{folder.name}-{port}.log"
     log.info("starting `transformers serve` for %s on port %d", folder, port)
     with open(log_path, "ab") as out:
         proc = subprocess.Popen([str(cli), "serve", str(folder), "--host", "127.0.0.1", "--port", str(port),
@@ -96,8 +99,11 @@ def _start(folder: Path) -> str:
     deadline = time.monotonic() + START_TIMEOUT_S
     while not _healthy(url):
         if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise ModelError(f"`transformers serve {folder}` did not start (see {log_path})")
+            stop_server(folder)
+            tail = log_path.read_text(errors="replace")[-300:].strip().replace("\n", " | ")
+            # the endpoint never came up: the infrastructure's failure, never the model's score
+            raise ModelUnreachable(url, f"`transformers serve {folder}` did not start (log {log_path}: {tail})",
+                                   model=str(folder))
         time.sleep(0.5)
     return url
 
@@ -127,16 +133,26 @@ def _device() -> str:
         return "cpu"
 
 
+def stop_server(folder: Path) -> None:
+    """Stop the server of `folder` if this process started it (and forget it, for the processes started later)."""
+    proc = _started.pop(str(folder), None)
+    if proc is None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    known = json.loads(os.environ.get(ENV) or "{}")
+    if known.pop(str(folder), None) is not None:
+        os.environ[ENV] = json.dumps(known)
+
+
 @atexit.register
 def stop_servers() -> None:
     """Stop the servers this process started."""
-    for proc in list(_started.values()):
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    _started.clear()
+    for folder in list(_started):
+        stop_server(Path(folder))
 
 
 def local_model(spec):
@@ -148,7 +164,6 @@ def local_model(spec):
     # more, which is a slow endpoint, not a dead one (a shorter limit, the agents' default, called it unreachable)
     options = {"attempts": 2, **spec.options}
     options["timeout"] = max(float(options.get("timeout") or 0), LOCAL_TIMEOUT_S)
-    model = OpenAICompatModel(str(folder), api="transformers", url=served_url(folder),
-                              params={**DEFAULT_PARAMS, **spec.params}, **options)
-    return model
+    return OpenAICompatModel(str(folder), api="transformers", url=served_url(folder),
+                             params={**DEFAULT_PARAMS, **spec.params}, **options)
 

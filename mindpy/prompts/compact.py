@@ -45,6 +45,7 @@ def profile_fields(style: str) -> dict[str, Any]:
     return {"conversing": compact_template(), "embedding": "none"}
 
 
+@functools.lru_cache(maxsize=32)  # an export converts every call of an agent with the same few templates
 def _pattern(template: str, flexible: bool) -> re.Pattern[str]:
     """A regex matching what `template` renders: each placeholder any text (the same text where it repeats). With
     `flexible`, a newline of the template matches several (the prompter folds the blank lines an empty value leaves,
@@ -98,11 +99,10 @@ def to_compact(system: str, messages: list[dict], full_template: Any) -> tuple[s
     from .prompter import split_template
 
     full_system, full_state = split_template(full_template)
-    compact = compact_template()
-    new_system = _convert(system, full_system, compact["system"])
+    new_system = to_compact_system(system, full_system)
     if new_system is None or not messages:
         return None
-    state = _convert(str(messages[-1].get("content", "")), full_state, compact["state"])
+    state = _convert(str(messages[-1].get("content", "")), full_state, compact_template()["state"])
     if state is None:
         return None
     return new_system, [*messages[:-1], {**messages[-1], "content": state}]

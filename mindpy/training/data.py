@@ -3,7 +3,7 @@ message but the last) and the reply (the last, the assistant's), the loss taken 
 than the training length loses its oldest conversation turns (never the system part, the state or the reply).
 
     pairs = read_pairs("sft.jsonl")          # Pairs(rows, problems): a malformed line is a problem, not an end
-    fit_length(pairs.rows, tokenizer, 1024)  # drop old turns until each pair fits
+    fit_length(pairs.rows, tokenizer, 1024)  # drop old turns until each pair fits: (pairs, dropped, tokens)
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def pair_of(example: Any) -> dict[str, Any]:
 
 def read_pairs(path: str | Path, limit: int | None = None) -> Pairs:
     """The pairs of an export file (the first `limit` of them); a line that is no chat is listed, not fatal.
-    OSError when the file cannot be read."""
+    OSError when the file cannot be read, UnicodeDecodeError when it is not text."""
     pairs = Pairs()
     with Path(path).open(encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
@@ -65,16 +65,21 @@ def pair_tokens(row: dict[str, Any], tokenizer: Any) -> int:
     return len(ids)
 
 
-def fit_length(rows: list[dict[str, Any]], tokenizer: Any, max_length: int) -> tuple[list[dict[str, Any]], int]:
+def fit_length(rows: list[dict[str, Any]], tokenizer: Any,
+               max_length: int) -> tuple[list[dict[str, Any]], int, int]:
     """Each pair cut to `max_length` tokens by dropping its oldest turns (the messages after the system part,
-    keeping the last one, the state); pairs that still do not fit are left out. Returns (pairs, turns dropped)."""
-    fitted, dropped = [], 0
+    keeping the last one, the state); pairs that still do not fit are left out. Returns (pairs, turns dropped,
+    tokens of the pairs kept)."""
+    fitted, dropped, total = [], 0, 0
     for row in rows:
         prompt = list(row["prompt"])
         head = 1 if prompt and prompt[0]["role"] == "system" else 0
-        while pair_tokens({**row, "prompt": prompt}, tokenizer) > max_length and len(prompt) > head + 1:
+        tokens = pair_tokens(row, tokenizer)
+        while tokens > max_length and len(prompt) > head + 1:
             del prompt[head]
             dropped += 1
-        if pair_tokens({**row, "prompt": prompt}, tokenizer) <= max_length:
+            tokens = pair_tokens({**row, "prompt": prompt}, tokenizer)
+        if tokens <= max_length:
             fitted.append({**row, "prompt": prompt})
-    return fitted, dropped
+            total += tokens
+    return fitted, dropped, total

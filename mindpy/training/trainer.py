@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import ConfigError, SetupError
 from ..userfiles import one_line
-from .data import fit_length, pair_tokens, read_pairs
+from .data import fit_length, read_pairs
 
 FULL_LR, LORA_LR = 5e-5, 2e-4
 
@@ -95,6 +95,7 @@ def train_model(data: str | Path, out: str | Path, options: TrainOptions = Train
         import torch
         from datasets import Dataset
         from transformers import AutoModelForCausalLM, AutoTokenizer
+        from transformers.trainer_callback import PrinterCallback
         from transformers.trainer_utils import get_last_checkpoint
         from trl import SFTConfig, SFTTrainer
     except ImportError as exc:
@@ -103,18 +104,17 @@ def train_model(data: str | Path, out: str | Path, options: TrainOptions = Train
     out = Path(out)
     try:
         pairs = read_pairs(data, options.limit)
-    except OSError as exc:
-        raise ConfigError(f"{data}: {one_line(str(exc))}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{data}: cannot be read as an export ({one_line(str(exc))})") from None
     for problem in pairs.problems[:5]:
         say(f"{data}: {problem} (left out)")
     base = _base_folder(options.base)
     tokenizer = AutoTokenizer.from_pretrained(base)
-    rows, dropped = fit_length(pairs.rows, tokenizer, options.max_length)
+    rows, dropped, tokens = fit_length(pairs.rows, tokenizer, options.max_length)
     if not rows:
         raise ConfigError(f"{data}: no training pairs (of {len(pairs.rows) + len(pairs.problems)} lines, "
                           f"{len(pairs.problems)} malformed, {len(pairs.rows) - len(rows)} longer than "
                           f"{options.max_length} tokens)")
-    tokens = sum(pair_tokens(r, tokenizer) for r in rows)
     gpu = torch.cuda.is_available()
     say(f"{len(rows)} pairs, {tokens} tokens ({dropped} old turns dropped to fit {options.max_length}); base "
         f"{base.name}; {'LoRA rank ' + str(options.lora_rank) if options.lora_rank else 'full fine-tuning'} on "
@@ -137,8 +137,6 @@ def train_model(data: str | Path, out: str | Path, options: TrainOptions = Train
     trainer = SFTTrainer(model=model, args=config, train_dataset=Dataset.from_list(rows),
                          processing_class=tokenizer, peft_config=peft_config,
                          callbacks=[_progress_callback(say)])
-    from transformers.trainer_callback import PrinterCallback
-
     trainer.remove_callback(PrinterCallback)  # our progress line says it once, in words
     resume = get_last_checkpoint(str(checkpoints)) if checkpoints.is_dir() else None
     if resume:

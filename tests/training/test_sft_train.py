@@ -15,7 +15,7 @@ import pytest
 
 from conftest import run_mindpy, wait_until
 from mindpy.models import create_model
-from mindpy.models.local_server import stop_servers
+from mindpy.models.local_server import stop_server
 
 pytestmark = pytest.mark.slow
 
@@ -71,7 +71,7 @@ def test_training_lowers_the_loss_and_the_served_model_answers_with_what_it_lear
         line = export_line("stick", 2)
         reply = model.send(line["messages"][1:-1], line["messages"][0]["content"])
     finally:
-        stop_servers()  # the server this test started, not left for the rest of the session
+        stop_server(out.resolve())  # the server this test started, not left for the rest of the session
     assert '!craftRecipe("stick", 2)' in reply.text, reply.text  # taught by four examples, asked a seen one
     assert reply.usage and reply.usage.completion_tokens > 0 and not reply.usage.estimated
 
