@@ -261,7 +261,8 @@ def register(sub) -> None:
                                                     "(default: an embedded server per episode)")
     ev.add_argument("--task-id", action="append", default=[], help="only these task ids (repeatable)")
     ev.add_argument("--limit", type=_positive_int, default=None, help="only the first N valid tasks of each file")
-    ev.add_argument("--trials", type=_positive_int, default=1, help="episodes per task (default 1)")
+    ev.add_argument("--trials", type=_positive_int, default=None,
+                    help="episodes per task (default: the task's paper's, 1 except orders: 3)")
     ev.add_argument("--usd-per-mtok", type=_price, default=None,
                     help="price per million tokens, for the cost column and the budget's dollars")
     add_budget_options(ev, usd_per_mtok=False)

@@ -168,7 +168,7 @@ class Evaluation:
     """Plays a task suite, each episode in a child process (resuming finished ones), and writes the results."""
     def __init__(self, files: list[str], out: str | Path = "runs/eval", model: str | None = None,
                  parallel: int | None = 1, servers: list[str] | None = None, ids: list[str] | None = None,
-                 limit: int | None = None, usd_per_mtok: float = 0.0, progress=None, trials: int = 1, rounds=None,
+                 limit: int | None = None, usd_per_mtok: float = 0.0, progress=None, trials: int | None = None, rounds=None,
                  profile_options: dict | None = None, budget: BudgetLimits | None = None,
                  team: dict[str, str] | None = None, runner: EpisodeRunner | None = None,
                  ablations: Ablations | None = None):
@@ -177,6 +177,7 @@ class Evaluation:
         `rounds`: a RoundRequest each episode's family resolves (None: the default, each family's paper's way:
         mindpy.harness.rounds), or RoundOptions every episode plays as they are;
         `profile_options`: the agent method's switches for every agent (partner_modelling, reflection);
+        `trials`: episodes per task (None: each task's family's paper's count, Family.paper_trials);
         `budget`: limits on the model calls of the whole evaluation (see the module's "Budget"); `team`: a model
         for some agents, by name or index (mindpy.harness.team), over `model`; `ablations`: the paper's ablations
         and named settings for every episode (mindpy.harness.ablations), recorded in summary.json."""
@@ -203,7 +204,7 @@ class Evaluation:
         self.episodes: list[Episode] = []
         self.skipped: list[SkippedTask] = []
         self.notes: list[str] = []  # what to say before playing (files read with warnings)
-        self._plan(files, ids, limit, max(1, trials))
+        self._plan(files, ids, limit, None if trials is None else max(1, trials))
         self.runner = runner or LocalRunner()
         if parallel is None:  # after the planning: a Ray runner connects to its cluster to answer
             parallel = self.runner.slots()
@@ -214,16 +215,21 @@ class Evaluation:
         self._stopping = False
 
     # ---- planning ------------------------------------------------------------------------------------------
-    def _plan(self, files: list[str], ids: list[str] | None, limit: int | None, trials: int) -> None:
+    def _plan(self, files: list[str], ids: list[str] | None, limit: int | None, trials: int | None) -> None:
         """Episodes of every valid task of every file (each file once), and the tasks skipped."""
         for path in _task_files(files):
             self.episodes += self._plan_file(path, ids, limit, trials)
+        if trials is None:  # say where a family's paper plays more than one episode a task
+            counted = Counter((ep.family, ep.trial) for ep in self.episodes)
+            for family in sorted({family for family, trial in counted if trial > 1}):
+                count = max(trial for f, trial in counted if f == family)
+                self.notes.append(f"{family} tasks: {count} trials each, as its paper averages (--trials 1 for one)")
         dirs = Counter(ep.run_dir for ep in self.episodes)
         clash = [str(d) for d, n in dirs.items() if n > 1]
         if clash:  # one episode's result would overwrite another's; the folder names are built so it cannot be
             raise RuntimeError(f"episodes share run directories: {', '.join(clash[:3])}")
 
-    def _plan_file(self, path: str, ids: list[str] | None, limit: int | None, trials: int) -> list[Episode]:
+    def _plan_file(self, path: str, ids: list[str] | None, limit: int | None, trials: int | None) -> list[Episode]:
         from ..tasks.family import family_of
         from ..tasks.loader import read_task_file
 
@@ -240,7 +246,7 @@ class Evaluation:
                   if self._playable(path, t) and self._solvable(path, t)]
         return [Episode(path, task.id, family_of(task).name, task.agent_count,
                         episode_dir(self.out, path, task.id, task.agent_count, trial), trial, task_breakdown(task))
-                for task in chosen for trial in range(1, trials + 1)]
+                for task in chosen for trial in range(1, (trials or family_of(task).paper_trials) + 1)]
 
     def _playable(self, path: str, task) -> bool:
         """Whether episodes of `task` can be played at all, and with the evaluation's ablations (a family whose play

@@ -81,6 +81,8 @@ class Family:
     convert_source: ClassVar[str] = ""  # what `convert_entry` reads, for the command's help
     # "module:Class" of the probe questions built from its played episodes (mindpy.probes.build); None: none
     probes_entry: ClassVar[str | None] = None
+    # episodes per task `mindpy eval` plays when --trials is not given: its paper's count (orders: the mean of 3)
+    paper_trials: ClassVar[int] = 1
     one_model: ClassVar[bool] = False          # one model plays for the whole team (no --team)
     human_dispatcher: ClassVar[bool] = False   # `--model human:NAME` makes a player give the team's orders
     episode_options: ClassVar[tuple[str, ...]] = ()  # episode switches only this family takes (defuse's probes)

@@ -191,3 +191,22 @@ def test_counts_below_one_are_refused_before_anything_runs(option, value, capsys
     with pytest.raises(SystemExit):
         build_parser().parse_args(["eval", "tasks.json", option, value])
     assert "must be a whole number >= 1" in capsys.readouterr().err
+
+
+def test_orders_tasks_play_the_papers_three_trials_unless_told(tmp_path):
+    """MindAgent averages three episodes: an orders task gets 3 trials by default, a crafting task beside it 1, and
+    --trials N applies to both."""
+    orders = REPO_ROOT / "tasks" / "orders_test.json"
+    ladder = tmp_path / "ladder.json"
+    ladder.write_text(json.dumps({"ladder": LADDER}))
+    orders_id = "orders_l00_golden_apple_2_agents_alpha_1"
+    planned = Evaluation([str(orders), str(ladder)], out=tmp_path / "a", ids=[orders_id, "ladder"],
+                         progress=lambda text: None)
+    assert sorted((ep.task_id, ep.trial) for ep in planned.episodes) == [
+        ("ladder", 1), (orders_id, 1), (orders_id, 2), (orders_id, 3)]
+    assert any("orders tasks: 3 trials each" in note for note in planned.notes), planned.notes
+    told = Evaluation([str(orders), str(ladder)], out=tmp_path / "b", ids=[orders_id, "ladder"], trials=2,
+                      progress=lambda text: None)
+    assert sorted((ep.task_id, ep.trial) for ep in told.episodes) == [
+        ("ladder", 1), ("ladder", 2), (orders_id, 1), (orders_id, 2)]
+    assert not any("trials each" in note for note in told.notes)
