@@ -2,7 +2,7 @@
 prompt, SmolLM2-135M is fine-tuned on them, and the base and the tuned model play held-out test tasks.
 
     python benchmarks/bench_sft.py --out runs/bench_sft [--train-tasks 80] [--test-tasks 27] [--epochs 1]
-                                   [--fractions 1.0] [--mixed] [--parallel 2]
+                                   [--fractions 1.0] [--mixed] [--parallel 2] [--extra-test FILE]
 
 Steps (each skipped when its output is already in --out, so a killed run resumes):
   1. `mindpy tasks generate crafting --split train`, its first N 2-agent tasks played by the oracle
@@ -10,7 +10,9 @@ Steps (each skipped when its output is already in --out, so a killed run resumes
   3. `mindpy sft train` on each fraction of the export (--fractions 0.25,0.5,1.0: the learning curve)
   4. `mindpy eval` of the first M 2-agent tasks of tasks/crafting_test.json (no test task is in the train split)
      with each tuned model (both agents), the base model on the first --base-tasks of them (it plays every one to
-     its time limit), and with --mixed the tuned one beside the oracle
+     its time limit), and with --mixed the tuned one beside the oracle. `--extra-test FILE` adds the 2-agent tasks
+     of another task file (MINDcraft's tasks/crafting_tasks/test_tasks/2_agent.json, from a path you give) whose
+     target no training task has and that can be solved at all
 Prints per model: success; of its replies, the share with a command and the share of those that are valid (parse
 and may be used), the share of valid commands that worked, and commands per episode; and per training: pairs,
 tokens, wall time, tokens/s, device (a GPU when torch sees one).
@@ -40,6 +42,32 @@ def two_agent_subset(source: Path, target: Path, count: int) -> Path:
     tasks = json.loads(source.read_text())
     chosen = dict([(k, v) for k, v in tasks.items() if v.get("agent_count") == 2][:count])
     target.write_text(json.dumps(chosen, indent=1))
+    return target
+
+
+def held_out_extra(sources: list[str], train_tasks: Path, target: Path) -> Path | None:
+    """The 2-agent tasks of other task files that are held out from training (no training task has their target)
+    and solvable, as a file of their own; None without sources. Says how many of each file it kept and why not the
+    others."""
+    from mindpy.tasks.loader import read_task_file
+    from mindpy.tasks.solvable import unsolvable_reason
+
+    if not sources:
+        return None
+    trained = {task["target"] for task in json.loads(train_tasks.read_text()).values()}
+    kept: dict = {}
+    for source in sources:
+        raw = json.loads(Path(source).read_text())
+        report = read_task_file(source)
+        counts = {"kept": 0, "not 2 agents": 0, "target trained": 0, "unsolvable": 0, "invalid": len(report.problems)}
+        for task_id, task in report.tasks.items():
+            reason = ("not 2 agents" if task.agent_count != 2 else "target trained" if raw[task_id].get("target")
+                      in trained else "unsolvable" if unsolvable_reason(task) else "kept")
+            counts[reason] += 1
+            if reason == "kept":
+                kept[task_id] = raw[task_id]
+        print(f"{source}: " + ", ".join(f"{n} {why}" for why, n in counts.items()), flush=True)
+    target.write_text(json.dumps(kept, indent=1))
     return target
 
 
@@ -90,6 +118,8 @@ def main() -> None:
     parser.add_argument("--max-length", default="768")
     parser.add_argument("--parallel", default="2")
     parser.add_argument("--mixed", action="store_true", help="also play the tuned model beside the oracle")
+    parser.add_argument("--extra-test", action="append", default=[], metavar="FILE",
+                        help="another task file whose held-out, solvable 2-agent tasks every model plays too")
     parser.add_argument("--base-tasks", type=int, default=6,
                         help="test tasks the base model plays (0: none; it times out on each, 300 s)")
     args = parser.parse_args()
@@ -102,6 +132,7 @@ def main() -> None:
     train_subset = two_agent_subset(train_file, out / "train_tasks.json", args.train_tasks)
     test_subset = two_agent_subset(TEST_SPLIT, out / "test_tasks.json", args.test_tasks)
     assert not set(json.loads(train_subset.read_text())) & set(json.loads(test_subset.read_text()))
+    extra = held_out_extra(args.extra_test, train_subset, out / "extra_tasks.json")
     mindpy("eval", str(train_subset), "--model", "oracle", "--parallel", args.parallel, "--out", str(out / "oracle"))
     export = out / "sft_compact.jsonl"
     mindpy("sft", "export", str(out / "oracle"), "--out", str(export), "--prompt", "compact",
@@ -129,23 +160,29 @@ def main() -> None:
     stats = {}
     for name, model_args in models.items():
         started = time.monotonic()
-        tasks = two_agent_subset(TEST_SPLIT, out / "base_tasks.json", args.base_tasks) if name == "base" \
-            else test_subset
-        mindpy("eval", str(tasks), *model_args, "--prompt", "compact", "--parallel", args.parallel,
+        tasks = [two_agent_subset(TEST_SPLIT, out / "base_tasks.json", args.base_tasks)] if name == "base" \
+            else [test_subset, *([extra] if extra else [])]
+        mindpy("eval", *map(str, tasks), *model_args, "--prompt", "compact", "--parallel", args.parallel,
                "--out", str(out / f"eval_{name}"))
-        stats[name] = {**reply_stats(out / f"eval_{name}"), "wall_min": (time.monotonic() - started) / 60}
+        summary = json.loads((out / f"eval_{name}" / "summary.json").read_text())
+        depth = {d: f"{v['successes']}/{v['episodes']}"
+                 for d, v in sorted((summary.get("by_breakdown") or {}).get("plan_depth", {}).items())}
+        stats[name] = {**reply_stats(out / f"eval_{name}"), "by_depth": depth,
+                       "wall_min": (time.monotonic() - started) / 60}
 
     print("\ntraining (fraction of the export: pairs, tokens, steps, minutes, tokens/s, loss first -> last, device)")
     for fraction, t in trainings.items():
         print(f"  {fraction:>5g}  {t['pairs']:>5}  {t['tokens']:>8}  {t['steps']:>5}  {t['wall_s'] / 60:>6.1f}  "
               f"{t['tokens_per_s'] or 0:>6.0f}  {t['loss_first']:.3f} -> {t['loss_last']:.3f}  {t['device']}")
-    print(f"\nheld-out: {args.test_tasks} 2-agent crafting test tasks, --prompt compact")
+    extra_count = len(json.loads(extra.read_text())) if extra else 0
+    print(f"\nheld-out: {args.test_tasks} 2-agent crafting test tasks" + (f" and {extra_count} of --extra-test"
+          if extra else "") + ", --prompt compact")
     print(f"  {'model':<22}{'episodes':>9}{'success':>9}{'replies':>9}{'w/ cmd':>8}{'valid':>8}{'worked':>8}"
           f"{'cmd/ep':>8}{'min':>7}")
     for name, s in stats.items():
         print(f"  {name:<22}{s['episodes']:>9}{_pct(s['success']):>9}{s['replies']:>9}{_pct(s['command_share']):>8}"
               f"{_pct(s['valid_command_rate']):>8}{_pct(s['commands_worked']):>8}{s['commands_per_episode'] or 0:>8.1f}"
-              f"{s['wall_min']:>7.1f}")
+              f"{s['wall_min']:>7.1f}  by depth " + ", ".join(f"{d}: {n}" for d, n in s["by_depth"].items()))
     (out / "bench_sft.json").write_text(json.dumps({"trainings": {str(k): v for k, v in trainings.items()},
                                                     "models": stats}, indent=1))
 
