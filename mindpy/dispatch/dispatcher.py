@@ -6,8 +6,9 @@
     decision.problems                       # shown to the model in the next step's feedback section
 
 Each call builds the prompt (mindpy.dispatch.prompt) from the state, the problems of the previous reply and the
-last `history_steps` steps, asks the model once, and keeps the commands the reply parser accepts. A failed model
-call gives a decision without commands whose problem says so; the episode goes on.
+last `history_steps` steps, asks the model once, and keeps the commands the reply parser accepts (a line for a
+person cooking beside the cooks is one of its problems, never run). A failed model call gives a decision without
+commands whose problem says so; the episode goes on.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ class Dispatcher:
                                 prompt.system, prompt.user)
         else:
             parsed = parse_dispatch_reply(reply, self.agent_names, self.registry, busy=state.busy_agents(),
-                                          allowed=self.commands)
+                                          allowed=self.commands, people=[p.name for p in state.people])
             decision = Decision(state.step, parsed.commands, parsed.problems, reply, prompt.system, prompt.user)
         self.history.append(decision.history_entry())
         self.pending_problems = list(decision.problems)

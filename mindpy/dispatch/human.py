@@ -51,15 +51,19 @@ def human_player(spec: object) -> str | None:
     return name
 
 
-def _orders_line(step: int, orders: Sequence[OpenOrder]) -> str:
+def orders_line(step: int, orders: Sequence[OpenOrder]) -> str:
+    """'Step 4. Orders: bread (due step 9), cookie (due step 12).': the open orders, earliest due first (also
+    whispered each step to a person cooking beside the cooks)."""
     shown = [f"{o.dish} (due step {o.deadline})" for o in sorted(orders, key=lambda o: (o.deadline, o.id))]
     return f"Step {step}. Orders: {', '.join(shown) if shown else 'none'}."
 
 
 def state_lines(state: DispatchState) -> list[str]:
-    """The state as a few chat lines: orders, then a line per cook, then last step's failures."""
-    lines = [_orders_line(state.step, state.orders)]
+    """The state as a few chat lines: orders, then a line per cook and per person cooking beside them, then last
+    step's failures."""
+    lines = [orders_line(state.step, state.orders)]
     lines += [a.text() for a in state.agents]
+    lines += [p.text() for p in state.people]
     lines += [f"Failed: {line}" for line in state.feedback]
     return lines
 

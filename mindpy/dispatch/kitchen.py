@@ -7,7 +7,8 @@
     [s.text() for s in state.stations]   # ['farm: free; ...', 'pasture: free; ...', 'furnace: in use; ...', ...]
 
 A station is in use while a busy cook's command works at it (the command's name says which); the serving chest
-shows what was put in it and not yet taken out by the checker.
+shows what was put in it and not yet taken out by the checker. `people` are the persons cooking beside the cooks
+(their inventories, read like the cooks'), shown to the dispatcher and never commanded.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .state import AgentState, ChestState, DispatchState, OpenOrder, StationState
+from .state import AgentState, ChestState, DispatchState, OpenOrder, PersonState, StationState
 
 # The station each kitchen command works at (hand crafts are shown at the table too: the cook walks there).
 COMMAND_STATIONS = {"collectBlocks": "farm", "attack": "pasture", "smeltItem": "furnace",
@@ -37,7 +38,8 @@ def station_of(command: str) -> str | None:
 @dataclass(frozen=True)
 class KitchenView:
     """One step's reading of the kitchen: every cook's inventory (in the cooks' order), the commands still
-    running (by cook), the open orders, the serving chest and the last step's execution errors."""
+    running (by cook), the open orders, the serving chest, the last step's execution errors and the inventories
+    of the people cooking beside the cooks."""
 
     step: int
     inventories: Mapping[str, Mapping[str, int]]
@@ -45,6 +47,7 @@ class KitchenView:
     orders: Sequence[OpenOrder] = ()
     serving_chest: Mapping[str, int] = field(default_factory=dict)
     feedback: Sequence[str] = ()
+    people: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         strangers = sorted(set(self.doing) - set(self.inventories))
@@ -61,4 +64,5 @@ def dispatch_state(view: KitchenView) -> DispatchState:
     in_use = {station_of(command) for command in view.doing.values()}
     stations = tuple(StationState(name, busy=name in in_use) for name in KITCHEN_STATIONS)
     chest = ChestState(SERVING_CHEST_NAME, dict(view.serving_chest), serving=True)
-    return DispatchState(view.step, agents, stations, (chest,), tuple(view.orders), tuple(view.feedback))
+    people = tuple(PersonState(name, dict(items)) for name, items in view.people.items())
+    return DispatchState(view.step, agents, stations, (chest,), tuple(view.orders), tuple(view.feedback), people)

@@ -117,18 +117,30 @@ def recipes_text(dishes: Sequence[str]) -> str:
     return "\n".join(out)
 
 
-def instructions_text(agent_names: Sequence[str], command_docs: str) -> str:
-    """The rules: who is commanded, the line format, and the accepted commands with their docs."""
-    return "\n".join((
+def people_text(people: Sequence[str]) -> str:
+    """The rule about the people cooking beside the cooks ("" without any): seen, served from, never commanded."""
+    if not people:
+        return ""
+    who = f"{', '.join(people)} {'play' if len(people) > 1 else 'plays'}"
+    return (f"{who} beside the cooks as {'people' if len(people) > 1 else 'a person'}, free to cook what they like: "
+            "you cannot command them, but a dish they put in the serving chest serves an order like a cook's, and "
+            "a cook may hand them items with !givePlayer.")
+
+
+def instructions_text(agent_names: Sequence[str], command_docs: str, people: Sequence[str] = ()) -> str:
+    """The rules: who is commanded (and who plays beside them uncommanded), the line format, and the accepted
+    commands with their docs."""
+    return "\n".join(line for line in (
         f"You dispatch the cooks {', '.join(agent_names)} in a Minecraft kitchen. Orders for dishes arrive over "
         "time; an order is served when its dish is put in the serving chest before the order's deadline step.",
+        people_text(people),
         "Each step, give every FREE cook at most one command, one line per cook, written as",
         "name: !command(args)",
         "Never give a command to a busy cook, nor two commands to one cook, nor one to a name not listed above. "
         "Only these commands are accepted:",
         command_docs.strip(),
         "Read the execution feedback: it says which commands failed and why.",
-    ))
+    ) if line)
 
 
 def demo_dish(dishes: Sequence[str]) -> str:
@@ -216,7 +228,7 @@ def build_prompt(dishes: Sequence[str], state: DispatchState, options: Dispatche
     execution feedback of the last step."""
     sections: Mapping[str, str | None] = {
         RECIPES: recipes_text(dishes),
-        INSTRUCTIONS: instructions_text([a.name for a in state.agents], command_docs),
+        INSTRUCTIONS: instructions_text([a.name for a in state.agents], command_docs, [p.name for p in state.people]),
         KNOWLEDGE: "\n".join(f"- {line}" for line in KNOWLEDGE_LINES) if options.inference_knowledge else None,
         DEMO: demo_text(dishes, options.demo, options.demo_agents or min(len(state.agents), len(DEMO_AGENTS))),
         STATE: render(state),

@@ -10,7 +10,8 @@ Wordings read: `andy: !cmd(...)`, `andy -> !cmd(...)`, `- andy = !cmd(...)`, `1.
 it names one agent only), a name alone on the line before its command (`### andy` or `**andy**:`), a command
 whose arguments go on over the next lines, and several `name: !cmd(...)` on one line; names in any case. Lines
 without a command are prose and are skipped. Problems (one line each, written for the model, shown in the next
-prompt's feedback): an unknown agent, two commands for one agent (the first is kept; a second command on a line
+prompt's feedback): an unknown agent, a command for one of the `people` cooking beside the agents (a person is not
+commanded: the line is not run), two commands for one agent (the first is kept; a second command on a line
 without a name of its own is one of them), a busy agent given a command (it is dropped), a command the command
 parser refuses (its message), a command line without an agent name, and no command at all.
 """
@@ -122,11 +123,20 @@ def _chunks(lines: list[str], registry: CommandRegistry,
         i += 1
 
 
+def person_problem(person: str, command: str) -> str:
+    """The problem of a line that commands a person: told back to the dispatcher, the line never runs."""
+    return (f"{person} is a person playing beside the cooks: you cannot command them; {command} was not run; "
+            f"give commands to the cooks only")
+
+
 def parse_dispatch_reply(text: str, agents: Iterable[str], registry: CommandRegistry,
-                         busy: Mapping[str, str] | None = None, allowed: Iterable[str] | None = None) -> ParsedReply:
+                         busy: Mapping[str, str] | None = None, allowed: Iterable[str] | None = None,
+                         people: Iterable[str] = ()) -> ParsedReply:
     """Commands per agent from `text`. `busy` maps busy agents to what they are doing; `allowed`, when given,
-    limits the commands to those names (others are refused with the command parser's message)."""
+    limits the commands to those names (others are refused with the command parser's message); `people` are the
+    persons playing beside the agents, whose lines are refused as such."""
     names = _Names(agents)
+    persons = _Names(people)
     busy = busy or {}
     blocked = [] if allowed is None else sorted(set(registry.names()) - set(allowed))
     parsed = ParsedReply()
@@ -153,6 +163,10 @@ def parse_dispatch_reply(text: str, agents: Iterable[str], registry: CommandRegi
                 named = name  # a second command on the line, without a name of its own
             elif heading is not None and not result.message.strip(_DECORATION):
                 named = heading
+            elif (person := persons.resolve(result.message)[0]) is not None and not names.named(result.message):
+                parsed.problems.append(person_problem(person, result.call_text() if result.ok else
+                                                      result.written.strip()[:60]))
+                break
             elif written is not None:
                 parsed.problems.append(f"unknown agent {written!r}: the agents are {', '.join(names.known.values())}")
                 break

@@ -8,11 +8,14 @@ orders and what went wrong last step, and its text for the prompt (MindAgent's "
         chests=(ChestState("serving", serving=True),),
         orders=(OpenOrder(0, "bread", deadline=9),),
         feedback=("jill: the furnace has no fuel; put coal in it first",),
+        people=(PersonState("Steve", inventory={"golden_apple": 1}),),
     )
     state.free_agents()      # ("andy",)
     render(state)            # "Step 4.\nAgents:\n- andy: free; holds 3 wheat\n..."
 
-The runner fills it each step from the world; nothing here touches a server.
+`people` are the persons who cook beside the cooks (a task's reserved player slots, as MindAgent's human study):
+the dispatcher sees what they hold but does not command them. The runner fills the state each step from the
+world; nothing here touches a server.
 """
 
 from __future__ import annotations
@@ -39,6 +42,18 @@ class AgentState:
     def text(self) -> str:
         status = f"busy ({self.doing})" if self.busy and self.doing else "busy" if self.busy else "free"
         return f"{self.name}: {status}; holds {_counts(self.inventory)}"
+
+
+@dataclass(frozen=True)
+class PersonState:
+    """A person cooking beside the cooks: shown so the dispatcher can plan around them, never commanded (what they
+    put in the serving chest serves orders as a cook's dish does)."""
+
+    name: str
+    inventory: Mapping[str, int] = field(default_factory=dict)
+
+    def text(self) -> str:
+        return f"{self.name}: a person playing freely (you cannot command them); holds {_counts(self.inventory)}"
 
 
 @dataclass(frozen=True)
@@ -85,16 +100,17 @@ class DispatchState:
     chests: tuple[ChestState, ...] = ()
     orders: tuple[OpenOrder, ...] = ()
     feedback: tuple[str, ...] = ()  # last step's execution errors and suggestions, one line each
+    people: tuple[PersonState, ...] = ()  # persons cooking beside the cooks, not commanded
 
     def __post_init__(self) -> None:
         if self.step < 0:
             raise ValueError(f"the step number must be 0 or more, got {self.step}")
         if not self.agents:
             raise ValueError("a dispatch state needs at least one agent")
-        names = [a.name for a in self.agents]
+        names = [a.name.lower() for a in self.agents] + [p.name.lower() for p in self.people]  # any case in replies
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
-            raise ValueError(f"agent names must be unique; repeated: {', '.join(twice)}")
+            raise ValueError(f"agent and person names must be unique; repeated: {', '.join(twice)}")
 
     def agent(self, name: str) -> AgentState:
         """The agent called `name` (KeyError when there is none)."""
@@ -115,6 +131,9 @@ def render(state: DispatchState) -> str:
     """The state as the prompt's "current state" text."""
     lines = [f"Step {state.step}.", "Agents:"]
     lines += [f"- {a.text()}" for a in state.agents]
+    if state.people:
+        lines.append("People cooking beside the agents (not commanded by you):")
+        lines += [f"- {p.text()}" for p in state.people]
     if state.stations:
         lines.append("Stations:")
         lines += [f"- {s.text()}" for s in state.stations]

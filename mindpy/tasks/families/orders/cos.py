@@ -85,15 +85,17 @@ def cos(rates_by_alpha: Mapping[float, float], alphas: Sequence[float] | None = 
 def cos_summary(rows: list[dict]) -> dict | None:
     """Orders episodes: CoS (the mean completion rate over the α played; `cos` above) per level and agent
     count, read from each episode's result.json; None without orders episodes. A level played at fewer than the
-    five α says which it has."""
+    five α says which it has. Episodes with people cooking beside the agents (`orders_rules.person_cooks`) have
+    keys of their own ('l00_golden_apple/2_agents+1_people'): a person's dishes are not the dispatcher's."""
     rates: dict[str, dict[float, list[float]]] = {}
     for r in rows:
         try:
             result = json.loads((Path(r["run_dir"]) / "result.json").read_text())
             level, alpha = result["orders"]["level"], float(result["orders"]["alpha"])
-        except (OSError, ValueError, KeyError, TypeError):
+            people = int((result.get("orders_rules") or {}).get("person_cooks") or 0)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
-        key = f"{level}/{r['agent_count']}_agents"
+        key = f"{level}/{r['agent_count']}_agents" + (f"+{people}_people" if people else "")
         rates.setdefault(key, {}).setdefault(alpha, []).append(float(r["score"]))
     if not rates:
         return None

@@ -13,6 +13,13 @@ until each has ended or the step's cap (seconds) has passed. A command still run
 into the next steps. Last, the serving chest's checker takes out what was put in it: each dish completes the open
 order of that dish with the earliest deadline, or is wasted.
 
+People may cook beside the cooks, as in the paper's human study: a task's `human_count` and `usernames` reserve
+player slots (mindpy.harness.humans, as for MineCollab's families). The episode waits for each person to join
+(a line every 10 s, PLAYER_JOIN_WAIT_S at most, then EpisodeInfraError: not scored), gives them their slot's items
+and brings them beside the serving chest. Each step they are whispered the open orders, the dispatcher is shown
+what they hold (read from the server) but may not command them, and whatever they put in the serving chest serves
+orders as a cook's dish does.
+
 The run directory holds `result.json` (mindpy.tasks.results' fields, the score being the completion rate, plus
 `orders`, `cos` and the order `events`), `dispatcher_calls.jsonl` (one line per step: the prompt, the reply,
 the commands accepted and the problems found; SFT export reads it), `console.log` and the cooks' `bots/` folders.
@@ -37,7 +44,7 @@ from ....bridge.plain_chat import tell_commands
 from ....dispatch import Decision, Dispatcher, DispatcherOptions, OpenOrder
 from ....dispatch.cooks import CookCommands, feedback_lines, killed_animals
 from ....dispatch.human import WAIT_S as PLAYER_WAIT_S
-from ....dispatch.human import HumanDispatcher, human_player
+from ....dispatch.human import HumanDispatcher, human_player, orders_line
 from ....dispatch.kitchen import KitchenView, command_name, dispatch_state
 from ....dispatch.oracle import OracleDispatcher
 from ....dispatch.steps import command_steps
@@ -62,12 +69,16 @@ QUIET_MODES = ("unstuck", "elbow_room")
 # Off during the set-up only: a cook walking to items left on a shared server's floor (an earlier episode's
 # supplies) leaves the spot it was put on and holds more than it was given.
 SETUP_QUIET_MODES = ("item_collecting",)
-PLAYER_JOIN_WAIT_S = 300.0  # how long a human-dispatched episode waits for its player to come online
+PLAYER_JOIN_WAIT_S = 300.0  # how long an episode waits for its dispatching player or person cooks to come online
+JOIN_NOTE_EVERY_S = 10.0  # while waiting for a player, a line this often says whom for
 
 
 CAPPED_OPEN = MAX_OPEN   # --orders-max-open: at most this many orders open at once
 DISPATCHER_TEMPERATURE = 0.1  # the paper's, for a chat model dispatcher; a spec's own params.temperature wins
 COMMAND_LIMIT_S = 300.0  # game steps: how long a step waits for a command due in it before going on without it
+# With people cooking beside the cooks, a step lasts at least this long (the tasks' time per step): a person acts
+# on the wall clock, and the steps of idle cooks would otherwise pass before they could serve a dish.
+PERSON_STEP_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -78,8 +89,9 @@ class OrdersOptions:
     cooks as the team. Ours, named: `wall_clock` (commands run at once up to the step's cap in seconds,
     `step_cap_s`, None: the task's timeout shared out over its steps; a command still running keeps its cook busy
     into the next steps), `max_open` (an arrival that finds that many orders open is skipped and counts as
-    failed). Also the dispatcher's prompt options, `max_steps` to play only the first steps (None: all), and how
-    long a step waits for a dispatching player's first line (`--model human:NAME`)."""
+    failed). Also the dispatcher's prompt options, `max_steps` to play only the first steps (None: all), how
+    long a step waits for a dispatching player's first line (`--model human:NAME`) and, with people cooking
+    beside the cooks (the task's person slots), how long a step lasts at least (`person_step_s`)."""
 
     step_cap_s: float | None = None
     dispatcher: DispatcherOptions = field(default_factory=DispatcherOptions)
@@ -88,6 +100,7 @@ class OrdersOptions:
     wall_clock: bool = False
     max_open: int | None = None
     command_limit_s: float = COMMAND_LIMIT_S
+    person_step_s: float = PERSON_STEP_S
 
     def __post_init__(self) -> None:
         if not self.player_wait_s > 0:
@@ -100,6 +113,8 @@ class OrdersOptions:
             raise ValueError(f"max_open must be at least 1 (None: no cap), got {self.max_open}")
         if not self.command_limit_s > 0:
             raise ValueError(f"command_limit_s must be more than 0 seconds, got {self.command_limit_s}")
+        if not self.person_step_s >= 0:
+            raise ValueError(f"person_step_s must be 0 seconds or more, got {self.person_step_s}")
 
     def with_switches(self, switches: dict[str, Any]) -> OrdersOptions:
         """These options with the episode switches of OPTIONS that `switches` turns on."""
@@ -190,9 +205,13 @@ class OrdersPlay:
     steps_log: IO[str] | None = None
     held: dict[str, dict[str, int]] = field(default_factory=dict)  # a busy cook's inventory when it started
     overruns: int = 0  # game steps: commands still running in the world after their last step's wait
+    people: Callable[[], dict[str, dict[str, int]]] = dict  # the person cooks' inventories, read now
+    tell_people: Callable[[str], None] = lambda line: None  # whispers a line to every person cook
+    min_step_s: float = 0.0  # wall-clock seconds a step lasts at least (people cook beside the cooks)
 
     def step(self, t: int) -> Decision:
         """Play step t; returns the dispatcher's decision. MindpyError when the world cannot be read."""
+        began = time.monotonic()
         before = len(self.book.events)
         self.book.step(t)
         ended = self.cooks.take_ended() if self.wall_clock else self.cooks.take_due(t)
@@ -206,10 +225,14 @@ class OrdersPlay:
             doing = {**self.cooks.running(), **self.cooks.busy_at(t)}
             inventories = {name: dict(self.held.get(name, items)) if name in doing else items
                            for name, items in inventories.items()}  # what it is making shows once it is done
+        people = self.people()
         view = KitchenView(t, inventories, doing,
                            tuple(OpenOrder(o.id, o.dish, o.deadline) for o in self.book.open),
-                           feedback=feedback_lines(ended))
-        decision = self.dispatcher.decide(dispatch_state(view))
+                           feedback=feedback_lines(ended), people=people)
+        state = dispatch_state(view)
+        if people:  # before the dispatcher thinks: the people cook while it does
+            self.tell_people(orders_line(t, state.orders))
+        decision = self.dispatcher.decide(state)
         self.replies_with_problems += bool(decision.problems)
         self.calls.write(json.dumps(call_line(decision, t), ensure_ascii=False) + "\n")
         self.calls.flush()
@@ -235,13 +258,14 @@ class OrdersPlay:
         else:
             late = self.cooks.wait_due(t, self.cap_s)
             self.overruns += len(late)
+        time.sleep(max(0.0, began + self.min_step_s - time.monotonic()))  # a person's time to act
         served = self.serve(t, late)
         if self.steps_log is not None:
             line = {"step": t, "events": [list(e) for e in self.book.events[before:]],
                     "busy": {cook: command for cook, command in doing.items()},
                     "ended": [[e.cook, e.command, e.ok] for e in ended], "commands": started or
                     {cook: [command, None] for cook, command in decision.commands.items()},
-                    "served": served, "late": late}
+                    "served": served, "late": late, **({"people": people} if people else {})}
             self.steps_log.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
             self.steps_log.flush()
         return decision
@@ -292,6 +316,10 @@ def play(session: Any) -> dict:
         else options.command_limit_s
     settings = session.load_settings(base_profile="task", profile_model=False, init_message="")
     dispatcher = make_dispatcher(task, names, model, models, options.dispatcher, settings, options.player_wait_s)
+    if isinstance(dispatcher, HumanDispatcher) and dispatcher.replies.player.lower() in \
+            {name.lower() for name in task.usernames[:task.human_count]}:
+        raise ConfigError(f"{dispatcher.replies.player} cannot both give the orders (--model human:NAME) and cook in "
+                          f"one of the task's person slots (usernames)")
     temperature = temperature_of(dispatcher)  # before its model is wrapped for the budget
     if not (models and DISPATCHER_KEY in models) and not isinstance(dispatcher, HumanDispatcher):
         session.refuse_unpriced([model])  # before the server starts: an unpriced model cannot be budgeted
@@ -329,6 +357,7 @@ def play(session: Any) -> dict:
                                                        "in game time (each command busy for its steps)"))
     if isinstance(dispatcher, HumanDispatcher):
         seat_the_player(dispatcher, bots, issue, setup.stations["serving_chest"], say)
+    people = seat_the_people(task, setup, bots, issue, say)
 
     def restock(killed: list[str]) -> None:
         for line in restock_commands(setup, killed):
@@ -340,7 +369,10 @@ def play(session: Any) -> dict:
             (session.run_dir / STEPS_FILE).open("w", encoding="utf-8") as steps_log:
         play = OrdersPlay(book, dispatcher, cooks, lambda: {n: agents[n].bot.inventory() for n in names},
                           ServingChest(bots[0], setup.stations["serving_chest"]), restock, cap_s, calls,
-                          wall_clock=options.wall_clock, steps_log=steps_log)
+                          wall_clock=options.wall_clock, steps_log=steps_log,
+                          people=people.read_now if people.slots else dict,
+                          tell_people=lambda line: tell_each(sorted(people.served), line, issue),
+                          min_step_s=options.person_step_s if people.slots else 0.0)
         played = steps
         for t in range(steps):
             try:
@@ -361,7 +393,10 @@ def play(session: Any) -> dict:
     result = orders_result(task, recorder, play, played, spend, error)
     result = session.write_result({**result, "serving_chest": list(setup.stations["serving_chest"]),
                                    "orders_rules": {**options.record(), "overruns": play.overruns,
-                                                    "temperature": temperature}})
+                                                    "temperature": temperature,
+                                                    "person_cooks": len(people.slots),
+                                                    "person_step_s": options.person_step_s if people.slots
+                                                    else None}})
     if error is not None:
         raise EpisodeInfraError(error)
     orders = result["orders"]
@@ -375,28 +410,72 @@ def seat_the_player(dispatcher: HumanDispatcher, bots: list, issue: Callable[[st
                     join_wait_s: float = PLAYER_JOIN_WAIT_S) -> None:
     """Wait for the dispatching player to be online, bring them beside the serving chest and tell them the state
     through whispers from the server. EpisodeInfraError when they do not come within `join_wait_s` seconds."""
+    player = dispatcher.replies.player
+    wait_to_join(bots[0], [player], "give the orders", say, join_wait_s)
+    x, y, z = chest
+    issue(f"/tp {player} {x + 2} {y} {z}")
+    dispatcher.replies.tell = lambda line: tell_each([player], line, issue)
+    say(f"{player} gives the orders in chat")
+
+
+def seat_the_people(task: Task, setup: Any, bots: list, issue: Callable[[str], Any], say: Callable[[str], None],
+                    join_wait_s: float = PLAYER_JOIN_WAIT_S) -> Any:
+    """The task's person cooks (its reserved player slots, mindpy.harness.humans.HumanSlots), each served as it
+    comes online: its slot's items, brought in front of the serving chest, told what to do (`person_goal` unless
+    the task gives the slot a goal). Waits until all are online; EpisodeInfraError when one does not come within
+    `join_wait_s` seconds. Returns the slots (none reserved: nothing waited for)."""
+    from ....harness.humans import HumanSlots
+
+    x, y, z = setup.stations["serving_chest"]
+    humans = HumanSlots(task, setup, issue, bots[0], say, spot=(x, y, z + 1),  # its front, inside the kitchen
+                        default_goal=person_goal(task, setup.agent_names))
+    if humans.slots:
+        wait_to_join(bots[0], list(humans.slots), "cook beside the cooks", say, join_wait_s, humans.poll)
+        humans.poll()  # serves the last to come
+        say(f"{task.id}: {', '.join(humans.slots)} cook beside the cooks")
+    return humans
+
+
+def person_goal(task: Task, cooks: list[str]) -> str:
+    """What a person cooking beside the cooks is told when the task gives their slot no goal of its own."""
+    recipes = "; ".join(f"{dish}: {', then '.join(lines)}" for dish, lines in task.recipes.items())
+    return (f"You cook beside {', '.join(cooks)}, whom a dispatcher commands (it cannot command you). Serve the "
+            f"open orders, whispered to you each step, by putting their dishes in the serving chest in front of you "
+            f"before they are due." + (f" Recipes: {recipes}." if recipes else ""))
+
+
+def wait_to_join(reader: Any, players: list[str], role: str, say: Callable[[str], None],
+                 join_wait_s: float = PLAYER_JOIN_WAIT_S, poll: Callable[[], Any] | None = None) -> None:
+    """Wait until every one of `players` is online (read through the bot `reader`), calling `poll` (if any) as
+    the list is read; a line every JOIN_NOTE_EVERY_S says whom the episode waits for, so a person starting the
+    run knows. EpisodeInfraError (not scored) when one has not come within `join_wait_s` seconds."""
     from ....harness.session import EpisodeInfraError
     from ....world.bulk import player_names
 
-    player = dispatcher.replies.player
     waited_since = time.monotonic()
     next_note = 0.0
-    while not any(name.lower() == player.lower() for name in player_names(bots[0])):
+    while True:
+        if poll is not None:
+            poll()
+        online = {name.lower() for name in player_names(reader)}
+        missing = [player for player in players if player.lower() not in online]
+        if not missing:
+            return
         waited = time.monotonic() - waited_since
         if waited >= join_wait_s:
-            raise EpisodeInfraError(f"{player}, who gives the orders, did not join within {join_wait_s:g} s")
-        if waited >= next_note:  # a line every 10 s, so a person starting the run knows what it waits for
-            say(f"waiting for {player} to join the server and give the orders ({waited:.0f} s)")
-            next_note += 10
+            raise EpisodeInfraError(f"{' and '.join(missing)} did not join within {join_wait_s:g} s to {role}")
+        if waited >= next_note:
+            say(f"waiting for {' and '.join(missing)} to join the server and {role} ({waited:.0f} s)")
+            next_note += JOIN_NOTE_EVERY_S
         time.sleep(0.5)
-    x, y, z = chest
-    issue(f"/tp {player} {x + 2} {y} {z}")
 
-    def tell(line: str) -> None:  # whispered in pieces that fit one message and carry no second command
+
+def tell_each(players: list[str], line: str, issue: Callable[[str], Any]) -> None:
+    """Whisper `line` to each player from the server, in pieces that fit one message and carry no second
+    command."""
+    for player in players:
         for command in tell_commands(player, line):
             issue(command)
-    dispatcher.replies.tell = tell
-    say(f"{player} gives the orders in chat")
 
 
 def listen_to_the_player(dispatcher: HumanDispatcher, bots: list) -> None:
