@@ -28,7 +28,7 @@ from typing import Any
 from ..agent.turns import TurnReport
 from ..tasks.checkers import checker_for
 from ..tasks.schema import Task
-from ..tasks.world import set_up_task
+from ..tasks.world import issue_via_server, set_up_task
 from .actions import StepActions
 from .clock import TICKS_PER_SECOND, GameClock
 from .model import LearnerModel
@@ -58,9 +58,12 @@ class StepResult:
 class TaskGame:
     """A task's world with its agents, stepped (see the module's docstring)."""
 
-    def __init__(self, task: Task, *, server: str = "embedded", run_dir: str | Path | None = None,
-                 step_ticks: int | None = None, max_steps: int | None = None,
+    def __init__(self, task: Task, *, server: Any = "embedded", run_dir: str | Path | None = None,
+                 step_ticks: int | None = None, max_steps: int | None = None, names: list[str] | None = None,
                  settings_overrides: dict[str, Any] | None = None):
+        """`server`: "embedded" (one started on the first reset, stopped at close), HOST:PORT of a running server
+        (its ticks cannot be read: the wall clock stands for them), or a running EmbeddedServer object (shared,
+        left running; its ticks are read). `names`: the agents' names (default: andy, jill...)."""
         from ..harness.session import EpisodeSession
 
         refuse_unserved(task)
@@ -68,13 +71,18 @@ class TaskGame:
             raise ValueError(f"step_ticks must be a whole number of at least 1, or None, got {step_ticks!r}")
         if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
             raise ValueError(f"max_steps must be a whole number of at least 1, or None, got {max_steps!r}")
+        if names is not None and len(names) != task.agent_count:
+            raise ValueError(f"names: the task has {task.agent_count} agents, got {len(names)} names")
+        self.shared_server = None if isinstance(server, str) else server
+        if self.shared_server is not None:
+            server = f"{self.shared_server.host}:{self.shared_server.port}"
         self.task = task
         self.step_ticks = step_ticks
         self.max_steps = max_steps
         self._own_dir = run_dir is None
         self.run_dir = Path(tempfile.mkdtemp(prefix="mindpy-env-")) if run_dir is None else Path(run_dir)
         self.session = EpisodeSession(task, self.run_dir, server=server, profile_options=PROFILE_OPTIONS,
-                                      settings_overrides=settings_overrides)
+                                      settings_overrides=settings_overrides, names=names)
         self.family = self.session.family
         self.names = list(self.session.names)
         self.settings = self.session.load_settings(allow_insecure_coding=False, chat_bot_messages=True)
@@ -103,7 +111,7 @@ class TaskGame:
                                       for i, n in enumerate(self.names)}, rounds=True)
         self.agents = session.start_runner(runner)
         self.bots = [self.agents[n].bot for n in self.names]
-        self.clock = GameClock(session.embedded)
+        self.clock = GameClock(session.embedded or self.shared_server)
         self.running = StepActions(self.agents)
 
     def reset(self, seed: int = 0) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
@@ -121,9 +129,11 @@ class TaskGame:
         if not self.running.wait_all(STOP_WAIT_S):
             log.warning("some actions of the last episode had not ended after %.0f s", STOP_WAIT_S)
         self.running.forget()
+        issue = issue_via_server(self.shared_server) if self.shared_server is not None else \
+            self.session.issue_for(self.bots)
         with self.session.setting_up("the world"):
-            setup = set_up_task(self.task, self.bots, self.session.issue_for(self.bots), origin=TASK_ORIGIN,
-                                seed=int(seed), timeout=SETUP_TIMEOUT_S)
+            setup = set_up_task(self.task, self.bots, issue, origin=TASK_ORIGIN, seed=int(seed),
+                                timeout=SETUP_TIMEOUT_S)
         for i, name in enumerate(self.names):
             agent = self.agents[name]
             if agent.conversations:

@@ -26,19 +26,21 @@ class MindpyEnv(gymnasium.Env):
     family), `agent` (which of the task's agents acts, by index), `server` ("embedded", or HOST:PORT of a running
     server), `step_ticks` (None: a step lasts until the action ended; else that many game ticks), `max_steps`
     (truncate after so many steps; the task's time limit always truncates), `run_dir` (the server's and bots'
-    files; default: a temporary folder removed at close)."""
+    files; default: a temporary folder removed at close), `names` (the agents' names; default andy, jill...)."""
 
     metadata: dict[str, Any] = {"render_modes": []}
 
     def __init__(self, family: str | None = None, task_file: str | Path | None = None, task_id: str | None = None,
-                 *, agent: int = 0, server: str = "embedded", step_ticks: int | None = None,
-                 max_steps: int | None = None, run_dir: str | Path | None = None, render_mode: str | None = None):
+                 *, agent: int = 0, server: Any = "embedded", step_ticks: int | None = None,
+                 max_steps: int | None = None, run_dir: str | Path | None = None, names: list[str] | None = None,
+                 render_mode: str | None = None):
         if render_mode is not None:
             raise ValueError(f"render_mode: mindpy's environments render nothing, got {render_mode!r}")
         task = choose_task(family, task_file, task_id)
         if not 0 <= agent < task.agent_count:
             raise ValueError(f"agent must be an index of the task's {task.agent_count} agents, got {agent}")
-        self.game = TaskGame(task, server=server, run_dir=run_dir, step_ticks=step_ticks, max_steps=max_steps)
+        self.game = TaskGame(task, server=server, run_dir=run_dir, step_ticks=step_ticks, max_steps=max_steps,
+                             names=names)
         self.agent_name = self.game.names[agent]
         self.observation_space = observation_space(self.game.version)
         self.action_space = action_space()

@@ -30,12 +30,13 @@ class MindpyParallelEnv(ParallelEnv):
     metadata: dict[str, Any] = {"name": "mindpy", "render_modes": [], "is_parallelizable": True}
 
     def __init__(self, family: str | None = None, task_file: str | Path | None = None, task_id: str | None = None,
-                 *, server: str = "embedded", step_ticks: int | None = None, max_steps: int | None = None,
-                 run_dir: str | Path | None = None, render_mode: str | None = None):
+                 *, server: Any = "embedded", step_ticks: int | None = None, max_steps: int | None = None,
+                 run_dir: str | Path | None = None, names: list[str] | None = None, render_mode: str | None = None):
         if render_mode is not None:
             raise ValueError(f"render_mode: mindpy's environments render nothing, got {render_mode!r}")
         task = choose_task(family, task_file, task_id)
-        self.game = TaskGame(task, server=server, run_dir=run_dir, step_ticks=step_ticks, max_steps=max_steps)
+        self.game = TaskGame(task, server=server, run_dir=run_dir, step_ticks=step_ticks, max_steps=max_steps,
+                             names=names)
         self.possible_agents = list(self.game.names)
         self.agents: list[str] = []
         self.render_mode = None
