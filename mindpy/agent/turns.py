@@ -12,7 +12,7 @@ calls (queries are free), and do one thing: run one command that acts (an action
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # Commands whose work is to send a message: in round mode they count as messages, not as actions.
 MESSAGE_COMMANDS = frozenset({"startConversation", "endConversation"})
@@ -37,6 +37,7 @@ class TurnReport:
     messages: int = 0          # messages sent (plain replies and message commands)
     calls: int = 0             # model calls made
     refused: int = 0           # replies whose command was refused (malformed, blocked, bad arguments)
+    outputs: list[str] = field(default_factory=list)  # what the agent was told back: notes, refusals, outputs
 
     @property
     def passed(self) -> bool:

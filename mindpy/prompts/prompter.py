@@ -340,6 +340,19 @@ class Prompter:
             messages.append({"role": "system" if messages else "user", "content": state})
         return self._account(kind, system, messages, n_stable_messages=len(messages) - (1 if state else 0))
 
+    def state(self, agent: Any = None, kind: str = "conversing", extra: Mapping[str, Any] | None = None) -> str:
+        """The changing part of the `kind` prompt alone, as the last message of a model call would have it now
+        (memory, stats, inventory, current action, goal); `extra` overrides values. Nothing is logged or counted
+        (environments for learning agents show it as their observation's text)."""
+        if kind not in self.prompts:
+            raise KeyError(f"no prompt named '{kind}' (have: {', '.join(self.prompts)})")
+        turns = list(getattr(getattr(agent, "history", None), "turns", []) or [])
+        _, state_t = self._with_method(kind, *split_template(self.prompts[kind]))
+        extra = dict(extra or {})
+        values = {key: str(extra[key]) if key in extra else self._value(key, agent, turns, kind)
+                  for key in _placeholders(state_t)}
+        return _tidy(fill(state_t, values))
+
     def _with_method(self, kind: str, stable: str, state: str) -> tuple[str, str]:
         """The conversing template with the method's placeholders added where it does not place them itself:
         $METHOD after the stable part, $MODELLING before the state's last line (its closing instruction)."""

@@ -43,6 +43,12 @@ def entities(bot: Bot, search_range: int = 16) -> list[dict]:
     return _query(bot, "entitiesJson", search_range)
 
 
+def snapshot(bot: Bot, search_range: int = 16) -> dict:
+    """{stats, inventory, nearbyBlocks, entities} in one call: what `stats`, `inventory`, `nearby_blocks` and
+    `entities` return, read at the same moment."""
+    return _query(bot, "snapshotJson", search_range)
+
+
 def craftable(bot: Bot) -> list[str]:
     """Names of the items the bot could craft now (using a crafting table nearby or in its inventory)."""
     return _query(bot, "craftableJson")
@@ -58,7 +64,11 @@ def _time_label(ticks: int) -> str:
 
 def stats_text(bot: Bot) -> str:
     """The STATS section for the model: position, health, hunger, biome, weather, time, held item, players."""
-    s = stats(bot)
+    return format_stats(stats(bot))
+
+
+def format_stats(s: dict) -> str:
+    """The STATS section from `stats`' data."""
     p = s["position"]
     lines = [
         "STATS",
@@ -77,7 +87,11 @@ def stats_text(bot: Bot) -> str:
 
 def inventory_text(bot: Bot) -> str:
     """The INVENTORY section for the model: item counts, worn equipment and free slots."""
-    inv = inventory(bot)
+    return format_inventory(inventory(bot))
+
+
+def format_inventory(inv: dict) -> str:
+    """The INVENTORY section from `inventory`'s data."""
     lines = ["INVENTORY"]
     lines += [f"- {name}: {count}" for name, count in sorted(inv["items"].items())] or ["- nothing"]
     worn = {k: v for k, v in inv["equipment"].items() if v}
@@ -89,7 +103,11 @@ def inventory_text(bot: Bot) -> str:
 
 def nearby_blocks_text(bot: Bot, search_range: int = 16) -> str:
     """The NEARBY_BLOCKS section for the model: block types with their distances."""
-    blocks = nearby_blocks(bot, search_range)
+    return format_nearby_blocks(nearby_blocks(bot, search_range))
+
+
+def format_nearby_blocks(blocks: list[dict]) -> str:
+    """The NEARBY_BLOCKS section from `nearby_blocks`' data."""
     if not blocks:
         return "NEARBY_BLOCKS: none"
     return "NEARBY_BLOCKS\n" + "\n".join(f"- {b['name']} ({b['distance']} blocks away)" for b in blocks)
@@ -97,7 +115,11 @@ def nearby_blocks_text(bot: Bot, search_range: int = 16) -> str:
 
 def entities_text(bot: Bot, search_range: int = 16) -> str:
     """The NEARBY_ENTITIES section for the model: players, dropped items and mobs with their distances."""
-    found = entities(bot, search_range)
+    return format_entities(entities(bot, search_range))
+
+
+def format_entities(found: list[dict]) -> str:
+    """The NEARBY_ENTITIES section from `entities`' data."""
     if not found:
         return "NEARBY_ENTITIES: none"
     lines = []

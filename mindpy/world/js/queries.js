@@ -107,10 +107,18 @@ function craftableJson (bot) {
   return JSON.stringify(names)
 }
 
+// Everything an observation reads, in one call (one round trip): stats, inventory, block types and entities nearby.
+function snapshotJson (bot, range = 16) {
+  return `{"stats":${statsJson(bot)},"inventory":${inventoryJson(bot)},"nearbyBlocks":${nearbyBlocksJson(bot, range)},` +
+    `"entities":${entitiesJson(bot, range)}}`
+}
+
 function blockAtJson (bot, x, y, z) {
   const { Vec3 } = require('vec3')
   const block = bot.blockAt(new Vec3(x, y, z))
   return JSON.stringify(block ? { name: block.name, properties: block.getProperties() } : null)
 }
 
-module.exports = { droppedItem, blockAtJson, statsJson, inventoryJson, nearbyBlocksJson, entitiesJson, craftableJson }
+module.exports = {
+  droppedItem, blockAtJson, statsJson, inventoryJson, nearbyBlocksJson, entitiesJson, craftableJson, snapshotJson
+}
