@@ -1,5 +1,5 @@
 """mindpy.env on a real server with real bots: PettingZoo's and Gymnasium's own API checks, a random agent, and a
-scripted agent that solves a crafting task through `step`.
+scripted agent sending the oracle's crafting commands through `step` until the task is solved.
 
 The environments share the session's server (its clock times the fixed-tick steps); each test's agents have names
 of their own. One environment serves every check of a kind.
@@ -18,8 +18,10 @@ from pettingzoo.test import parallel_api_test
 import mindpy.env
 from conftest import unique_name
 from mindpy.env.gym_env import MindpyEnv
+from mindpy.env.spaces import vocabulary
 from mindpy.env.tasks import choose_task
 from mindpy.errors import ConfigError
+from mindpy.oracle.crafting import crafter_step
 
 
 @pytest.fixture(scope="module")
@@ -104,29 +106,38 @@ def test_a_random_agent_runs_200_steps(crafting_env):
     assert valid > 20 and invalid > 20, (valid, invalid)
 
 
-def test_a_scripted_agent_solves_a_crafting_task(tmp_path):
-    # one agent, one oak log; the plan the oracle makes for it: planks, then sticks. The env starts its own
-    # embedded server, which close() stops.
+def _held(observation, version: str) -> dict[str, int]:
+    """The inventory array of an observation, as item counts (the array's index is the item's id)."""
+    names = vocabulary(version)[0]
+    return {names[i]: int(n) for i, n in enumerate(observation["inventory"]) if n}
+
+
+def test_the_oracles_commands_through_step_solve_a_crafting_task(tmp_path):
+    # one agent with one oak log must hold 4 sticks: the scripted agent reads its inventory from each
+    # observation's array and sends the command the oracle's crafting plan gives for it (planks, then sticks).
+    # The env starts its own embedded server, which close() stops.
     tasks = tmp_path / "tasks.json"
     tasks.write_text(json.dumps({"sticks": {
-        "type": "techtree", "goal": "Craft a stick.", "agent_count": 1, "initial_inventory": {"0": {"oak_log": 1}},
-        "target": "stick", "number_of_target": 1, "timeout": 120}}))
+        "type": "techtree", "goal": "Craft 4 sticks.", "agent_count": 1, "initial_inventory": {"0": {"oak_log": 1}},
+        "target": "stick", "number_of_target": 4, "timeout": 120}}))
     env = MindpyEnv(task_file=tasks, task_id="sticks", names=[unique_name("script")])
     try:
         observation, info = env.reset(seed=1)
-        assert "oak_log: 1" in observation["text"]
-        steps = []
-        for action in ['!craftRecipe("oak_planks", 1)', 'One moment. !craftRecipe("stik", 1)',
-                       '!craftRecipe("stick", 1)']:
-            steps.append(env.step(action))
-        rewards = [reward for _, reward, _, _, _ in steps]
-        assert rewards == [0.0, 0.0, 1.0]
-        assert [terminated for _, _, terminated, _, _ in steps] == [False, False, True]
-        refused = steps[1]
-        assert refused[4]["valid"] is False and "stik" in refused[4]["output"]
+        version = env.game.version
+        assert "oak_log: 1" in observation["text"] and _held(observation, version) == {"oak_log": 1}
+        refused = env.step('One moment. !craftRecipe("stik", 1)')  # a typo is answered, never raised
+        assert refused[4]["valid"] is False and "stik" in refused[4]["output"] and refused[1] == 0.0
         assert refused[4]["output"] in refused[0]["text"]  # the usual error text, in the observation
-        assert steps[2][4]["score"] == 1.0 and steps[2][4]["finished"]
-        assert steps[2][0]["inventory"].sum() >= 4
+        observation, sent, rewards, terminated = refused[0], [], [], False
+        while not terminated and len(sent) < 6:
+            move, lacking = crafter_step("stick", 4, _held(observation, version), [], version)
+            assert move is not None and not lacking, (sent, _held(observation, version))
+            sent.append(move.command)
+            observation, reward, terminated, truncated, info = env.step(move.command)
+            rewards.append(reward)
+            assert info["valid"] is True and not truncated, info
+        assert sent == ['!craftRecipe("oak_planks", 1)', '!craftRecipe("stick", 1)'] and rewards == [0.0, 1.0]
+        assert info["score"] == 1.0 and info["finished"] and _held(observation, version)["stick"] >= 4
         server = env.game.session.embedded
         assert server is not None and server.is_running()
     finally:
