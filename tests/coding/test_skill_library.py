@@ -23,6 +23,8 @@ def test_a_name_and_a_description_come_from_the_request():
     assert skill_name("collect the oak log", taken={"collect_oak_log"}) == "collect_oak_log_2"
     assert skill_name("print it") == "print_skill"  # never hides a name the code uses
     assert skill_name("!!! ???") == "skill"
+    assert skill_name("Place the 45 missing blocks of level 0") == "place_45_missing_blocks_level"
+    assert skill_name("3 torches on the wall") == "skill_3_torches_wall"
     assert describe("  build\n a   wall ") == "build a wall"
     assert len(describe("word " * 100)) <= 203
 

@@ -46,8 +46,10 @@ def name_problem(name: str) -> str:
 
 def skill_name(request: str, taken: Collection[str] = ()) -> str:
     """A function name for the request: its first meaningful words in snake case, made unique among `taken`."""
-    words = [w for w in re.findall(r"[a-z][a-z0-9]*", request.lower()) if w not in STOP_WORDS]
+    words = [w for w in re.findall(r"[a-z0-9]+", request.lower()) if w not in STOP_WORDS]
     base = "_".join(words[:MAX_NAME_WORDS])[:MAX_NAME_CHARS].rstrip("_") or "skill"
+    if not base[0].isalpha():
+        base = f"skill_{base}"[:MAX_NAME_CHARS].rstrip("_")
     if base in reserved_names():
         base += "_skill"
     name, n = base, 1
