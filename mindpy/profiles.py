@@ -74,10 +74,13 @@ DEFAULTS: dict[str, Any] = {
     "review_detail": False,
     "allow_vision": False,
     "vision_model": None,
+    "save_skills": True,
+    "skills_in_prompt": 3,
 }
 _FIELDS = {"name", "model", "code_model", "embedding", "cooldown", "prompts", "conversation_examples",
            "coding_examples", "modes", "blocked_actions", "base_profile", "allow_vision", "vision_model",
-           *METHOD_OPTIONS, *PROMPT_FIELDS}
+           "save_skills", "skills_in_prompt", *METHOD_OPTIONS, *PROMPT_FIELDS}
+MAX_SKILLS_IN_PROMPT = 20
 _NAME = re.compile(r"^[A-Za-z0-9_]{3,16}$")
 MAX_COOLDOWN_S = 60.0  # larger numbers are MINDcraft's milliseconds
 
@@ -110,6 +113,8 @@ class Profile:
     review_detail: bool = False      # coblock: the reflection review's extra lines (not in the paper)
     allow_vision: bool = False       # !lookAtPlayer / !lookAtPosition describe a first-person snapshot
     vision_model: Any = None         # the model that reads the snapshots (default: `model`)
+    save_skills: bool = True         # !newAction code that worked is saved in bots/<name>/skills/ (coding on)
+    skills_in_prompt: int = 3        # how many saved skills (the most relevant) the coding prompt shows
     sources: list[str] = field(default_factory=list)  # the files merged, in order
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -280,7 +285,10 @@ def _check_field(key: str, value: Any, where: str) -> Any:
                 validate_examples(value, where)
             except ValueError as exc:
                 raise ProfileError(one_line(str(exc), 300)) from None
-    elif key in METHOD_OPTIONS or key == "allow_vision":
+    elif key == "skills_in_prompt":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SKILLS_IN_PROMPT:
+            raise ProfileError(f"{where}: must be a whole number from 0 to {MAX_SKILLS_IN_PROMPT}, got {quote(value)}")
+    elif key in METHOD_OPTIONS or key in ("allow_vision", "save_skills"):
         if not isinstance(value, bool):
             raise ProfileError(f"{where}: must be true or false, got {quote(value)}")
     elif key == "embedding":
@@ -377,6 +385,8 @@ def _build(merged: dict[str, Any], path: Path, sources: list[str], example_dirs:
         review_detail=bool(merged.get("review_detail", False)),
         allow_vision=bool(merged.get("allow_vision", False)),
         vision_model=merged.get("vision_model"),
+        save_skills=bool(merged.get("save_skills", True)),
+        skills_in_prompt=int(merged.get("skills_in_prompt", 3)),
         sources=sources,
         extra=dict(merged.get("extra", {})),
     )

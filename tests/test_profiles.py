@@ -117,6 +117,9 @@ def test_mindcraft_json_profile_loads_unchanged(tmp_path):
     ("model: gpt-4o\n", "name"),
     ("name: bob\npartner_modelling: 'true'\n", "partner_modelling"),
     ("name: bob\nreflection: 1\n", "reflection"),
+    ("name: bob\nskills_in_prompt: -1\n", "skills_in_prompt"),
+    ("name: bob\nskills_in_prompt: many\n", "skills_in_prompt"),
+    ("name: bob\nsave_skills: sometimes\n", "save_skills"),
 ])
 def test_errors_name_file_and_field(tmp_path, text, field):
     path = write(tmp_path / "bad.yaml", text)

@@ -33,7 +33,8 @@ from typing import Any, Protocol
 from .. import DEFAULT_MINECRAFT_VERSION
 from ..bridge import Bot
 from ..bridge.plain_chat import CHAT_LIMIT, plain_chat_pieces, sayable
-from ..coding.generator import SELF_REQUESTER, run_with_policy
+from ..coding.generator import SELF_REQUESTER
+from ..coding.library import SkillLibrary, SkillRecorder
 from ..commands.context import AgentContext
 from ..errors import BridgeTimeout, NodeStopped
 from ..models.base import ModelUnreachable, strip_thinking
@@ -180,10 +181,12 @@ class Agent:
                  skills: Skills | None = None, task: Any = None, version: str = DEFAULT_MINECRAFT_VERSION,
                  coder: Any = None, on_event: Sequence[EventHook] = (),
                  on_restart: Callable[[Agent], None] | None = None,
-                 is_other_bot: Callable[[str], bool] | None = None, agent_index: int | None = None):
+                 is_other_bot: Callable[[str], bool] | None = None, agent_index: int | None = None,
+                 library: SkillLibrary | None = None):
         """`task`: the MineCollab task being played, if any, and `agent_index` which of its players this agent is;
-        `coder`: a mindpy.coding.Coder when !newAction is allowed; `on_event` hooks receive every traced event;
-        `on_restart` rebuilds the agent (the runner)."""
+        `coder`: a mindpy.coding.Coder when !newAction is allowed; `library`: where its code that worked is saved
+        (mindpy.coding.library); `on_event` hooks receive every traced event; `on_restart` rebuilds the agent
+        (the runner)."""
         self.name = name
         self.bot = bot
         self.model = model
@@ -206,7 +209,10 @@ class Agent:
         self.context = AgentContext(name=name, bot=bot, skills=self.skills, version=version, task=task,
                                     actions=self.actions, modes=self.modes, self_prompter=self.self_prompter,
                                     conversations=self.conversations, history=history, controls=self,
-                                    agent_index=agent_index)
+                                    agent_index=agent_index, library=library)
+        self.skill_recorder = (SkillRecorder(library, score=self._task_score, on_saved=self._skill_saved)
+                               if library is not None else None)
+        self.task_score: Callable[[], float | None] | None = None  # the task's score now (given by assign_task)
         history.extra_state = self.saved_state  # the state file keeps the goal and last sender too
         self._event_hooks: tuple[EventHook, ...] = tuple(on_event)
         self._on_restart = on_restart
@@ -249,20 +255,26 @@ class Agent:
         if self.settings.init_message:
             self.handle_message("system", self.settings.init_message)
 
-    def assign_task(self, goal: str, inventory: str, check: Callable[[], Any] | None = None) -> None:
+    def assign_task(self, goal: str, inventory: str, check: Callable[[], Any] | None = None,
+                    score: Callable[[], float | None] | None = None) -> None:
         """Give the agent its part of a task once the world is set up: its goal and starting inventory for the
-        prompt, and (for one agent of the team) the checker to run on the update tick."""
+        prompt, (for one agent of the team) the checker to run on the update tick, and how to read the task's
+        score (its code that raises the score is kept as a skill)."""
         self.task_goal = goal
         self.task_inventory = inventory
         self.task_start = time.time()
         if check is not None:
             self.task_check = check
+        if score is not None:
+            self.task_score = score
 
     def close(self) -> None:
         self._stopped.set()
         self.actions.stop(wait=3.0)
         if self.conversations:
             self.conversations.close()
+        if self.skill_recorder is not None:
+            self.skill_recorder.close()
 
     # ---- incoming ------------------------------------------------------------------------------------
     def _on_chat(self, username: str, message: str, *rest) -> None:
@@ -424,6 +436,7 @@ class Agent:
                 if parsed.command is None and not parsed.error:
                     self.history.add(self.name, reply)
                     self._route(sender, reply)
+                    self._replied_without_command()
                     return used_command
                 self.history.add(self.name, reply)
                 said = (getattr(parsed, "message", "") or "").strip()
@@ -572,14 +585,16 @@ class Agent:
                 self._trace("output", f"(!{name} was stopped)")
                 return None  # stopped on purpose (!stop, a new command): the loop ends here
             output = result.message
-            if not result.success:
-                self._trace("command failed", name)
+            failed = not result.success
         else:
             output = self.commands.run(self.context, name, parsed.args)
-            if not getattr(output, "ok", True) or (output or "").startswith(f"Command !{name} failed"):
-                self._trace("command failed", name)
+            failed = not getattr(output, "ok", True) or (output or "").startswith(f"Command !{name} failed")
+        if failed:
+            self._trace("command failed", name)
         if output:
             self._trace("output", output)
+        if self.skill_recorder is not None:
+            self.skill_recorder.command_ended(failed)
         return output
 
     def _route(self, sender: str, text: str) -> None:
@@ -693,6 +708,8 @@ class Agent:
                 self.history.add("system", output)
                 report.outputs.append(output)
             report.messages += message_command
+        else:
+            self._replied_without_command()
         if acting:
             report.action = name
         return report
@@ -820,8 +837,23 @@ class Agent:
                    "inventory": self.commands.run(self.context, "inventory", []) or ""}
         if self.self_prompter.goal and self.self_prompter.active:
             context["self_prompt"] = f"Your current goal: {self.self_prompter.goal}"
-        return run_with_policy(prompt, requester, self.coder, context=context,
-                               cancel=lambda: self.actions.stop_requested)
+        before = self.skill_recorder.begin() if self.skill_recorder is not None else None
+        outcome = self.coder.new_action(prompt, requester, context=context,
+                                        cancel=lambda: self.actions.stop_requested)
+        if self.skill_recorder is not None:
+            self.skill_recorder.ran(prompt, outcome, before)
+        return outcome.summary
+
+    def _task_score(self) -> float | None:
+        """The task's score now, or None without a task (how the skill recorder tells progress)."""
+        return self.task_score() if self.task_score is not None else None
+
+    def _replied_without_command(self) -> None:
+        if self.skill_recorder is not None:
+            self.skill_recorder.replied()
+
+    def _skill_saved(self, skill: Any) -> None:
+        self._trace("skill saved", f"{skill.signature}: {skill.description}")
 
     # ---- saved state -------------------------------------------------------------------------------------
     def saved_state(self) -> dict:

@@ -152,9 +152,20 @@ def make_vision(profile, settings, model, wrap_model: ModelWrapper | None = None
                                          timeout=settings.model_timeout_s), "vision"))
 
 
-def make_coder(profile, settings, skills: Skills, model, embedder, wrap_model: ModelWrapper | None = None):
-    """The agent's !newAction: its own code model if the profile names one (wrapped with role "code"), docs ranked
-    by retrieval."""
+def make_library(profile, settings):
+    """The agent's skill library, `bots/<name>/skills/` (its saved skills are loaded now), or None when the profile
+    has `save_skills: false`."""
+    from ..coding.library import SkillLibrary
+
+    if not profile.save_skills:
+        return None
+    return SkillLibrary(Path(settings.bots_dir) / profile.name / "skills", agent=profile.name)
+
+
+def make_coder(profile, settings, skills: Skills, model, embedder, wrap_model: ModelWrapper | None = None,
+               library=None):
+    """The agent's !newAction: its own code model if the profile names one (wrapped with role "code"), docs and
+    saved skills ranked by retrieval."""
     import functools
 
     from ..coding import Coder, CodingPolicy, bind_api, model_asker
@@ -168,7 +179,7 @@ def make_coder(profile, settings, skills: Skills, model, embedder, wrap_model: M
     coder = Coder(bind_api(skills, skills.bot), model_asker(code_model),
                   CodingPolicy(True, tuple(settings.trusted_players)), name=profile.name,
                   rank=functools.partial(rank, embedder=embedder), relevant_docs_count=settings.relevant_docs_count,
-                  model=code_model)
+                  model=code_model, library=library, library_k=profile.skills_in_prompt)
     # -1 (MINDcraft's default): no limit of the code's own, so code runs as long as the action it is part of may
     # (a house's level built by hand takes minutes, past the sandbox's default)
     coder.timeout = settings.code_timeout_mins * 60 if settings.code_timeout_mins > 0 else ACTION_TIME_LIMIT
@@ -238,11 +249,12 @@ def build_agent(profile, bot, settings, *, model=None, bus: MessageBus | None = 
                                    tom_step=profile.tom_step, verification=profile.verification,
                                    belief_state=profile.belief_state)
     skills = Skills(bot)
-    coder = (make_coder(profile, settings, skills, model, embedder, wrap_model) if settings.allow_insecure_coding
-             else None)
+    library = make_library(profile, settings) if settings.allow_insecure_coding else None
+    coder = (make_coder(profile, settings, skills, model, embedder, wrap_model, library)
+             if settings.allow_insecure_coding else None)
     agent = Agent(profile.name, bot, model, commands, prompter, history, settings=agent_settings, bus=bus,
                   skills=skills, task=task, version=settings.minecraft_version, coder=coder, on_event=on_event,
-                  on_restart=on_restart, agent_index=agent_index)
+                  on_restart=on_restart, agent_index=agent_index, library=library)
     agent.modes.apply_profile(profile.modes)
     if profile.allow_vision:
         vision = make_vision(profile, settings, model, wrap_model)

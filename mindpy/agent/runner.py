@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 # Which agent events the console shows, and how.
 CONSOLE_EVENTS = {"heard": "hears", "said": "says", "command": "runs", "output": "sees", "refused": "refused",
                   "to bot": "tells", "model error": "model error", "connection": "connection",
-                  "too fast": "too fast"}
+                  "too fast": "too fast", "skill saved": "saved a skill"}
 
 # How long a free-play agent whose bot lost its connection waits before each try to join again (then it gives up).
 REJOIN_WAITS_S = (1.0, 2.0, 4.0, 8.0, 16.0)

@@ -6,6 +6,7 @@
 - sandbox.py   `run_code`: a separate, limited process; API calls come back over a pipe
 - child.py     that process's entry point (standard library only)
 - generator.py the attempt loop (`Coder.new_action`) and who may use it (`CodingPolicy`)
+- library/     the skill library: code that worked, saved per agent, shown in later prompts, callable by name
 """
 
 from .api import CodeApi, bind_api

@@ -19,6 +19,7 @@ import difflib
 import functools
 import re
 import string
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from .api import EXTRA_GLOBALS, SAFE_BUILTINS, Member, allowed_modules, cached_members, plain_signature
@@ -147,9 +148,11 @@ def _called_name(func: ast.expr) -> str:
 
 
 class _Checker(ast.NodeVisitor):
-    def __init__(self, members: dict[str, dict[str, Member]], modules: dict[str, tuple[str, ...]]):
+    def __init__(self, members: dict[str, dict[str, Member]], modules: dict[str, tuple[str, ...]],
+                 extra_names: Collection[str] = ()):
         self.members = members
         self.modules = modules
+        self.extra_names = set(extra_names)  # the agent's saved skills, callable by name (mindpy.coding.library)
         self.problems: list[Problem] = []
         self.defined: set[str] = set()
         self.module_aliases: dict[str, str] = {}  # local name -> allowed module it refers to
@@ -171,7 +174,7 @@ class _Checker(ast.NodeVisitor):
                 self.defined.update(_bound_names(node))
 
     def known_names(self) -> set[str]:
-        return set(SAFE_BUILTINS) | set(EXTRA_GLOBALS) | set(NAMESPACES) | self.defined
+        return set(SAFE_BUILTINS) | set(EXTRA_GLOBALS) | set(NAMESPACES) | self.extra_names | self.defined
 
     # ---- pass 2: the rules ----------------------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:
@@ -357,8 +360,9 @@ def _resolved_modules() -> dict[str, tuple[str, ...]]:
 
 
 def check_code(code: str, members: dict[str, dict[str, Member]] | None = None,
-               modules: dict[str, tuple[str, ...]] | None = None) -> CheckResult:
-    """Check `code` against the API; `members`/`modules` default to the real skills API and allow-list."""
+               modules: dict[str, tuple[str, ...]] | None = None, extra_names: Collection[str] = ()) -> CheckResult:
+    """Check `code` against the API; `members`/`modules` default to the real skills API and allow-list.
+    `extra_names`: more names the code may call (the agent's saved skills)."""
     members = members if members is not None else cached_members()
     modules = modules if modules is not None else _resolved_modules()
     result = CheckResult()
@@ -378,7 +382,7 @@ def check_code(code: str, members: dict[str, dict[str, Member]] | None = None,
         result.problems.append(Problem(1, f"the code could not be parsed ({type(exc).__name__}).",
                                        "Write simpler, less deeply nested code."))
         return result
-    checker = _Checker(members, modules)
+    checker = _Checker(members, modules, extra_names)
     try:
         checker.collect_definitions(tree)
         checker.visit(tree)

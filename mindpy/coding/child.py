@@ -3,8 +3,8 @@
 Started by sandbox.py as `python -I -S child.py` with an empty environment, so it imports only the standard
 library (never mindpy, never site-packages). Protocol, one JSON object per line:
 
-  parent -> child  first line: {"code", "namespaces": {ns: [names]}, "modules": {name: [names]},
-                                "preload": [modules], "builtins": [names], "parent_pid",
+  parent -> child  first line: {"code", "library": {name: code}, "namespaces": {ns: [names]},
+                                "modules": {name: [names]}, "preload": [modules], "builtins": [names], "parent_pid",
                                 "limits": {"memory_mb", "cpu_seconds", "wall_seconds"},
                                 "audit_allow": [events], "seccomp_deny": [system calls], "nonce"}
                    then one reply per call: {"t": "ret", "value"} or {"t": "err", "type", "text"}
@@ -134,6 +134,38 @@ def make_globals(channel: Channel, init: dict) -> dict:
     return env
 
 
+def compile_library(sources) -> dict:
+    """{name: code object} of the saved skills (checked by the parent when they were loaded); one that does not
+    compile is left out, and calling it is a NameError in the code."""
+    compiled: dict = {}
+    if not isinstance(sources, dict):
+        return compiled
+    for name, source in sources.items():
+        if isinstance(name, str) and name.isidentifier() and not name.startswith("_") and isinstance(source, str):
+            try:
+                compiled[name] = compile(source, f"<skill {name}>", "exec", dont_inherit=True)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                pass
+    return compiled
+
+
+def add_library(env: dict, compiled: dict) -> None:
+    """Make each saved skill a function of the code's globals: `name()` runs that skill's code, as its own
+    top-level code, in fresh globals like the code's (the other skills included, so one skill can call
+    another). Everything a call uses is bound now, before the code runs and can change builtins."""
+    base = dict(env)
+    run, fresh = exec, base.copy
+
+    def make(name: str, code):
+        def skill():
+            run(code, fresh())
+        skill.__name__ = skill.__qualname__ = name
+        return skill
+
+    for name, code in compiled.items():
+        env[name] = base[name] = make(name, code)
+
+
 def lowest_free_fd() -> int:
     """The lowest descriptor number not in use (probed with fstat, which opens nothing)."""
     fd = 0
@@ -252,16 +284,26 @@ def make_frame_gate():
     return open_gate, close_gate, admits
 
 
-def install_audit_hook(code, allowed_events: frozenset, admits) -> None:
+def install_audit_hook(code, allowed_events: frozenset, admits, library_code: tuple = ()) -> None:
     """Refuse every audited runtime event (open, import, socket, subprocess, frame access...) but the listed
-    ones, the one `exec` of the code, and the frame reads the gate `admits`. Hooks cannot be removed once
-    added, and this one has no switch: its only state is the gate, which the code cannot reach."""
+    ones, the `exec` of the code and of the saved skills' code (compiled before the hook), and the frame reads
+    the gate `admits`. Hooks cannot be removed once added, and this one has no switch: its only state is the
+    gate, which the code cannot reach."""
     refuse, kind, text = RuntimeError, type, str
+    trusted = (code, *library_code)
+
+    def runs_ours(args) -> bool:
+        if not args:
+            return False
+        for known in trusted:  # identity, in a plain loop: no builtin the code could replace is called
+            if args[0] is known:
+                return True
+        return False
 
     def hook(event, args):
         if kind(event) is not text:  # a str subclass could run the code's own __eq__/__hash__ here
             raise refuse("blocked by the sandbox: audit event with a non-str name")
-        if event in allowed_events or (event == "exec" and args and args[0] is code) or admits(event, args):
+        if event in allowed_events or (event == "exec" and runs_ours(args)) or admits(event, args):
             return
         detail = f" ({args[0]})" if event in ("import", "open") and args and kind(args[0]) is text else ""
         raise refuse(f"blocked by the sandbox: {event}{detail}")
@@ -443,6 +485,8 @@ def main() -> None:
     if code is None:
         os._exit(0)
     env = make_globals(channel, init)
+    library = compile_library(init.get("library"))
+    add_library(env, library)
     die_with_parent(int(init["parent_pid"]))
     start_watchdog(int(init["parent_pid"]), float(limits["wall_seconds"]))
     seccomp = install_seccomp(init.get("seccomp_deny", []))
@@ -452,7 +496,7 @@ def main() -> None:
     # bound now: the code can replace os._exit, Channel.send and even builtins.BaseException
     end, anything = os._exit, BaseException
     channel.send({"t": "ready", "seccomp": seccomp})
-    install_audit_hook(code, frozenset(init.get("audit_allow", [])), admits)
+    install_audit_hook(code, frozenset(init.get("audit_allow", [])), admits, tuple(library.values()))
     try:
         exec(code, env)
         ok, error = True, ""

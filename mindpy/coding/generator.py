@@ -23,6 +23,7 @@ from typing import Any
 from ..models.base import strip_thinking
 from .api import MODULES, CodeApi
 from .api_docs import RELEVANT_DOCS_COUNT, Rank, docs_text, relevant_docs
+from .library.store import SkillLibrary, prompt_section
 from .sandbox import DEFAULT_TIMEOUT, Limits, RunResult, run_code
 
 AskModel = Callable[[list[dict]], str]
@@ -48,6 +49,7 @@ Summarized memory: '$MEMORY'
 $STATS
 $INVENTORY
 $CODE_DOCS
+$SKILL_LIBRARY
 
 Examples:
 $EXAMPLES
@@ -170,6 +172,8 @@ class Coder:
     max_no_code: int = MAX_NO_CODE
     feedback_role: str = "user"
     model: Any = None  # the model behind ask_model, when known: what its calls cost is read from it
+    library: SkillLibrary | None = None  # the agent's saved skills: shown in the prompt, callable from the code
+    library_k: int = 3  # how many of them the prompt shows (the ones most like the request)
 
     def new_action(self, task: str, requester: str | None, context: dict[str, str] | None = None,
                    cancel: threading.Event | Callable[[], bool] | None = None) -> CodingOutcome:
@@ -187,8 +191,14 @@ class Coder:
         docs = relevant_docs(task, self.relevant_docs_count, self.rank)
         values = {"stats": "", "inventory": "", "memory": "", "self_prompt": "", **(context or {})}
         values.update(name=self.name, task=task, code_docs=docs_text(docs), examples=self.examples,
-                      modules=", ".join(MODULES))
+                      modules=", ".join(MODULES), skill_library=self.skill_section(task))
         return fill_prompt(self.prompt, values)
+
+    def skill_section(self, task: str) -> str:
+        """The saved skills most like the request, for the prompt ('' without a library or a saved skill)."""
+        if self.library is None:
+            return ""
+        return prompt_section(self.library.retrieve(task, self.library_k, self.rank))
 
     def generate(self, task: str, context: dict[str, str] | None = None, cancel=None) -> CodingOutcome:
         messages = [{"role": "system", "content": self.system_prompt(task, context)},
@@ -220,7 +230,8 @@ class Coder:
                 continue
             no_code = 0
             outcome.code = code
-            run = run_code(code, self.api, self.timeout, limits=self.limits, cancel=stop)
+            run = run_code(code, self.api, self.timeout, limits=self.limits, cancel=stop,
+                           library=self.library.codes() if self.library is not None else None)
             outcome.runs.append(run)
             if run.ok:
                 outcome.success = True

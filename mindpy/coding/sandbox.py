@@ -21,6 +21,7 @@ import tempfile
 import threading
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,24 +143,29 @@ def _child_env() -> dict[str, str]:
 
 
 def run_code(code: str, api: CodeApi | None = None, timeout: float = DEFAULT_TIMEOUT, *,
-             limits: Limits | None = None, cancel: threading.Event | None = None, check: bool = True) -> RunResult:
+             limits: Limits | None = None, cancel: threading.Event | None = None, check: bool = True,
+             library: Mapping[str, str] | None = None) -> RunResult:
     """Check `code`, then run it in a fresh sandboxed process for at most `timeout` seconds.
 
     `api` answers the code's `skills.*`/`world.*` calls (None: the names exist but every call fails).
-    Setting `cancel` stops the run at once. Never raises for anything the code does.
+    `library` ({name: code}, the agent's saved skills, each checked when it was loaded) become functions the code
+    can call by name: `name()` runs that code in the same sandbox. Setting `cancel` stops the run at once. Never
+    raises for anything the code does.
     """
     limits = limits or Limits()
+    library = dict(library or {})
     members = api.members if api is not None else cached_members()
     if check:
-        checked = check_code(code, members)
+        checked = check_code(code, members, extra_names=library)
         if not checked.ok:
             return RunResult(False, error=checked.message(), refused=True)
-    return _Run(code, api, members, timeout, limits, cancel).execute()
+    return _Run(code, api, members, timeout, limits, cancel, library).execute()
 
 
 class _Run:
-    def __init__(self, code, api, members, timeout, limits, cancel):
+    def __init__(self, code, api, members, timeout, limits, cancel, library):
         self.code = code
+        self.library = library
         self.api = api
         # every documented name gets a stub; the parent answers for the ones this api binds
         self.namespaces = {ns: sorted(names) for ns, names in members.items()}
@@ -178,6 +184,7 @@ class _Run:
     def init_message(self) -> dict:
         return {
             "code": self.code,
+            "library": self.library,
             "namespaces": self.namespaces,
             "modules": allowed_modules(),
             "preload": list(PRELOAD),

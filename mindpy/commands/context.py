@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the types of the agent's parts, for readers and the type ch
     from ..agent.conversation import ConversationManager
     from ..agent.modes import ModeController
     from ..agent.self_prompt import SelfPrompter
+    from ..coding.library import SkillLibrary
     from ..memory import History
     from ..tasks.schema import Task
 
@@ -57,6 +58,7 @@ class AgentContext:
     controls: AgentControls | None = None
     agent_index: int | None = None  # which player of the task this agent is (its goal, inventory...), if known
     vision: Any = None  # commands.vision.Vision when the profile allows vision: the look commands describe the view
+    library: SkillLibrary | None = None  # the agent's saved skills (code that worked), when it writes code
     # set by !endTask when the agent declares the task finished (the task's checker reads it)
     task_finished: threading.Event = field(default_factory=threading.Event, compare=False, repr=False)
 

@@ -48,6 +48,7 @@ SHORT_PURPOSE = {
     "smeltItem": "Smelt or cook items in a furnace, with fuel from your inventory.",
     "placeHere": "Place one block where you stand (a torch, a crafting table), not for building.",
     "newAction": "Write and run code for what no command does; describe it step by step.",
+    "skills": "List the skills you saved from code that worked.",
     "stfu": "Stop chatting and your goal; the running action goes on.",
     "goal": "Set yourself a goal and keep working on it until it is done.",
     "startConversation": "Start talking with another bot (not a human).",
@@ -140,7 +141,7 @@ class Offer:
 
 BLUEPRINT = ("checkBlueprintLevel", "checkBlueprint", "getBlueprint", "getBlueprintLevel")
 OFFERED = (
-    Offer(("newAction",), coding, "code runs only when the settings allow it"),
+    Offer(("newAction", "skills"), coding, "code runs only when the settings allow it"),
     Offer(BLUEPRINT, building, "there is nothing to check without a blueprint"),
     Offer(coblock.NAMES, in_coblock, "they act on a coblock structure only"),
     Offer(("inspectBomb", "applyTool", "goToRoom", "broadcast"), in_defuse, "they act on a defuse game only"),

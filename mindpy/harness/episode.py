@@ -172,7 +172,7 @@ def play_toward_goals(session: EpisodeSession) -> dict:
     for i, name in enumerate(names):
         agent = agents[name]
         agent.assign_task(task_goal_text(task, i, names), inventory_text(setup.inventories.get(name, {})),
-                          check=monitor.tick if i == 0 else None)
+                          check=monitor.tick if i == 0 else None, score=lambda: monitor.score)
         session.family.configure_agent(task, agent)
         if task.extra.get("restrict_to_inventory"):
             agent.skills.runner.restrict_to_inventory(True)

@@ -28,7 +28,8 @@ from mindpy.commands.params import ITEM, Literal, ParamError
 
 # The commands of the reference system (MINDcraft), as listed in our REFERENCE.md.
 QUERIES = ["stats", "inventory", "nearbyBlocks", "craftable", "entities", "modes", "savedPlaces", "getCraftingPlan",
-           "help", "checkBlueprintLevel", "checkBlueprint", "getBlueprint", "getBlueprintLevel", "searchWiki"]
+           "help", "checkBlueprintLevel", "checkBlueprint", "getBlueprint", "getBlueprintLevel", "searchWiki",
+           "skills"]
 ACTIONS = ["newAction", "stop", "stfu", "restart", "clearChat", "goToPlayer", "followPlayer", "goToCoordinates",
            "searchForBlock", "searchForEntity", "moveAway", "rememberHere", "goToRememberedPlace", "givePlayer",
            "consume", "equip", "putInChest", "takeFromChest", "viewChest", "discard", "collectBlocks", "craftRecipe",
@@ -312,7 +313,7 @@ def test_cli_prints_table(capsys):
 
     assert main(["commands"]) == 0
     out = capsys.readouterr().out
-    assert "!goToPlayer(player_name: string, closeness: float >= 0)" in out and "65 commands" in out
+    assert "!goToPlayer(player_name: string, closeness: float >= 0)" in out and "66 commands" in out
     assert main(["commands", "--docs", "short", "--block", "discard"]) == 0
     out = capsys.readouterr().out
     assert "!discard" not in out and "!stop" in out
