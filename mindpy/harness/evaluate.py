@@ -168,7 +168,8 @@ class Evaluation:
     """Plays a task suite, each episode in a child process (resuming finished ones), and writes the results."""
     def __init__(self, files: list[str], out: str | Path = "runs/eval", model: str | None = None,
                  parallel: int | None = 1, servers: list[str] | None = None, ids: list[str] | None = None,
-                 limit: int | None = None, usd_per_mtok: float = 0.0, progress=None, trials: int | None = None, rounds=None,
+                 limit: int | None = None, usd_per_mtok: float = 0.0, progress=None, trials: int | None = None,
+                 rounds=None,
                  profile_options: dict | None = None, budget: BudgetLimits | None = None,
                  team: dict[str, str] | None = None, runner: EpisodeRunner | None = None,
                  ablations: Ablations | None = None):
