@@ -14,6 +14,8 @@ the map as they change.
     POST /api/episode/end                  end the task episode being played
     POST /api/map                          {"centre": "andy" or null, "radius": 32}: what the map shows
     GET  /api/evals, /api/evals/{k}, /api/evals/{k}/episodes/{i}   evaluations, progress, an episode's transcript
+    GET  /runs, /api/runs/...              the episodes of every evaluation shown, filtered and searched
+                                           (mindpy.ui.runs_api)
 
 Only the dashboard's own site is answered (mindpy.ui.guard): a request's Host must be the dashboard's address or a
 name the user allowed, and a request with an Origin must come from the dashboard's page; anything else gets a 403.
@@ -40,6 +42,7 @@ from . import controls, inputs
 from .evalfeed import EvalFeed
 from .feed import AgentFeed
 from .guard import SiteGuard, SiteRules
+from .runs_api import runs_router
 
 STATIC = Path(__file__).resolve().parent / "static"
 TOKEN_COOKIE = "mindpy_dashboard"
@@ -142,6 +145,7 @@ def create_app(state: DashboardState, site: SiteRules, token: str | None = None)
         return AsciiJSONResponse({"detail": f"{where}: {first.get('msg', 'not understood')}"}, status_code=400)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(runs_router(lambda: [e.out for e in state.evals]))  # the runs page (read-only)
 
     @app.get("/")
     def index() -> FileResponse:
