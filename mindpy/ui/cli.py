@@ -124,6 +124,18 @@ def find_runs(root: Path = DEFAULT_RUNS, depth: int = 3) -> list[Path]:
     return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
 
 
+def is_run_dir(folder: Path) -> bool:
+    """Whether `folder` holds an evaluation (results.csv, or episode folders of one stopped early) or an episode."""
+    return ((folder / "results.csv").is_file() or (folder / "result.json").is_file()
+            or (folder / "episodes").is_dir())
+
+
+def runs_page(url: str) -> str:
+    """The runs page's address on a dashboard whose address is `url` (its token kept)."""
+    base, sep, query = url.partition("?")
+    return f"{base}runs{sep}{query}"
+
+
 def _cmd_dashboard(args) -> int:
     require_ui_extra()
     from .app import DashboardState
@@ -131,12 +143,13 @@ def _cmd_dashboard(args) -> int:
     from .server import Dashboard
 
     if args.run_dir:
-        run_dir = Path(args.run_dir)
-        if not ((run_dir / "results.csv").is_file() or (run_dir / "result.json").is_file()):
-            raise ConfigError(f"{run_dir} is no run directory: give the --out folder of `mindpy eval` (it holds "
-                              f"results.csv) or the folder of `mindpy run --task` (result.json)")
-        runs = [run_dir]
-        note = f"finished run: {run_dir}"
+        runs = [Path(r) for r in dict.fromkeys(args.run_dir)]
+        for run_dir in runs:
+            if not is_run_dir(run_dir):
+                raise ConfigError(f"{run_dir} is no run directory: give the --out folder of `mindpy eval` (it holds "
+                                  f"results.csv or episodes/) or the folder of `mindpy run --task` (result.json)")
+        note = (f"finished run: {runs[0]}" if len(runs) == 1 else
+                f"{len(runs)} runs: {', '.join(str(r) for r in runs)}; Search runs lists all their episodes")
     else:
         runs = find_runs()
         if not runs:
@@ -147,7 +160,8 @@ def _cmd_dashboard(args) -> int:
         note = f"{len(runs)} runs found under {DEFAULT_RUNS}/ (newest first); `mindpy dashboard RUN_DIR` opens one"
     state = DashboardState(evals=[EvalFeed.from_dir(r) for r in runs], note=note)
     with Dashboard(state, host=args.host, port=args.port, allowed_hosts=args.allowed_host) as dashboard:
-        print(f"Dashboard of {runs[0] if args.run_dir else note}: {dashboard.url}", flush=True)
+        print(f"Dashboard of {note}: {dashboard.url}", flush=True)
+        print(f"Search their episodes and transcripts: {runs_page(dashboard.url)}", flush=True)
         print("Ctrl-C stops.", flush=True)
         try:
             while True:
@@ -163,9 +177,9 @@ def register(sub) -> None:
 
     dash = sub.add_parser("dashboard", help="web dashboard of a finished run directory (live runs: --ui on run and "
                                             "eval)")
-    dash.add_argument("run_dir", nargs="?", default=None, metavar="RUN_DIR",
-                      help="a `mindpy eval` --out folder or a `mindpy run --task` folder (default: list the runs "
-                           "under ./runs)")
+    dash.add_argument("run_dir", nargs="*", default=[], metavar="RUN_DIR",
+                      help="`mindpy eval` --out folders or `mindpy run --task` folders, one or several (default: the "
+                           "runs under ./runs); /runs on the page filters and searches all their episodes")
     dash.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; any other "
                                                           f"asks for a token, printed with the address)")
     dash.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free)")
