@@ -68,12 +68,15 @@ async function listEpisodes () {
   } catch (error) { showError(error) }
 }
 
+// an episode as a line names it: its task (the whole label, with the task file, on hover)
+const named = e => `<span title="${esc(e.label)}">${esc(e.task_id || e.label)}${e.trial > 1 ? ` (trial ${e.trial})` : ''}</span>`
+
 function row (e) {
   const score = e.score === null ? '' : Number(e.score).toFixed(2)
   return `<tr class="episode" data-id="${esc(e.id)}">
-    <td title="${esc(e.run_dir)}">${esc(e.run_dir.split('/').pop())}</td><td>${esc(e.label)}</td><td>${esc(e.family)}</td>
+    <td title="${esc(e.run_dir)}">${esc(e.run_dir.split('/').pop())}</td><td>${named(e)}</td><td>${esc(e.family)}</td>
     <td>${esc(e.agent_count ?? '')}</td><td>${score}</td><td class="end-${esc(e.end_reason)}">${esc(e.end_reason)}</td>
-    <td>${esc(e.models.join(', '))}</td><td>${e.calls}</td><td>${notes(e.notes)}</td></tr>`
+    <td class="models">${esc(e.models.join(', '))}</td><td>${e.calls}</td><td class="notes">${notes(e.notes)}</td></tr>`
 }
 
 // ---- full-text search ----------------------------------------------------------------------------------------
@@ -87,7 +90,7 @@ async function search () {
     const found = data.results
     $('#results-head').textContent = found.length ? `“${query}”: found in ${found.length} episode${found.length === 1 ? '' : 's'}` : `“${query}”: found nowhere`
     $('#results-list').innerHTML = found.map(r => `<div class="result" data-id="${esc(r.episode.id)}">
-      <h3>${esc(r.episode.label)} <span class="muted">${esc(r.episode.run_dir.split('/').pop())} · ${esc(r.episode.family)} · ${esc(r.episode.end_reason)} · ${r.count} hit${r.count === 1 ? '' : 's'}</span></h3>
+      <h3>${named(r.episode)} <span class="muted">${esc(r.episode.run_dir.split('/').pop())} · ${esc(r.episode.family)} · ${esc(r.episode.end_reason)} · ${r.count} hit${r.count === 1 ? '' : 's'}</span></h3>
       ${r.hits.map(h => `<div class="hit"><span class="kind">${esc(h.agent)} ${esc(h.kind)}</span>${marked(h.text, query)}</div>`).join('')}
     </div>`).join('')
   } catch (error) { showError(error) }
@@ -103,7 +106,7 @@ async function showEpisode (id) {
     const data = await api(`/api/runs/episode/${encodeURIComponent(id)}/calls`)
     showError(null)
     const e = data.episode
-    $('#transcript-head').innerHTML = `<h2>${esc(e.label)}</h2>
+    $('#transcript-head').innerHTML = `<h2>${named(e)}</h2>
       <p class="muted">${esc(e.folder)}<br>${esc(e.family)}, ${esc(e.agent_count ?? '?')} agents, score ${esc(e.score ?? '-')}, ${esc(e.end_reason)}${e.duration_s ? `, ${Math.round(e.duration_s)} s` : ''}; ${data.calls.length} model calls, ${e.tokens} tokens; ${esc(e.models.join(', '))}</p>
       ${notes([...e.notes, ...data.notes])}`
     runs.calls = data.calls
