@@ -38,8 +38,12 @@ def _cmd_run(args) -> int:
     from ..server.address import parse_server
     from ..settings import load_settings
     from .cli import budget_limits
+    from .options import cache_folder
 
-    settings = load_settings(args.settings, profiles=list(args.profile))
+    overrides: dict = {"profiles": list(args.profile)}
+    if cache_folder(args):
+        overrides["response_cache"] = cache_folder(args)
+    settings = load_settings(args.settings, None, **overrides)
     profiles = [load_profile(p, settings=settings) for p in args.profile]
     limits = budget_limits(args, settings.budget)
     address = parse_server(args.server)
@@ -124,7 +128,7 @@ def refusal_before_start(profiles, version: str) -> str | None:
 def register(sub) -> None:
     """Add the `run` command to the CLI's subparsers."""
     from .ablations import add_ablation_options
-    from .options import add_budget_options, add_method_options, add_round_options, add_team_option
+    from .options import add_budget_options, add_cache_options, add_method_options, add_round_options, add_team_option
     run = sub.add_parser("run", help="start bots from profiles (or play one task) and keep them playing")
     run.add_argument("--profile", action="append", default=[], metavar="FILE",
                      help="a bot's profile (YAML, or a MINDcraft JSON profile); repeat for several bots")
@@ -147,4 +151,5 @@ def register(sub) -> None:
     add_ablation_options(run)
     add_team_option(run)
     add_budget_options(run)
+    add_cache_options(run)
     run.set_defaults(func=_cmd_run)
