@@ -41,6 +41,7 @@ def run_task_command(args) -> int:
     from ..tasks.loader import read_task_file
     from .episode import run_episode
     from .evaluate import folder_name
+    from .replay import write_episode_record
     from .session import EpisodeInfraError, refuse_unplayable
 
     if not args.task_id:
@@ -61,6 +62,7 @@ def run_task_command(args) -> int:
             print(f"--{option.replace('_', '-')} is for {option.split('_')[0] if option in ORDERS_OURS else 'defuse'}"
                   f" tasks; {task.id} ({family.name}) plays without it", file=sys.stderr)
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / folder_name(task.id)
+    write_episode_record(run_dir, args.task, task.id, options)  # what --replay and --retry-errors read
     try:
         result = run_episode(task, run_dir, progress=lambda text: print(text, flush=True),
                              **options.episode_kwargs())

@@ -14,6 +14,14 @@ from pathlib import Path
 
 
 def _cmd_run(args) -> int:
+    if getattr(args, "replay", None):
+        if getattr(args, "task", None) or args.profile:
+            print("mindpy run --replay RUN_DIR plays that episode's own task: leave out --task and --profile",
+                  file=sys.stderr)
+            return 2
+        from .replay import replay_command
+
+        return replay_command(args)
     if getattr(args, "task", None) and getattr(args, "processes", None) not in (None, 1):
         print("mindpy run: --processes is for runs from profiles (--profile); a task plays in one process",
               file=sys.stderr)
@@ -140,6 +148,10 @@ def register(sub) -> None:
     run.add_argument("--task-id", default=None, metavar="ID", help="which task of --task to play")
     run.add_argument("--model", default=None, help="model for every bot of a task (default: the oracle)")
     run.add_argument("--seed", type=int, default=0, help="seed of a task's set-up (where the agents stand)")
+    run.add_argument("--replay", default=None, metavar="RUN_DIR",
+                     help="play the episode of RUN_DIR again in a fresh world (same task, seed and options), each "
+                          "agent answered by its recorded replies (RUN_DIR/calls); ends in one line where the "
+                          "recording runs out")
     run.add_argument("--options", default=None, metavar="JSON",
                      help="a task episode's options as one JSON object (how mindpy eval starts each episode; "
                           "replaces --model, --server, --seed, the round, method, team and budget flags)")
