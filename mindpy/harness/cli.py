@@ -89,9 +89,8 @@ def _cmd_eval(args, parser=None) -> int:
 
     if args.files and args.files[0] == COMPARE:
         return _cmd_eval_compare(args, parser)
-    if args.retry_errors and (args.files or args.out or args.pairings):
-        raise ConfigError("mindpy eval --retry-errors OUT plays OUT's own episodes with OUT's settings: leave out "
-                          "the task files, --out and --pairings")
+    if args.retry_errors:
+        _refuse_settings_beside_retry_errors(args, parser)
     if not args.files and not args.retry_errors:
         raise ConfigError("mindpy eval needs task files (or --retry-errors OUT)")
     args.out = args.retry_errors or args.out or DEFAULT_EVAL_OUT
@@ -132,6 +131,23 @@ def _cmd_eval(args, parser=None) -> int:
         print(f"models spent ${budget['spent_usd']:.4f} of ${budget['max_usd']:g}: {budget['ended']} episodes cut "
               f"off and {len(budget['not_played'])} not played for the budget (not failures; a rerun plays them)")
     return 0 if summary["errors"] == 0 and (summary["episodes"] or budget["not_played"]) else 1
+
+
+RETRY_ERRORS_TAKES = ("retry_errors", "parallel", "retries", "servers", "ray")  # the rest is OUT's own
+
+
+def _refuse_settings_beside_retry_errors(args, parser) -> None:
+    """--retry-errors OUT plays with OUT's recorded files and options: anything else given beside it is refused
+    (it would be ignored), except where and how often episodes are played."""
+    given = sorted(["files"] if args.files else [])
+    if parser is not None:
+        defaults = vars(parser.parse_args(["--retry-errors", "OUT"]))
+        given += sorted(name for name, value in vars(args).items() if name in defaults and name != "files"
+                        and name not in (*RETRY_ERRORS_TAKES, "func") and defaults[name] != value)
+    if given:
+        shown = ", ".join("task files" if name == "files" else "--" + name.replace("_", "-") for name in given)
+        raise ConfigError(f"mindpy eval --retry-errors OUT plays OUT's episodes with OUT's recorded settings; leave "
+                          f"out {shown} (it takes --parallel, --retries, --servers and --ray)")
 
 
 def _errored_evaluation(args):
