@@ -70,6 +70,9 @@ class Settings:
     # models
     model_attempts: int = 4                   # calls per prompt before giving up (429, 5xx, timeouts)
     model_timeout_s: float = 60.0
+    # a folder of recorded model replies (mindpy.models.cache): a request answered before is answered from it, at
+    # no cost; empty: off (`--cache` / `--cache-dir DIR` set it)
+    response_cache: str = ""
     # run-wide limits on model calls, shared by every agent of a process (mindpy.models.budget.BudgetLimits):
     # max_requests_per_minute, max_tokens_per_minute, max_usd, usd_per_mtok; empty: no limits
     budget: dict = field(default_factory=dict)
@@ -82,6 +85,11 @@ class Settings:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    def model_options(self) -> dict:
+        """What create_model takes from the settings: retries, time limit and the response cache."""
+        return {"attempts": self.model_attempts, "timeout": self.model_timeout_s,
+                "cache": self.response_cache or None}
 
     def budget_limits(self) -> BudgetLimits:
         """The `budget` mapping as BudgetLimits (checked when the settings were loaded)."""

@@ -113,9 +113,10 @@ def default_model_spec() -> Any:
 
 
 def make_model(profile, settings) -> Any:
-    """The chat model a profile names (or the default one), with the settings' retries and time limit."""
+    """The chat model a profile names (or the default one), with the settings' retries, time limit and response
+    cache."""
     spec = profile.model_spec() or default_model_spec()
-    return create_model(spec, attempts=settings.model_attempts, timeout=settings.model_timeout_s)
+    return create_model(spec, **settings.model_options())
 
 
 ModelWrapper = Callable[..., Any]  # wrap_model(name, model, role="chat") -> the model to use
@@ -148,8 +149,7 @@ def make_vision(profile, settings, model, wrap_model: ModelWrapper | None = None
     if profile.vision_model is None:
         return Vision(model)
     return Vision(wrap_with(wrap_model, profile.name,
-                            create_model(profile.vision_model_spec(), attempts=settings.model_attempts,
-                                         timeout=settings.model_timeout_s), "vision"))
+                            create_model(profile.vision_model_spec(), **settings.model_options()), "vision"))
 
 
 def make_library(profile, settings):
@@ -174,8 +174,7 @@ def make_coder(profile, settings, skills: Skills, model, embedder, wrap_model: M
     code_model = model
     if profile.code_model is not None:
         code_model = wrap_with(wrap_model, profile.name,
-                               create_model(profile.code_model_spec(), attempts=settings.model_attempts,
-                                            timeout=settings.model_timeout_s), "code")
+                               create_model(profile.code_model_spec(), **settings.model_options()), "code")
     coder = Coder(bind_api(skills, skills.bot), model_asker(code_model),
                   CodingPolicy(True, tuple(settings.trusted_players)), name=profile.name,
                   rank=functools.partial(rank, embedder=embedder), relevant_docs_count=settings.relevant_docs_count,

@@ -46,15 +46,16 @@ class SelfPrompter:
         self.no_command_count = 0
         self._busy = threading.Lock()
 
-    def start(self, goal: str | None = None, origin: str = SELF_REQUESTER) -> str:
+    def start(self, goal: str | None = None, origin: str = SELF_REQUESTER, paused: bool = False) -> str:
         """Work towards `goal` (None: the remembered one, whoever set it); `origin` is who sets it (by default the
-        code that runs the agent: a task's goal)."""
+        code that runs the agent: a task's goal). `paused`: the goal is set (and in the prompt) but no turn starts
+        until `resume_if_paused`."""
         if goal is not None:
             self.goal = goal
             self.goal_origin = origin
         if not self.goal:
             return "No goal to self-prompt with."
-        self.state = SelfPromptState.ACTIVE
+        self.state = SelfPromptState.PAUSED if paused else SelfPromptState.ACTIVE
         self.no_command_count = 0
         return f"Self-prompting started with the goal: {self.goal}"
 

@@ -6,6 +6,7 @@ its answer worked. One JSONL file per agent (`calls/<agent>.jsonl`); SFT export 
     logged.on_agent_event(kind, text)       # an agent event hook: marks the call whose command failed
 (mindpy.harness.episode gives both to build_agent: wrap_model and on_event.)
 
+A line answered from the response cache (mindpy.models.cache) has `from_cache: true` and no tokens.
 A line's `kind` says which prompt it answered: "conversing", "coding", "saving_memory", "bot_responder" (read from
 the system prompt), every call of a profile's code_model "coding", and every picture sent (send_image, from the
 agent's own model or its vision_model) "vision". `model` names the model that answered. A vision line holds the
@@ -54,7 +55,7 @@ class CallLog:
 
     def send(self, messages: list[dict], system: str = ""):
         reply = self.model.send(messages, system)
-        self.record(self.model, _kind(str(system)), str(system), messages, reply)
+        self.record(self.model, call_kind(str(system)), str(system), messages, reply)
         return reply
 
     def send_image(self, png: bytes, prompt: str, system: str = ""):
@@ -69,6 +70,8 @@ class CallLog:
         line = {"agent": self.agent, "time": time.time(), "kind": kind, "model": _describe(model),
                 "system": system, "messages": [dict(m) for m in messages], "reply": getattr(reply, "text", ""),
                 "prompt_tokens": prompt, "completion_tokens": completion, "command_ok": True, **extra}
+        if getattr(usage, "from_cache", False):  # answered from the response cache: nothing spent
+            line["from_cache"] = True
         with self._lock:
             self._pending.append(line)
             markable = [i for i, p in enumerate(self._pending) if p["kind"] != "vision"]
@@ -114,7 +117,7 @@ class LoggedModel:
 
     def send(self, messages: list[dict], system: str = ""):
         reply = self.model.send(messages, system)
-        kind = {"code": "coding", "vision": "vision"}.get(self.role) or _kind(str(system))
+        kind = {"code": "coding", "vision": "vision"}.get(self.role) or call_kind(str(system))
         self.log.record(self.model, kind, str(system), messages, reply)
         return reply
 
@@ -146,7 +149,7 @@ def model_price(model: Any) -> Price | None:
     return price if isinstance(price, Price) else price_for(_describe(model))
 
 
-def _kind(system: str) -> str:
+def call_kind(system: str) -> str:
     """Which prompt a call answered: the conversation, code, memory or respond-or-ignore."""
     lowered = system[:400].lower()
     if "writing python code" in lowered or "write python" in lowered or "python code" in lowered:

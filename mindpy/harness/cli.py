@@ -18,11 +18,14 @@ from .options import (
     _positive_int,
     _positive_number,
     _price,
+    _whole_number,
     add_budget_options,
+    add_cache_options,
     add_method_options,
     add_round_options,
     add_team_option,
     budget_limits,
+    cache_folder,
     check_model_option,
     is_dispatching_player,
     method_options,
@@ -38,6 +41,7 @@ def run_task_command(args) -> int:
     from ..tasks.loader import read_task_file
     from .episode import run_episode
     from .evaluate import folder_name
+    from .replay import write_episode_record
     from .session import EpisodeInfraError, refuse_unplayable
 
     if not args.task_id:
@@ -58,6 +62,7 @@ def run_task_command(args) -> int:
             print(f"--{option.replace('_', '-')} is for {option.split('_')[0] if option in ORDERS_OURS else 'defuse'}"
                   f" tasks; {task.id} ({family.name}) plays without it", file=sys.stderr)
     run_dir = Path(args.run_dir) if args.run_dir != "runs/run" else Path("runs") / folder_name(task.id)
+    write_episode_record(run_dir, args.task, task.id, options)  # what --replay and --retry-errors read
     try:
         result = run_episode(task, run_dir, progress=lambda text: print(text, flush=True),
                              **options.episode_kwargs())
@@ -82,9 +87,13 @@ def _cmd_eval(args, parser=None) -> int:
 
     from .team import parse_team
 
-    if args.files[0] == COMPARE:
+    if args.files and args.files[0] == COMPARE:
         return _cmd_eval_compare(args, parser)
-    args.out = args.out or DEFAULT_EVAL_OUT
+    if args.retry_errors:
+        _refuse_settings_beside_retry_errors(args, parser)
+    if not args.files and not args.retry_errors:
+        raise ConfigError("mindpy eval needs task files (or --retry-errors OUT)")
+    args.out = args.retry_errors or args.out or DEFAULT_EVAL_OUT
 
     def on_terminate(signum, frame):  # `kill PID` stops the episodes too, as Ctrl-C does
         raise KeyboardInterrupt
@@ -92,11 +101,20 @@ def _cmd_eval(args, parser=None) -> int:
     signal.signal(signal.SIGTERM, on_terminate)
     team = parse_team(args.team)
     args.runner = _episode_runner(args)
+    if args.retry_errors:
+        evaluation = _errored_evaluation(args)
+        if evaluation is None:
+            print(f"no episode of {args.out} ended in an infrastructure error: nothing to play again")
+            return 0
+        model, team = evaluation.model, evaluation.team
+    else:
+        model = args.model
     if args.runner is None:  # episode processes of this machine share a local model's server
-        _serve_local_models([args.model, *team.values(), *(args.pairings or "").split(",")])
+        _serve_local_models([model, *team.values(), *(args.pairings or "").split(",")])
     if args.pairings:
         return _cmd_eval_pairings(args, team)
-    evaluation = _evaluation(args, Path(args.out), args.model, team)
+    if not args.retry_errors:
+        evaluation = _evaluation(args, Path(args.out), args.model, team)
     try:
         summary = evaluation.run()
     except KeyboardInterrupt:
@@ -113,6 +131,34 @@ def _cmd_eval(args, parser=None) -> int:
         print(f"models spent ${budget['spent_usd']:.4f} of ${budget['max_usd']:g}: {budget['ended']} episodes cut "
               f"off and {len(budget['not_played'])} not played for the budget (not failures; a rerun plays them)")
     return 0 if summary["errors"] == 0 and (summary["episodes"] or budget["not_played"]) else 1
+
+
+RETRY_ERRORS_TAKES = ("retry_errors", "parallel", "retries", "servers", "ray")  # the rest is OUT's own
+
+
+def _refuse_settings_beside_retry_errors(args, parser) -> None:
+    """--retry-errors OUT plays with OUT's recorded files and options: anything else given beside it is refused
+    (it would be ignored), except where and how often episodes are played."""
+    given = sorted(["files"] if args.files else [])
+    if parser is not None:
+        defaults = vars(parser.parse_args(["--retry-errors", "OUT"]))
+        given += sorted(name for name, value in vars(args).items() if name in defaults and name != "files"
+                        and name not in (*RETRY_ERRORS_TAKES, "func") and defaults[name] != value)
+    if given:
+        shown = ", ".join("task files" if name == "files" else "--" + name.replace("_", "-") for name in given)
+        raise ConfigError(f"mindpy eval --retry-errors OUT plays OUT's episodes with OUT's recorded settings; leave "
+                          f"out {shown} (it takes --parallel, --retries, --servers and --ray)")
+
+
+def _errored_evaluation(args):
+    """The Evaluation that plays the errored episodes of --retry-errors OUT again, with OUT's recorded settings
+    (--parallel, --retries, --servers and --ray as given now)."""
+    from .rerun import errored_evaluation
+
+    runner = getattr(args, "runner", None)
+    parallel = args.parallel if args.parallel is not None else (None if runner is not None else 1)
+    return errored_evaluation(Path(args.out), parallel=parallel, runner=runner, retries=args.retries,
+                              servers=args.servers.split(",") if args.servers else None)
 
 
 def _serve_local_models(specs: list) -> None:
@@ -143,7 +189,8 @@ def _evaluation(args, out: Path, model: str | None, team: dict):
                       servers=args.servers.split(",") if args.servers else None, ids=args.task_id or None,
                       limit=args.limit, usd_per_mtok=args.usd_per_mtok or 0.0, trials=args.trials,
                       rounds=round_options(args), profile_options=method_options(args), budget=budget_limits(args),
-                      team=team, runner=runner, ablations=ablations_from_args(args))
+                      team=team, runner=runner, ablations=ablations_from_args(args), cache=cache_folder(args),
+                      **({} if args.retries is None else {"retries": args.retries}))
 
 
 def _episode_runner(args):
@@ -246,7 +293,7 @@ def register(sub) -> None:
                                f"by side (success overall and by breakdown, tokens, cost, episodes, errors) and "
                                f"chart them (default {DEFAULT_COMPARE_OUT}); a task file named '{COMPARE}' is "
                                f"given as ./{COMPARE}")
-    ev.add_argument("files", nargs="+", metavar="FILE",
+    ev.add_argument("files", nargs="*", metavar="FILE",
                     help="task files (JSON or YAML), folders (their .json/.yaml/.yml files, recursively) or globs; "
                          "invalid tasks are skipped and listed in summary.json")
     ev.add_argument("--model", default=None, help="model for every agent (default: the oracle without an API key)")
@@ -266,6 +313,14 @@ def register(sub) -> None:
     ev.add_argument("--usd-per-mtok", type=_price, default=None,
                     help="price per million tokens, for the cost column and the budget's dollars")
     add_budget_options(ev, usd_per_mtok=False)
+    add_cache_options(ev)
+    ev.add_argument("--retries", type=_whole_number, default=None, metavar="N",
+                    help="play an episode that failed for infrastructure reasons (server, network, model endpoint) "
+                         "up to N more times before it is reported as an error (default 1)")
+    ev.add_argument("--retry-errors", default=None, metavar="OUT",
+                    help="play again only the episodes of the evaluation in OUT that ended in an infrastructure "
+                         "error, with the task files and settings OUT recorded; results.csv and summary.json are "
+                         "written again")
     add_round_options(ev)
     add_method_options(ev)
     add_ablation_options(ev)

@@ -291,15 +291,19 @@ class _EpisodeHooks:
 
 def _open(task: Task, names: list[str], agents: dict, converse: bool = True, init_message: str = "") -> None:
     """Each agent gets the joining message (--init-message) once the world is set up, agent 0 opens the
-    conversation (unless communication is off), and every agent then works on its goal by prompting itself."""
+    conversation (unless communication is off), and every agent then works on its goal by prompting itself. The
+    goals are set (paused) before anything is said: the first prompts state them whichever thread builds them first,
+    so an episode played again asks its model the same things (a response cache or a replay answers them)."""
+    for i, name in enumerate(names):
+        agents[name].self_prompter.start(task_goal_text(task, i, names), paused=True)
     if init_message:
         for name in names:
             agents[name].handle_message("system", init_message)
     if task.conversation and len(names) > 1 and converse:
         message = task.conversation.replace('"', "'")
         agents[names[0]].run_command(f'!startConversation("{names[1]}", "{message}")')
-    for i, name in enumerate(names):
-        agents[name].self_prompter.start(task_goal_text(task, i, names))
+    for name in names:
+        agents[name].self_prompter.resume_if_paused()
 
 
 def _start_rounds(rounds: RoundOptions, runner, names: list[str], monitor: TaskMonitor,

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -70,7 +71,8 @@ from ..tasks.records import MIXED, EpisodeResult, Summary
 from .ablations import Ablations
 from .runners import EpisodeJob, EpisodeRunner, LocalRunner
 
-ATTEMPTS = 2  # an infrastructure failure is retried once
+ATTEMPTS = 2  # an infrastructure failure is retried once (the default of --retries: ATTEMPTS - 1)
+RECORD = "evaluation.json"  # the evaluation's own settings, in its output folder (for --retry-errors)
 COBLOCK_FIELDS = ("timesteps", "gamma", "rounds")
 BREAKDOWN_FIELDS = ("plan_depth", "difficulty", "coblock_type", "blocked_access", "hells_kitchen")
 BREAKDOWN_KEYS = ("family", "agent_count", *BREAKDOWN_FIELDS)  # the keys of summary.json's by_breakdown
@@ -172,7 +174,8 @@ class Evaluation:
                  rounds=None,
                  profile_options: dict | None = None, budget: BudgetLimits | None = None,
                  team: dict[str, str] | None = None, runner: EpisodeRunner | None = None,
-                 ablations: Ablations | None = None):
+                 ablations: Ablations | None = None, cache: str | None = None, retries: int = ATTEMPTS - 1,
+                 only: Iterable[Path] | None = None):
         """`parallel`: episodes at once (None: as many as the runner has room for); `runner`: where episodes are
         played (default: child processes on this machine);
         `rounds`: a RoundRequest each episode's family resolves (None: the default, each family's paper's way:
@@ -181,7 +184,10 @@ class Evaluation:
         `trials`: episodes per task (None: each task's family's paper's count, Family.paper_trials);
         `budget`: limits on the model calls of the whole evaluation (see the module's "Budget"); `team`: a model
         for some agents, by name or index (mindpy.harness.team), over `model`; `ablations`: the paper's ablations
-        and named settings for every episode (mindpy.harness.ablations), recorded in summary.json."""
+        and named settings for every episode (mindpy.harness.ablations), recorded in summary.json; `cache`: the
+        response cache's folder (mindpy.models.cache; None: off), recorded in summary.json; `retries`: how often
+        an episode that failed for infrastructure reasons is played again; `only`: the run directories of the
+        episodes to play (None: every one not done yet), the others' rows kept from OUT/results.csv."""
         from .options import check_model_option
         from .session import refuse_unpriced
 
@@ -193,6 +199,9 @@ class Evaluation:
         self.profile_options = dict(profile_options or {})
         self.team = dict(team or {})
         self.ablations = ablations or Ablations()
+        self.cache = cache
+        self.attempts = 1 + max(0, int(retries))
+        self.only = None if only is None else {Path(p).resolve() for p in only}
         self.progress = progress or _stderr
         check_model_option(model)  # first: a typo costs nothing, not even the planning
         self.budget = budget or BudgetLimits()
@@ -205,6 +214,7 @@ class Evaluation:
         self.episodes: list[Episode] = []
         self.skipped: list[SkippedTask] = []
         self.notes: list[str] = []  # what to say before playing (files read with warnings)
+        self.files, self.ids, self.limit, self.trials = list(files), ids, limit, trials
         self._plan(files, ids, limit, None if trials is None else max(1, trials))
         self.runner = runner or LocalRunner()
         if parallel is None:  # after the planning: a Ray runner connects to its cluster to answer
@@ -281,11 +291,16 @@ class Evaluation:
                 self._report(f"a watcher of the evaluation failed: {exc}")
         for line in [s.line() for s in self.skipped] + self.notes:
             self._report(line)
+        self._write_record()
+        kept = self._kept_rows()
         todo = []
         for ep in self.episodes:
             done = ep.finished()
             if done is not None:
                 self.rows[ep.run_dir] = self._row(ep, done, attempts=0)
+            elif self.only is not None and ep.run_dir.resolve() not in self.only:
+                if ep.run_dir.resolve() in kept:  # not asked for: its row stays as it was
+                    self.rows[ep.run_dir] = kept[ep.run_dir.resolve()]
             else:
                 todo.append(ep)
         skipped = f", {len(self.skipped)} skipped" if self.skipped else ""
@@ -313,7 +328,7 @@ class Evaluation:
         error = ""
         with self._lock:
             self._unstarted -= 1
-        for attempt in range(1, ATTEMPTS + 1):
+        for attempt in range(1, self.attempts + 1):
             if self._stopping:
                 return
             grant = self._grant(ep)
@@ -336,7 +351,33 @@ class Evaluation:
                 self._record(ep, self._row(ep, result, attempts=attempt))
                 return
             self._report(f"{ep.label}: attempt {attempt} failed ({error or f'exit code {code}'})")
-        self._record(ep, self._error_row(ep, error, ATTEMPTS))
+        self._record(ep, self._error_row(ep, error, self.attempts))
+
+    # ---- the record of the settings, for --retry-errors ----------------------------------------------------------
+    def record(self) -> dict:
+        """What plays this evaluation's episodes again as they were played: its task files and choices of tasks,
+        and the options of every episode (OUT/evaluation.json; mindpy.harness.rerun reads it)."""
+        from .options import EpisodeOptions
+        from .rounds import RoundRequest
+
+        options = EpisodeOptions(model=self.model, rounds=self.rounds if self.rounds is not None else RoundRequest(),
+                                 profile_options=dict(self.profile_options), budget=self.budget,
+                                 team=dict(self.team), ablations=self.ablations, cache=self.cache)
+        return {"files": list(self.files), "ids": self.ids, "limit": self.limit, "trials": self.trials,
+                "usd_per_mtok": self.usd_per_mtok, "servers": self.servers, "retries": self.attempts - 1,
+                "options": json.loads(options.to_json())}
+
+    def _write_record(self) -> None:
+        tmp = self.out / (RECORD + ".tmp")
+        tmp.write_text(json.dumps(self.record(), indent=1, sort_keys=True))
+        os.replace(tmp, self.out / RECORD)
+
+    def _kept_rows(self) -> dict[Path, dict]:
+        """OUT/results.csv's rows by run directory (for the episodes not played again; {} when there is none)."""
+        path = self.out / "results.csv"
+        if self.only is None or not path.exists():
+            return {}
+        return {Path(row["run_dir"]).resolve(): _typed_row(row) for row in read_results(path) if row.get("run_dir")}
 
     # ---- the dollars -----------------------------------------------------------------------------------------
     def _grant(self, ep: Episode) -> float | None:
@@ -381,7 +422,7 @@ class Evaluation:
         options = EpisodeOptions(model=self.model or None, server=server or "embedded", seed=ep.trial - 1,
                                  rounds=self.rounds, profile_options=dict(self.profile_options),
                                  budget=BudgetLimits(rates[0], rates[1], grant, price), team=dict(self.team or {}),
-                                 ablations=self.ablations)
+                                 ablations=self.ablations, cache=self.cache)
         try:
             return self.runner.play(EpisodeJob(Path(ep.file), ep.task_id, ep.run_dir, ("--options", options.to_json())),
                                     report=self._report)
@@ -462,6 +503,8 @@ class Evaluation:
             summary["cheat"] = cheat_setting(list(self.rows.values()), bool(self.profile_options.get("cheat")))
             # rounds (their limit, messages as actions, turns one after another) or real time, as the families play
             summary["rounds"] = rounds_setting(self.rounds, _families_of(self.rows.values()))
+            summary["response_cache"] = self.cache  # replies recorded earlier were replayed from it (None: off)
+            summary["retries"] = self.attempts - 1
         Summary.from_dict(summary).write(self.out / "summary.json")
         chart(summary, self.out / "summary.png")
         return summary

@@ -31,6 +31,28 @@ def add_budget_options(parser, usd_per_mtok: bool = True) -> None:
                             help="dollars per million tokens for every model, instead of the price table")
 
 
+def add_cache_options(parser) -> None:
+    """--cache and --cache-dir DIR: answer a request made before from the response cache (mindpy.models.cache)."""
+    parser.add_argument("--cache", action="store_true",
+                        help="keep every model reply and answer a request made before from the cache, at no cost "
+                             "(the same model, parameters, prompt: a rerun with the same seed replays for free)")
+    parser.add_argument("--cache-dir", default=None, metavar="DIR",
+                        help="the response cache's folder (implies --cache; default: MINDPY_CACHE or ~/.cache/mindpy, "
+                             "then responses/)")
+
+
+def cache_folder(args) -> str | None:
+    """The response cache's folder the flags ask for, absolute (child processes may start elsewhere); None: off."""
+    from pathlib import Path
+
+    from ..models.cache import default_cache_dir
+
+    folder = getattr(args, "cache_dir", None)
+    if folder:
+        return str(Path(folder).expanduser().resolve())
+    return str(default_cache_dir().resolve()) if getattr(args, "cache", False) else None
+
+
 def budget_limits(args, settings_budget: dict | None = None):
     """The BudgetLimits of a command: the settings' `budget` (the --settings file and MINDPY_BUDGET, or
     `settings_budget`), each given flag overriding its key. ConfigError (one line) for a bad settings file."""
@@ -209,6 +231,19 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _whole_number(text: str) -> int:
+    """A whole number >= 0 from an argument; else argparse's one-line error."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {one_line(text, 40)!r}")
+    return value
+
+
 def _finite_number(text: str, above_zero: bool, wanted: str) -> float:
     """A finite number from an argument: above 0, or at least 0; else argparse's one-line error saying `wanted`."""
     import argparse
@@ -249,6 +284,7 @@ class EpisodeOptions:
     budget: BudgetLimits | None = None
     team: dict[str, str] = field(default_factory=dict)
     ablations: Ablations = field(default_factory=Ablations)  # the paper's ablations and named settings
+    cache: str | None = None  # the response cache's folder (mindpy.models.cache); None: every call asks the model
 
     @classmethod
     def from_args(cls, args: Any, budget: BudgetLimits | None = None) -> EpisodeOptions:
@@ -259,13 +295,15 @@ class EpisodeOptions:
                    seed=getattr(args, "seed", 0) or 0, rounds=round_options(args),
                    profile_options=method_options(args),
                    budget=budget if budget is not None else budget_limits(args),
-                   team=parse_team(getattr(args, "team", [])), ablations=ablations_from_args(args))
+                   team=parse_team(getattr(args, "team", [])), ablations=ablations_from_args(args),
+                   cache=cache_folder(args))
 
     def episode_kwargs(self) -> dict[str, Any]:
         """The keyword arguments of mindpy.harness.episode.run_episode."""
         return {"model": self.model, "server": self.server, "seed": self.seed, "rounds": self.rounds,
                 "profile_options": dict(self.profile_options), "budget": self.budget, "team": dict(self.team),
-                "ablations": self.ablations}
+                "ablations": self.ablations,
+                "settings_overrides": {"response_cache": self.cache} if self.cache else None}
 
     def to_json(self) -> str:
         """One line of JSON: what `from_json` reads back."""
@@ -294,6 +332,7 @@ class EpisodeOptions:
                        budget=None if budget is None else BudgetLimits.from_mapping(
                            {k: v for k, v in budget.items() if v is not None}),
                        team={str(k): str(v) for k, v in dict(data.get("team", {})).items()},
-                       ablations=Ablations.from_dict(dict(data.get("ablations", {}))))
+                       ablations=Ablations.from_dict(dict(data.get("ablations", {}))),
+                       cache=None if data.get("cache") is None else str(data["cache"]))
         except (ValueError, TypeError, AttributeError, ConfigError, argparse.ArgumentTypeError) as exc:
             raise ConfigError(f"episode options: {one_line(str(exc))}") from None

@@ -14,6 +14,14 @@ from pathlib import Path
 
 
 def _cmd_run(args) -> int:
+    if getattr(args, "replay", None):
+        if getattr(args, "task", None) or args.profile:
+            print("mindpy run --replay RUN_DIR plays that episode's own task: leave out --task and --profile",
+                  file=sys.stderr)
+            return 2
+        from .replay import replay_command
+
+        return replay_command(args)
     if getattr(args, "task", None) and getattr(args, "processes", None) not in (None, 1):
         print("mindpy run: --processes is for runs from profiles (--profile); a task plays in one process",
               file=sys.stderr)
@@ -38,8 +46,12 @@ def _cmd_run(args) -> int:
     from ..server.address import parse_server
     from ..settings import load_settings
     from .cli import budget_limits
+    from .options import cache_folder
 
-    settings = load_settings(args.settings, profiles=list(args.profile))
+    overrides: dict = {"profiles": list(args.profile)}
+    if cache_folder(args):
+        overrides["response_cache"] = cache_folder(args)
+    settings = load_settings(args.settings, None, **overrides)
     profiles = [load_profile(p, settings=settings) for p in args.profile]
     limits = budget_limits(args, settings.budget)
     address = parse_server(args.server)
@@ -124,7 +136,7 @@ def refusal_before_start(profiles, version: str) -> str | None:
 def register(sub) -> None:
     """Add the `run` command to the CLI's subparsers."""
     from .ablations import add_ablation_options
-    from .options import add_budget_options, add_method_options, add_round_options, add_team_option
+    from .options import add_budget_options, add_cache_options, add_method_options, add_round_options, add_team_option
     run = sub.add_parser("run", help="start bots from profiles (or play one task) and keep them playing")
     run.add_argument("--profile", action="append", default=[], metavar="FILE",
                      help="a bot's profile (YAML, or a MINDcraft JSON profile); repeat for several bots")
@@ -136,6 +148,10 @@ def register(sub) -> None:
     run.add_argument("--task-id", default=None, metavar="ID", help="which task of --task to play")
     run.add_argument("--model", default=None, help="model for every bot of a task (default: the oracle)")
     run.add_argument("--seed", type=int, default=0, help="seed of a task's set-up (where the agents stand)")
+    run.add_argument("--replay", default=None, metavar="RUN_DIR",
+                     help="play the episode of RUN_DIR again in a fresh world (same task, seed and options), each "
+                          "agent answered by its recorded replies (RUN_DIR/calls); ends in one line where the "
+                          "recording runs out")
     run.add_argument("--options", default=None, metavar="JSON",
                      help="a task episode's options as one JSON object (how mindpy eval starts each episode; "
                           "replaces --model, --server, --seed, the round, method, team and budget flags)")
@@ -147,4 +163,5 @@ def register(sub) -> None:
     add_ablation_options(run)
     add_team_option(run)
     add_budget_options(run)
+    add_cache_options(run)
     run.set_defaults(func=_cmd_run)

@@ -293,9 +293,11 @@ class EpisodeSession:
 
     # ----- the end -----
     def write_result(self, result: dict[str, Any]) -> dict[str, Any]:
-        """Write RUN_DIR/result.json (the result with the run directory and the agents' names); returns what was
-        written."""
-        record = EpisodeResult.from_dict({**result, "run_dir": str(self.run_dir), "agent_names": self.names})
+        """Write RUN_DIR/result.json (the result with the run directory, the agents' names and the response cache
+        the models answered from, None when off); returns what was written."""
+        cache = getattr(self.settings, "response_cache", "") or None
+        record = EpisodeResult.from_dict({**result, "run_dir": str(self.run_dir), "agent_names": self.names,
+                                          "response_cache": cache})
         record.write(self.run_dir / "result.json")
         return record.to_dict()
 

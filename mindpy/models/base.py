@@ -55,6 +55,7 @@ class Usage:
     model: str = ""
     attempts: int = 1
     estimated: bool = False  # True when the provider reported nothing and we counted ourselves
+    from_cache: bool = False  # answered from the response cache (mindpy.models.cache): nothing was spent
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -146,6 +147,11 @@ class ChatModel(ABC):
             total.stable_prefix_tokens += u.stable_prefix_tokens
             total.attempts += u.attempts
         return total
+
+    def answers_from_cache(self, messages: list[Message], system: str = "") -> bool:
+        """Whether this request would be answered from a response cache, not the provider (a budget does not
+        count such a call); only a cache's wrapper (mindpy.models.cache) says yes."""
+        return False
 
     def close(self) -> None:  # noqa: B027 - optional hook: providers without connections keep this no-op
         """Release connections (nothing to do for most providers)."""

@@ -111,6 +111,7 @@ class Budget:
     on_exceeded: list[Callable[[BudgetExceeded], None]] = field(default_factory=list)
     spent_usd: float = 0.0
     requests: int = 0
+    cached: int = 0  # calls answered from the response cache: neither requests nor spend
     tokens: int = 0
     waited_s: float = 0.0
     exceeded: BudgetExceeded | None = None
@@ -125,9 +126,11 @@ class Budget:
         self._tokens = _full_bucket(self.limits.max_tokens_per_minute, now)
 
     def summary(self) -> dict[str, Any]:
-        """What the run spent, for its result file: dollars, requests, tokens, seconds waited, whether it ran out."""
+        """What the run spent, for its result file: dollars, requests, tokens, seconds waited, whether it ran out,
+        and the calls answered from the response cache instead."""
         with self._lock:
             return {"usd": round(self.spent_usd, 6), "max_usd": self.limits.max_usd, "requests": self.requests,
+                    "cached": self.cached,
                     "tokens": self.tokens, "waited_s": round(self.waited_s, 3), "exceeded": self.exceeded is not None}
 
     def price(self, described: str) -> Price:
@@ -177,6 +180,11 @@ class Budget:
                             "are not logged)", limit, kind, wait)
             self.sleep(wait)
 
+    def count_cached(self) -> None:
+        """A call answered from the response cache: counted apart, never waited for nor paid."""
+        with self._lock:
+            self.cached += 1
+
     def settle(self, usage: Usage, reserved: int, price: Price) -> float:
         """Count a finished call: its tokens against the minute's (beyond what was reserved) and its cost against
         the dollars. Returns the call's cost."""
@@ -216,6 +224,14 @@ class BudgetedModel(ChatModel):
         return getattr(self.inner, name)
 
     def send(self, messages: list[Message], system: str = "") -> Reply:
+        answered = getattr(self.inner, "answers_from_cache", None)
+        if answered is not None and answered(messages, system):  # a recorded reply: nothing to wait for or pay
+            reply = self.inner.send(messages, system)
+            if reply.usage.from_cache:
+                self.budget.count_cached()
+            else:  # the entry could not be read after all: a real call, paid for
+                self.budget.settle(reply.usage, 0, self.price)
+            return reply
         reserved = self.budget.acquire(count_messages(list(messages), str(system)))
         reply = self.inner.send(messages, system)
         self.budget.settle(reply.usage, reserved, self.price)

@@ -176,11 +176,14 @@ def parse_model_spec(spec: Any) -> ModelSpec:
     raise ValueError(f"model must be a name or a mapping, not {type(spec).__name__}")
 
 
-def create_model(spec: Any, **options) -> ChatModel:
-    """Build the chat model a spec names. `options` (attempts, timeout, base_delay) go to the provider."""
+def create_model(spec: Any, cache: str | None = None, **options) -> ChatModel:
+    """Build the chat model a spec names. `options` (attempts, timeout, base_delay) go to the provider; `cache`: a
+    folder of recorded replies (mindpy.models.cache) put in front of it (None: none)."""
+    from .cache import with_cache
+
     parsed = parse_model_spec(spec)
     parsed.options = {**parsed.options, **options}
-    return provider_for(parsed)(parsed)
+    return with_cache(provider_for(parsed)(parsed), cache, parsed.params)
 
 
 def provider_for(parsed: ModelSpec) -> Factory:

@@ -15,7 +15,7 @@ def test_every_option_comes_back_from_its_json():
                              rounds=RoundOptions(limit=12, message_is_action=False),
                              profile_options={"reflection": True, "tom_probes": True},
                              budget=BudgetLimits(30.0, 1e5, 0.25, Price(3.0, 15.0, 0.3)),
-                             team={"andy": "replay:a.yaml", "1": "oracle"})
+                             team={"andy": "replay:a.yaml", "1": "oracle"}, cache="/tmp/responses")
     assert EpisodeOptions.from_json(options.to_json()) == options
     assert EpisodeOptions.from_json(EpisodeOptions().to_json()) == EpisodeOptions()
 

@@ -5,6 +5,7 @@
         server.requests[0].headers["authorization"], server.requests[0].body["model"]
     RecordingServer([(200, openai_reply("late"), HANG), (401, ECHO_AUTH)])   # a hung answer, a careless error
     RecordingServer(port=port)          # the endpoint of a closed server, back again
+    RecordingServer(respond=lambda body: (200, openai_reply("...")))    # the answer chosen from the request
 """
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ class RecordingServer:
     """Answers POSTs from `script`, a list of (status, JSON body) or (status, JSON body, HANG); the last entry
     repeats. `script` may be replaced between calls; by default every call gets openai_reply("hi")."""
 
-    def __init__(self, script: list[tuple] | None = None, port: int = 0):
-        """`port`: 0 for any free one; a port of a server closed before brings that endpoint back."""
+    def __init__(self, script: list[tuple] | None = None, port: int = 0, respond=None):
+        """`port`: 0 for any free one; a port of a server closed before brings that endpoint back. `respond(body)`:
+        (status, JSON body) for each request, chosen from it, instead of the script."""
         self.script: list[tuple] = list(script or [(200, openai_reply("hi"))])
         self.requests: list[Recorded] = []
         self.released = threading.Event()
@@ -74,7 +76,10 @@ class RecordingServer:
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 outer.requests.append(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-                status, payload, *how = outer.script[min(len(outer.requests), len(outer.script)) - 1]
+                if respond is not None:
+                    status, payload, how = *respond(body), []
+                else:
+                    status, payload, *how = outer.script[min(len(outer.requests), len(outer.script)) - 1]
                 if HANG in how:
                     outer.released.wait(HANG_LIMIT_S)
                 if payload == ECHO_AUTH:

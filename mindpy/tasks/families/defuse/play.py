@@ -404,8 +404,7 @@ def _model_for(name: str, spec: Any, models: dict[str, Any] | None, settings: An
     from ....agent.factory import default_model_spec
     from ....models import create_model
 
-    return create_model(spec if spec is not None else default_model_spec(), attempts=settings.model_attempts,
-                        timeout=settings.model_timeout_s)
+    return create_model(spec if spec is not None else default_model_spec(), **settings.model_options())
 
 
 def _echo(console: TextIO, echo: bool) -> Callable[[str], None]:

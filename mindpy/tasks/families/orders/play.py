@@ -158,8 +158,7 @@ def make_dispatcher(task: Task, names: list[str], model: Any, models: dict[str, 
             return HumanDispatcher(player, options, names, dishes=dishes, wait_s=player_wait_s)
         if parse_model_spec(spec).api == "oracle":
             return OracleDispatcher(options, names, dishes=dishes)
-        limits = {} if settings is None else {"attempts": settings.model_attempts,
-                                              "timeout": settings.model_timeout_s}
+        limits = {} if settings is None else settings.model_options()
         chat = create_model(with_temperature(spec), **limits)
     except (ValueError, MindpyError) as exc:
         raise ConfigError(f"the dispatcher's model {spec!r}: {exc}") from None
