@@ -47,7 +47,7 @@ function renderManage (c) {
     </div>
     <div class="panel" id="profile-editor" hidden>
       <div class="panel-head"><h2>Profile of <span id="profile-name"></span></h2><span id="profile-path" class="muted"></span></div>
-      <textarea id="profile-text" spellcheck="false" rows="16"></textarea>
+      <textarea id="profile-text" spellcheck="false" rows="10"></textarea>
       <div id="profile-error" class="error"></div>
       <button id="profile-save">Save and restart</button> <button id="profile-cancel">Cancel</button>
     </div>`
