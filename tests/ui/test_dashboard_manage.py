@@ -7,6 +7,10 @@ Waits are on events (a chat line, a player list, an agent object replaced), neve
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
+import subprocess
 import urllib.error
 import urllib.request
 
@@ -14,8 +18,8 @@ import pytest
 import yaml
 
 from agent_helpers import listen, make_settings, side_by_side
-from conftest import unique_name, wait_until
-from dashboard_helpers import control_panel
+from conftest import MINDPY, unique_name, wait_until
+from dashboard_helpers import control_panel, exchange
 from mindpy.agent.runner import AgentRunner
 from mindpy.ui.app import DashboardState
 from mindpy.ui.manage import AgentManager, NotAllowed
@@ -159,3 +163,39 @@ def test_creating_and_editing_are_for_players_who_may_give_commands(tmp_path, se
     assert not runner.agents and not (tmp_path / "saved").exists()
     trusted = AgentManager(state.feed, tmp_path / "saved", sender="alice")
     assert trusted.refusal() is None
+
+
+def test_a_page_of_another_site_cannot_create_an_agent(panel):
+    body = json.dumps({"name": unique_name("evil"), "model": "replay"}).encode()
+    answer = exchange(panel["port"], "POST", "/api/agents", headers=(("Origin", "http://evil.example"),
+                                                                      ("Content-Type", "application/json")), body=body)
+    assert answer.status == 403 and b"not this dashboard's page" in answer.body, answer
+    assert not any(n.startswith("evil") for n in panel["runner"].agents)
+
+
+def test_mindpy_dashboard_with_a_server_starts_empty_and_creates_agents_over_http(panel, server, make_bot, tmp_path):
+    """The command as a user starts it: no agents, then one created by a script, then Ctrl-C stops everything."""
+    player = make_bot("player")
+    proc = subprocess.Popen([str(MINDPY), "dashboard", "--server", f"{server.host}:{server.port}", "--port", "0",
+                             "--agents-dir", str(tmp_path / "run")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, cwd=tmp_path, start_new_session=True)
+    try:
+        lines = []
+        while not any(line.startswith("Dashboard:") for line in lines):
+            line = proc.stdout.readline()
+            assert line, f"the dashboard ended: {lines}"
+            lines.append(line)
+        port = int(re.search(r":(\d+)/", lines[-1]).group(1))
+        assert call(port, "GET", "/api/info")[1]["manage"] is True
+        name = unique_name("eli")
+        status, answer = call(port, "POST", "/api/agents", {"text": yaml.safe_dump(profile_fields(panel, name))})
+        assert status == 200, answer
+        joined(player, name)
+        assert (tmp_path / "run" / "profiles" / f"{name}.yaml").is_file()
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+        assert proc.returncode == 0, out
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
