@@ -5,10 +5,37 @@ from __future__ import annotations
 
 import json
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 OWN = "own"  # as a Host: the address's own (127.0.0.1:PORT)
 ANSWER_TIMEOUT_S = 10
+
+
+@contextmanager
+def control_panel(server, tmp_path: Path, viewers=None) -> Iterator[tuple]:
+    """A run with no agents on the session's server and a dashboard (free port) that creates them, as
+    `mindpy dashboard --server` starts them: (dashboard, runner). Profiles to pick: tmp_path/profiles; profiles
+    written from the page: tmp_path/saved."""
+    from agent_helpers import make_settings
+    from mindpy.agent.runner import AgentRunner
+    from mindpy.ui.app import DashboardState
+    from mindpy.ui.manage import AgentManager
+    from mindpy.ui.server import Dashboard
+
+    runner = AgentRunner(make_settings(tmp_path), [], server.host, server.port)
+    runner.start()
+    state = DashboardState(viewers=viewers)
+    state.manager = AgentManager(state.feed, tmp_path / "saved", profiles_dir=tmp_path / "profiles")
+    state.feed.add_runner(runner)
+    dashboard = Dashboard(state, port=0).start()
+    try:
+        yield dashboard, runner
+    finally:
+        runner.stop()
+        dashboard.stop()
 
 
 def card(page, name: str):

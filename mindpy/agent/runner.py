@@ -8,6 +8,10 @@ The console shows who said and did what, one line each ("[andy] !collectBlocks('
 control and format characters of what players and models say shown as escapes (\\x1b, \\u202e).
 `!restart` closes the agent's bot and starts it again with its saved memory.
 
+While it runs, agents can be added (`add_agent(profile)`), taken out (`remove_agent(name)`: it leaves the game, its
+memory saved) and given a new profile (`replace_profile(name, profile)`: it restarts with it, as after !restart):
+the dashboard's control panel (mindpy.ui.manage) does this.
+
 A bot that loses its connection (kicked, its socket ended, the bots' Node process died) is reported on the console
 at once, one line with the reason. With `rejoin` waits (`mindpy run` gives REJOIN_WAITS_S) the agent comes back as
 after !restart, after each wait in turn, until a join succeeds or the waits run out (a line says it gave up); a
@@ -129,13 +133,14 @@ class AgentRunner:
         self._lost_lock = threading.Lock()
         self._node_listener: Callable[[str], None] | None = None
         self.failure: str | None = None  # why the run stopped by itself, if it did (the bots' Node died)
+        self._changing = threading.Lock()  # one agent added, removed or given a new profile at a time
 
     # ---- life cycle --------------------------------------------------------------------------------------
     def start(self) -> dict[str, Agent]:
         # the embedding model (if any agent reads examples) loads in the background while the bots join
         start_embedder(list(self.profiles.values()), self.settings, self.models)
         bots = create_bots(list(self.profiles), self.host, self.port, version=self.settings.minecraft_version,
-                           at_once=self.join_at_once)
+                           at_once=self.join_at_once) if self.profiles else []
         for name, bot in zip(self.profiles, bots, strict=True):
             self.agents[name] = self._make_agent(name, bot)
         for agent in self.agents.values():
@@ -165,7 +170,7 @@ class AgentRunner:
         name = agent.name
         log.info("%s: restarting", name)
         self._retire(agent)
-        if self._stop.is_set():
+        if self._stop.is_set() or name not in self.profiles:  # the run is over, or the agent was taken out
             return
         try:
             self._join_again(name)
@@ -191,6 +196,57 @@ class AgentRunner:
         fresh.start()
         self._watch_connection(fresh)
         return fresh
+
+    # ---- agents added and removed while the run plays ------------------------------------------------------
+    def add_agent(self, profile, restore: bool = False) -> Agent:
+        """Join a bot for `profile` and start its agent (with its saved memory when `restore`); MindpyError when
+        the run is over, plays a task, already has an agent of that name, or the bot cannot join."""
+        with self._changing:
+            self._refuse_changes()
+            if profile.name in self.agents:
+                raise MindpyError(f"{profile.name} is already playing in this run")
+            self.profiles[profile.name] = profile
+            bot = None
+            try:
+                bot = create_bot(profile.name, self.host, self.port, version=self.settings.minecraft_version)
+                agent = self._make_agent(profile.name, bot)
+            except BaseException:
+                del self.profiles[profile.name]
+                if bot is not None:
+                    with contextlib.suppress(MindpyError):
+                        bot.close()
+                raise
+            if restore and not self.settings.load_memory:  # (with load_memory, build_agent restored it)
+                agent.restore_state(agent.history.load())
+            self.agents[profile.name] = agent
+            agent.start()
+            self._watch_connection(agent)
+            return agent
+
+    def remove_agent(self, name: str) -> None:
+        """Take agent `name` out of the run: its memory is saved, it stops and its bot leaves the server
+        (KeyError: no such agent)."""
+        with self._changing:
+            agent = self.agents.pop(name)  # first: the end of its connection is not reported as a loss
+            self.profiles.pop(name, None)
+            self._retire(agent)
+
+    def replace_profile(self, name: str, profile) -> None:
+        """Give agent `name` a new profile (of the same name): it restarts with it and its saved memory, as after
+        !restart (KeyError: no such agent)."""
+        if profile.name != name:
+            raise MindpyError(f"the profile's name is {profile.name}, not {name}")
+        with self._changing:
+            self._refuse_changes()
+            agent = self.agents[name]
+            self.profiles[name] = profile
+            agent.request_restart()
+
+    def _refuse_changes(self) -> None:
+        if self._stop.is_set():
+            raise MindpyError("the run is over")
+        if self.task is not None:
+            raise MindpyError("a task episode's agents are the task's: none can be added or changed")
 
     # ---- lost connections ------------------------------------------------------------------------------
     def _watch_connection(self, agent: Agent) -> None:

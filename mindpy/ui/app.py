@@ -16,6 +16,7 @@ the map as they change.
     GET  /api/evals, /api/evals/{k}, /api/evals/{k}/episodes/{i}   evaluations, progress, an episode's transcript
     GET  /runs, /api/runs/...              the episodes of every evaluation shown, filtered and searched
                                            (mindpy.ui.runs_api)
+    creating, destroying and reconfiguring agents (a live run's dashboard): mindpy.ui.agents_api
 
 Only the dashboard's own site is answered (mindpy.ui.guard): a request's Host must be the dashboard's address or a
 name the user allowed, and a request with an Origin must come from the dashboard's page; anything else gets a 403.
@@ -53,11 +54,13 @@ NAME_CHARS = 100  # an agent's or a mode's name, as a body gives it
 
 class DashboardState:
     """What the app shows: the live agents, the evaluations (live or from disk), the 3D views, and the runs it
-    could open (`mindpy dashboard` with no RUN_DIR)."""
+    could open (`mindpy dashboard` with no RUN_DIR); `manager` (a mindpy.ui.manage.AgentManager): agents can be
+    created, destroyed and reconfigured from the page."""
 
     def __init__(self, feed: AgentFeed | None = None, evals: list[EvalFeed] | None = None, viewers: Any = None,
-                 sender: str = controls.DASHBOARD_PLAYER, note: str = ""):
+                 sender: str = controls.DASHBOARD_PLAYER, note: str = "", manager: Any = None):
         self.feed = feed or AgentFeed()
+        self.manager = manager
         self.evals: list[EvalFeed] = list(evals or [])
         self.viewers = viewers
         self.sender = sender
@@ -154,7 +157,12 @@ def create_app(state: DashboardState, site: SiteRules, token: str | None = None)
     @app.get("/api/info")
     def info() -> dict:
         return {"agents": bool(state.feed.runners or state.feed.remotes), "evals": len(state.evals), "note": state.note,
-                "sender": state.sender, "view": state.viewers is not None}
+                "sender": state.sender, "view": state.viewers is not None, "manage": state.manager is not None}
+
+    if state.manager is not None:
+        from .agents_api import agents_router
+
+        app.include_router(agents_router(state.manager, json_body), default_response_class=AsciiJSONResponse)
 
     # ---- steering ------------------------------------------------------------------------------------------
     # this process's agents directly, a worker's (mindpy run --processes N) through its process: the same checks

@@ -5,6 +5,7 @@
     mindpy eval tasks/crafting_test.json --ui           # live progress and the episodes' transcripts
     mindpy dashboard runs/eval                          # a finished evaluation (or one episode's folder)
     mindpy dashboard                                    # the runs found under ./runs, to pick from
+    mindpy dashboard --server embedded                  # no agents yet: create them from the page (or over HTTP)
 
 The main CLI calls `register(subparsers)`, `add_ui_options(parser)` on run and eval, and wraps their command in
 `ui_session(args)`. Nothing here imports the web libraries until a dashboard starts, so a missing `ui` extra costs
@@ -74,9 +75,13 @@ def ui_session(args) -> Iterator[None]:
     from ..view import OneViewer
     from .app import DashboardState
     from .evalfeed import EvalFeed
+    from .manage import AgentManager
     from .server import Dashboard
 
     state = DashboardState(viewers=OneViewer(), note="live: the agents and evaluations of this command")
+    if getattr(args, "command", None) == "run" and not getattr(args, "task", None):
+        # agents you play with: the page creates, destroys and reconfigures them too
+        state.manager = AgentManager(state.feed, Path(args.run_dir) / "profiles")
 
     def add_evaluation(evaluation) -> None:
         state.evals.append(EvalFeed.live(evaluation))
@@ -142,6 +147,12 @@ def _cmd_dashboard(args) -> int:
     from .evalfeed import EvalFeed
     from .server import Dashboard
 
+    if args.server is not None:
+        if args.run_dir:
+            raise ConfigError("give RUN_DIR (a finished run to show) or --server (agents to create), not both")
+        from .empty_run import serve_empty_run
+
+        return serve_empty_run(args)
     if args.run_dir:
         runs = [Path(r) for r in dict.fromkeys(args.run_dir)]
         for run_dir in runs:
@@ -184,4 +195,12 @@ def register(sub) -> None:
                                                           f"asks for a token, printed with the address)")
     dash.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free)")
     dash.add_argument("--allowed-host", action="append", default=[], metavar="NAME", help=ALLOWED_HOST_HELP)
+    dash.add_argument("--server", default=None, metavar="embedded|HOST:PORT",
+                      help="start with no agents on this server ('embedded': start one) and create them from the "
+                           "page or over HTTP (POST /api/agents)")
+    dash.add_argument("--settings", default=None, metavar="FILE",
+                      help="with --server: the agents' settings file (YAML); MINDPY_* variables override it")
+    dash.add_argument("--agents-dir", default="runs/dashboard", metavar="DIR",
+                      help="with --server: where the embedded server's log and the profiles written from the page "
+                           "go (default runs/dashboard)")
     dash.set_defaults(func=_cmd_dashboard)

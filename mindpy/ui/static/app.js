@@ -92,6 +92,7 @@ function card (name) {
     if (chip) control(name, 'mode', { mode: chip.dataset.mode, on: !chip.classList.contains('on') })
   }
   $('#cards').appendChild(el)
+  if (window.onCardCreated) window.onCardCreated(el, name) // the control panel's buttons (manage.js)
   return el
 }
 
