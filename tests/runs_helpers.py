@@ -32,6 +32,7 @@ class Step:
     agent: str
     reply: str
     output: str | None = None
+    picture: bytes | None = None  # a picture the agent's model is sent after the reply (a vision call)
 
 
 @dataclass
@@ -65,6 +66,9 @@ class ScriptedModel:
     def send(self, messages: list[dict], system: str = "") -> Reply:
         return Reply(self.next, sum(len(m["content"].split()) for m in messages) + len(system.split()))
 
+    def send_image(self, png: bytes, prompt: str, system: str = "") -> Reply:
+        return Reply("A grey wall.", len(prompt.split()))
+
 
 class ScriptedRunner:
     """An EpisodeRunner that writes the episode's files from its Script instead of playing it."""
@@ -96,6 +100,8 @@ class ScriptedRunner:
                 status = {"role": "system", "content": f"Your memory of earlier events: ''\nContinue as {step.agent}."}
                 log.send([*history[step.agent], status], system=f"You are {step.agent}, a Minecraft bot.")
                 history[step.agent].append({"role": "assistant", "content": step.reply})
+                if step.picture is not None:  # as a vision command's look: through the log's vision wrapper
+                    log.wrap(log.model, "vision").send_image(step.picture, "Describe what you see.")
                 message, bang, command = step.reply.partition("!")
                 if message.strip():
                     console(step.agent, "said", message.strip())

@@ -10,12 +10,15 @@ A line answered from the response cache (mindpy.models.cache) has `from_cache: t
 A line's `kind` says which prompt it answered: "conversing", "coding", "saving_memory", "bot_responder" (read from
 the system prompt), every call of a profile's code_model "coding", and every picture sent (send_image, from the
 agent's own model or its vision_model) "vision". `model` names the model that answered. A vision line holds the
-prompt as its one user message and `image` ({"format": "png", "bytes": size}), never the picture itself.
+prompt as its one user message and `image` ({"format": "png", "bytes": size, "file": path}); the picture itself is
+saved beside the log (`calls/<agent>-pictures/0001.png`, `file` relative to the run directory), so a transcript can
+show what the agent saw. A picture that cannot be saved is left out (no `file`); the call is logged all the same.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from pathlib import Path
@@ -23,6 +26,8 @@ from typing import Any
 
 from ..memory.state import json_text
 from ..models.prices import Price, price_for
+
+log = logging.getLogger(__name__)
 
 ROLES = ("chat", "code", "vision")  # what an agent uses a model for (see mindpy.agent.factory.build_agent)
 
@@ -38,6 +43,7 @@ class CallLog:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.agent = agent
         self.calls = 0
+        self.pictures = 0  # saved so far, numbering the files
         self._pending: list[dict] = []
         self._lock = threading.Lock()
 
@@ -79,6 +85,21 @@ class CallLog:
                 self._write(self._pending[:markable[-1]])
                 del self._pending[:markable[-1]]
             self.calls += 1
+
+    def save_picture(self, png: bytes) -> str | None:
+        """Save a picture the agent's model was sent; its path relative to the run directory (the calls folder's
+        parent), or None when it could not be written (a full disk must not stop the agent)."""
+        with self._lock:
+            self.pictures += 1
+            number = self.pictures
+        folder = self.path.parent / f"{self.path.stem}-pictures"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{number:04d}.png").write_bytes(png)
+        except OSError as exc:
+            log.warning("picture %d of %s not saved: %s", number, self.agent, exc)
+            return None
+        return f"{self.path.parent.name}/{folder.name}/{number:04d}.png"
 
     def on_agent_event(self, kind: str, text: str) -> None:
         if kind == "command failed":
@@ -128,10 +149,11 @@ class LoggedModel:
         return f"<LoggedModel {self.role} {self.model!r}>"
 
 
-def _send_image(log: CallLog, model: Any, png: bytes, prompt: str, system: str):
+def _send_image(calls: CallLog, model: Any, png: bytes, prompt: str, system: str):
     reply = model.send_image(png, prompt, system)
-    log.record(model, "vision", str(system), [{"role": "user", "content": str(prompt)}], reply,
-               image={"format": "png", "bytes": len(png)})
+    saved = calls.save_picture(png)
+    calls.record(model, "vision", str(system), [{"role": "user", "content": str(prompt)}], reply,
+                 image={"format": "png", "bytes": len(png), **({"file": saved} if saved else {})})
     return reply
 
 

@@ -7,6 +7,7 @@ token rules of mindpy.ui.guard and the app apply to them as to every other route
                                                {"episodes": [...], "total": N, "facets": {...}, "notes": [...]}
     GET /api/runs/search?q=gold+ingot          {"query": ..., "results": [{"episode", "count", "hits"}], ...}
     GET /api/runs/episode/{id}/calls           {"episode": ..., "calls": [{prompt, reply, tokens, output}], "notes"}
+    GET /api/runs/episode/{id}/pictures/{agent}/0001.png   a picture a vision call sent (a call's `picture`)
 
 A bad value (a score that is no number, agents that are no whole number, a text too long) gets a 400 whose one line
 says what is allowed (mindpy.ui.inputs.BadInput, answered by the app).
@@ -23,12 +24,14 @@ from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
 
 from . import inputs
+from .runs_calls import PICTURE
 from .runs_index import EpisodeFilter, RunsIndex
 
 STATIC = Path(__file__).resolve().parent / "static"
 TEXT_CHARS = 500  # of a query or a filter's text
 MAX_AGENTS = 999
 EPISODE_ID = re.compile(r"[0-9a-f]{12}")
+AGENT = re.compile(r"[A-Za-z0-9_]{1,16}")  # a Minecraft name: the call log's file stem
 
 
 def number(value: str | None, what: str) -> float | None:
@@ -96,5 +99,16 @@ def runs_router(folders: Callable[[], Iterable[Path]], index: RunsIndex | None =
             raise HTTPException(404, f"no episode {episode_id}")
         found, notes = read
         return {"episode": episode.data(), "calls": [c.data() for c in found], "notes": notes}
+
+    @router.get("/api/runs/episode/{episode_id}/pictures/{agent}/{name}")
+    def picture(episode_id: str, agent: str, name: str) -> FileResponse:
+        if EPISODE_ID.fullmatch(episode_id) is None or AGENT.fullmatch(agent) is None \
+                or PICTURE.fullmatch(name) is None:
+            raise inputs.BadInput("a picture is /api/runs/episode/<12 hex>/pictures/<agent name>/<0001.png>")
+        episode = runs.get(episode_id)
+        path = episode.folder / "calls" / f"{agent}-pictures" / name if episode is not None else None
+        if path is None or not path.is_file():
+            raise HTTPException(404, f"no picture {agent}/{name} in episode {episode_id}")
+        return FileResponse(path, media_type="image/png", headers={"Cache-Control": "no-store"})
 
     return router

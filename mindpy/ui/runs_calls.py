@@ -8,7 +8,8 @@ failing on a broken line.
 A call log holds no command output: the agent puts it in its history, so the next prompt of the same agent shows it
 as the system messages after the reply (the prompt's last message is the turn's status, not an output). The last
 call of an agent has no next prompt: its output is taken from console.log's "sees" lines after the agent's
-"runs" line of that command (cut at 300 characters there).
+"runs" line of that command (cut at 300 characters there). A vision call names the picture it sent, when the
+call log saved it (`picture`; the runs page serves it from calls/<agent>-pictures/).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 COMMAND = re.compile(r"!([A-Za-z_]\w*)(\([^()]*\))?")
 NOTE_CHARS = 160  # of a broken line's error, in its note
+PICTURE = re.compile(r"\d{4}\.png")  # a vision call's saved picture, calls/<agent>-pictures/0001.png
 PROMPT_KINDS = ("conversing", "coding")  # calls whose prompts carry the agent's history (and so the outputs)
 
 
@@ -48,11 +50,23 @@ class Call:
         out = {"agent": self.agent, "number": self.number, "kind": self.kind, "model": self.model, "time": self.time,
                "reply": self.reply, "prompt_tokens": self.prompt_tokens,
                "completion_tokens": self.completion_tokens, "command_ok": self.command_ok, "command": self.command,
-               "output": self.output}
+               "output": self.output, "picture": self.picture}
         if prompt:
             out["system"] = self.system
             out["messages"] = self.messages
         return out
+
+
+    @property
+    def picture(self) -> str | None:
+        """The file name of the picture a vision call sent ("0001.png" in calls/<agent>-pictures/), when it was
+        saved (mindpy.harness.calls); None otherwise."""
+        image = self.extra.get("image")
+        file = image.get("file") if isinstance(image, dict) else None
+        if not isinstance(file, str):
+            return None
+        name = file.rsplit("/", 1)[-1]
+        return name if PICTURE.fullmatch(name) else None
 
 
 def command_in(reply: str) -> str | None:

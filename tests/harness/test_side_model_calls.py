@@ -71,7 +71,8 @@ def test_side_models_are_budgeted_and_logged_with_their_kind_and_one_log_survive
     assert [line["kind"] for line in lines] == ["conversing", "coding", "vision"]
     assert [line["model"] for line in lines] == ["replay/inline", "openai/gpt-4o-mini", "openai/gpt-4o-mini"]
     vision = lines[2]
-    assert vision["image"] == {"format": "png", "bytes": len(png)}
+    assert vision["image"] == {"format": "png", "bytes": len(png), "file": "calls/andy-pictures/0001.png"}
+    assert (tmp_path / vision["image"]["file"]).read_bytes() == png  # the picture is kept beside the log
     assert vision["messages"] == [{"role": "user", "content": "Describe it."}] and vision["reply"] == "A grey wall."
     text = (tmp_path / "calls" / "andy.jsonl").read_text()
     assert image_part["image_url"]["url"].split(",", 1)[1][:40] not in text  # ...but not to the log

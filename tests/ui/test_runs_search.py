@@ -22,11 +22,14 @@ from mindpy.ui.evalfeed import EvalFeed
 from mindpy.ui.runs_index import EpisodeFilter, RunsIndex
 from mindpy.ui.server import Dashboard
 from mindpy.view.browser import headless_browser
-from runs_helpers import COOKING, CRAFTING, Script, Step, scripted_eval
+from runs_helpers import COOKING, CRAFTING, ROOT, Script, Step, scripted_eval
 
 CLOCK = "multiagent_crafting_wooden_sword_full_plan_missing_items_requires_ctable__depth_1__2_agents"
 BARS = "multiagent_crafting_iron_bars_partial_plan_requires_ctable__depth_0__3_agents"
 STEW = "multiagent_cooking_2_agents_cooked_beef_golden_carrot"
+
+
+PICTURE = (ROOT / "docs" / "dashboard.png").read_bytes()  # a real PNG, as a vision call's picture
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +53,8 @@ def runs(tmp_path_factory) -> tuple[Path, Path]:
                  "Cannot smelt: the furnace is out of coal."),
             Step("jill", "Waiting. !stay(5)", "Stayed for 5 seconds.")]),
         BARS: Script(1.0, steps=[
-            Step("bob", "Crafting the bars. !craftRecipe(\"iron_bars\", 1)", "Crafted 16 iron_bars.")]),
+            Step("bob", "Crafting the bars. !craftRecipe(\"iron_bars\", 1)", "Crafted 16 iron_bars.",
+                 picture=PICTURE)]),
     }, [CRAFTING], model=None, described="tiny-llm/test-model")
     died = b / "episodes" / "extra-0000" / "lost_task-2_agents-trial_1"
     (died / "calls").mkdir(parents=True)
@@ -96,7 +100,7 @@ def test_filters_and_search_find_the_right_episodes(runs):
     lost = next(e for e in everything if e.task_id == "")
     assert any("no result.json" in n for n in lost.notes) and any("line 2: not JSON" in n for n in lost.notes)
     bars = next(e for e in everything if e.task_id == BARS)
-    assert any("bob.jsonl line 2" in n for n in bars.notes) and bars.calls == 1 and bars.agent_count == 3
+    assert any("bob.jsonl line 3" in n for n in bars.notes) and bars.calls == 2 and bars.agent_count == 3
 
     sword = next(e for e in everything if e.task_id == CLOCK and e.run_dir == a)
     calls, notes = index.calls(sword.id)
@@ -143,6 +147,16 @@ def test_the_http_api(runs):
         assert status == 200 and calls["calls"][0]["output"] == "Action output: Cannot smelt: the furnace is out of coal."
         assert calls["calls"][0]["system"].startswith("You are andy") and calls["calls"][0]["completion_tokens"] > 0
         assert get(f"{base}/api/runs/episode/0123456789ab/calls?token=s3cret")[0] == 404
+        # a vision call's picture, saved beside the call log, is served for the transcript
+        status, listed = get(f"{base}/api/runs/episodes?text=iron_bars&token=s3cret")
+        bars = listed["episodes"][0]["id"]
+        status, calls = get(f"{base}/api/runs/episode/{bars}/calls?token=s3cret")
+        assert [(c["kind"], c["picture"]) for c in calls["calls"]] == [("conversing", None), ("vision", "0001.png")]
+        with urllib.request.urlopen(f"{base}/api/runs/episode/{bars}/pictures/bob/0001.png?token=s3cret") as got:
+            assert got.headers["Content-Type"] == "image/png" and got.read() == PICTURE
+        assert get(f"{base}/api/runs/episode/{bars}/pictures/bob/0002.png?token=s3cret")[0] == 404
+        assert get(f"{base}/api/runs/episode/{bars}/pictures/bob/..%2Fbob.jsonl?token=s3cret")[0] in (400, 404)
+        assert get(f"{base}/api/runs/episode/{bars}/pictures/bob/0001.png")[0] == 403
         status, bad = get(f"{base}/api/runs/episodes?score_min=high&token=s3cret")
         assert status == 400 and "score_min" in bad["detail"]
         assert get(f"{base}/api/runs/episodes?agents=-1&token=s3cret")[0] == 400

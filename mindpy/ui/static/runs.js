@@ -115,6 +115,7 @@ async function showEpisode (id) {
       <details class="prompt"><summary>prompt (${c.messages.length + 1} messages)</summary><div class="prompt-body"></div></details>
       <pre class="reply">${esc(c.reply)}</pre>
       ${c.command ? `<pre class="output">${esc(c.output ?? '(no output found)')}</pre>` : ''}
+      ${c.picture ? `<img class="picture" alt="what ${esc(c.agent)} saw" src="/api/runs/episode/${encodeURIComponent(id)}/pictures/${encodeURIComponent(c.agent)}/${encodeURIComponent(c.picture)}">` : ''}
     </div>`).join('') || '<p class="empty">No model calls were logged for this episode.</p>'
   } catch (error) { showError(error) }
 }
