@@ -1,6 +1,6 @@
-"""Environments for learning agents: a task of any family played toward its goal (crafting, cooking, construction)
-through Gymnasium's `Env` (one agent) and PettingZoo's `ParallelEnv` (every agent of the task). Needs the `env`
-extra (`pip install -e '.[env]'`; `make setup` installs it).
+"""Environments for learning agents: a task of any family played toward its goal (crafting, cooking, construction,
+coblock) through Gymnasium's `Env` (one agent) and PettingZoo's `ParallelEnv` (every agent of the task). Needs the
+`env` extra (`pip install -e '.[env]'`; `make setup` installs it).
 
     import gymnasium, mindpy.env
     env = gymnasium.make("mindpy/crafting-v0", step_ticks=10)       # the first task of tasks/crafting_test.json

@@ -1,23 +1,32 @@
-"""The environments' ids in Gymnasium's registry, one per task family they serve: `mindpy/<family>-v0`."""
+"""The environments' ids, one per task family: `mindpy/<family>-v0`. The families played toward goals (crafting,
+cooking, construction, coblock) share one Gymnasium env and one PettingZoo env."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-FAMILIES = ("crafting", "cooking", "construction")
+GOAL_FAMILIES = ("crafting", "cooking", "construction", "coblock")
+FAMILIES = GOAL_FAMILIES
 ENV_IDS = tuple(f"mindpy/{family}-v0" for family in FAMILIES)
-ENTRY_POINT = "mindpy.env.gym_env:MindpyEnv"
+# family -> (Gymnasium entry point, or None: no single-agent env; PettingZoo class)
+ENTRY_POINTS: dict[str, tuple[str | None, str]] = {
+    **{family: ("mindpy.env.gym_env:MindpyEnv", "mindpy.env.parallel:MindpyParallelEnv") for family in GOAL_FAMILIES},
+}
+GYM_IDS = tuple(env_id for env_id, family in zip(ENV_IDS, FAMILIES, strict=True) if ENTRY_POINTS[family][0])
 
 
 def register_envs() -> None:
-    """Register every id with Gymnasium (again is harmless). The game runs in real time beside the learner, so
-    an episode is not exactly reproducible step by step: the ids say `nondeterministic` (a seed reproduces the
-    world a reset sets up, not the timing of what follows)."""
+    """Register every id that has a Gymnasium env (again is harmless). The game runs in real time beside the
+    learner, so an episode is not exactly reproducible step by step: the ids say `nondeterministic` (a seed
+    reproduces the world a reset sets up, not the timing of what follows)."""
     import gymnasium
 
     for family, env_id in zip(FAMILIES, ENV_IDS, strict=True):
-        if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=ENTRY_POINT, kwargs={"family": family}, nondeterministic=True,
+        entry = ENTRY_POINTS[family][0]
+        if entry is not None and env_id not in gymnasium.registry:
+            kwargs = {"family": family} if family in GOAL_FAMILIES else {}
+            gymnasium.register(env_id, entry_point=entry, kwargs=kwargs, nondeterministic=True,
                                disable_env_checker=False)
 
 
@@ -29,8 +38,9 @@ def family_of_id(env_id: str) -> str:
 
 
 def parallel_env(env_id: str = ENV_IDS[0], **kwargs: Any) -> Any:
-    """The PettingZoo environment of `env_id` (the Gymnasium id of the same family), with MindpyParallelEnv's
-    arguments."""
-    from .parallel import MindpyParallelEnv
-
-    return MindpyParallelEnv(family_of_id(env_id), **kwargs)
+    """The PettingZoo environment of `env_id`, with its class's arguments (MindpyParallelEnv's for the families
+    played toward goals)."""
+    family = family_of_id(env_id)
+    module, name = ENTRY_POINTS[family][1].split(":")
+    cls = getattr(importlib.import_module(module), name)
+    return cls(family, **kwargs) if family in GOAL_FAMILIES else cls(**kwargs)

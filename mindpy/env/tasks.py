@@ -20,7 +20,7 @@ def refuse_unserved(task: Task) -> Family:
     if family.play_entry:
         raise ConfigError(f"mindpy.env cannot serve {family.name} tasks: they play their own way "
                           f"({family.play_entry}), not as agents acting toward goals (crafting, cooking, "
-                          f"construction)")
+                          f"construction, coblock)")
     if task.usernames:
         raise ConfigError(f"mindpy.env cannot serve task '{one_line(task.id, 80)}': it has human players "
                           f"({', '.join(task.usernames)})")
