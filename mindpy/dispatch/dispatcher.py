@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from ..commands import CommandRegistry, default_registry
 from ..models.base import ChatModel, ModelError
 from .decision import Decision, HistoryEntry
-from .prompt import DISPATCH_COMMANDS, DispatcherOptions, build_prompt, dispatch_command_docs
+from .prompt import DISPATCH_COMMANDS, DispatcherOptions, DispatchPrompt, build_prompt, dispatch_command_docs
 from .reply import parse_dispatch_reply
 from .state import DispatchState
 
@@ -47,21 +47,31 @@ class Dispatcher:
 
     def decide(self, state: DispatchState) -> Decision:
         """The commands for this step's free cooks."""
+        prompt = self.prompt(state)
+        try:
+            reply = self.model.send([{"role": "user", "content": prompt.user}], system=prompt.system).text
+        except ModelError as exc:
+            return self._keep(Decision(state.step, {}, [f"the dispatcher's model call failed: {exc}"], "",
+                                       prompt.system, prompt.user))
+        return self.answer(state, prompt, reply)
+
+    def prompt(self, state: DispatchState) -> DispatchPrompt:
+        """The prompt for `state`: what the model is asked (and what an environment shows its learner)."""
         unknown = [a.name for a in state.agents if a.name not in self.agent_names]
         if unknown:
             raise ValueError(f"state names agents the dispatcher does not command: {', '.join(unknown)}; "
                              f"its agents are {', '.join(self.agent_names)}")
-        prompt = build_prompt(self.dishes, state, self.options, self.command_docs, list(self.history),
-                              self.pending_problems)
-        try:
-            reply = self.model.send([{"role": "user", "content": prompt.user}], system=prompt.system).text
-        except ModelError as exc:
-            decision = Decision(state.step, {}, [f"the dispatcher's model call failed: {exc}"], "",
-                                prompt.system, prompt.user)
-        else:
-            parsed = parse_dispatch_reply(reply, self.agent_names, self.registry, busy=state.busy_agents(),
-                                          allowed=self.commands, people=[p.name for p in state.people])
-            decision = Decision(state.step, parsed.commands, parsed.problems, reply, prompt.system, prompt.user)
+        return build_prompt(self.dishes, state, self.options, self.command_docs, list(self.history),
+                            self.pending_problems)
+
+    def answer(self, state: DispatchState, prompt: DispatchPrompt, reply: str) -> Decision:
+        """The decision of `reply` to `prompt` (the commands the parser accepts, the problems found), kept in the
+        history and the next prompt's feedback; a learner's reply comes in here as a model's does."""
+        parsed = parse_dispatch_reply(reply, self.agent_names, self.registry, busy=state.busy_agents(),
+                                      allowed=self.commands, people=[p.name for p in state.people])
+        return self._keep(Decision(state.step, parsed.commands, parsed.problems, reply, prompt.system, prompt.user))
+
+    def _keep(self, decision: Decision) -> Decision:
         self.history.append(decision.history_entry())
         self.pending_problems = list(decision.problems)
         return decision

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from ....bridge.plain_chat import tell_commands
-from ....dispatch import Decision, Dispatcher, DispatcherOptions, OpenOrder
+from ....dispatch import Decision, Dispatcher, DispatcherOptions, DispatchState, OpenOrder
 from ....dispatch.cooks import CookCommands, feedback_lines, killed_animals
 from ....dispatch.human import WAIT_S as PLAYER_WAIT_S
 from ....dispatch.human import HumanDispatcher, human_player, orders_line
@@ -182,6 +182,21 @@ def with_temperature(spec: Any) -> Any:
     return Ablations(temperature=DISPATCHER_TEMPERATURE).with_temperature(spec)
 
 
+@dataclass(frozen=True)
+class StepStart:
+    """What a step's first half read (OrdersPlay.begin) and its second half needs: the dispatcher's state, the
+    commands that ended, the inventories and busy cooks the state shows."""
+
+    t: int
+    began: float        # time.monotonic() at the step's start
+    before: int         # events in the book before the step
+    ended: list[Any]    # mindpy.dispatch.cooks.Ended
+    inventories: dict[str, dict[str, int]]
+    doing: dict[str, str]
+    people: dict[str, dict[str, int]]
+    state: DispatchState
+
+
 @dataclass
 class OrdersPlay:
     """The steps of one episode in a set-up kitchen: the book of orders, the dispatcher, the cooks running its
@@ -210,6 +225,14 @@ class OrdersPlay:
 
     def step(self, t: int) -> Decision:
         """Play step t; returns the dispatcher's decision. MindpyError when the world cannot be read."""
+        seen = self.begin(t)
+        decision = self.dispatcher.decide(seen.state)
+        self.finish(seen, decision)
+        return decision
+
+    def begin(self, t: int) -> StepStart:
+        """Step t's first half: the book moves to the step, the ended commands are read, the farm restocked and
+        the kitchen read into the dispatcher's state (the people told the open orders)."""
         began = time.monotonic()
         before = len(self.book.events)
         self.book.step(t)
@@ -231,7 +254,13 @@ class OrdersPlay:
         state = dispatch_state(view)
         if people:  # before the dispatcher thinks: the people cook while it does
             self.tell_people(orders_line(t, state.orders))
-        decision = self.dispatcher.decide(state)
+        return StepStart(t, began, before, ended, inventories, doing, people, state)
+
+    def finish(self, seen: StepStart, decision: Decision) -> None:
+        """Step t's second half, once the dispatcher has decided: its call logged, its commands run until due
+        (or the step's cap), the serving chest emptied into the orders."""
+        t, began, before, ended, inventories = seen.t, seen.began, seen.before, seen.ended, seen.inventories
+        doing, people = seen.doing, seen.people
         self.replies_with_problems += bool(decision.problems)
         self.calls.write(json.dumps(call_line(decision, t), ensure_ascii=False) + "\n")
         self.calls.flush()
@@ -267,7 +296,6 @@ class OrdersPlay:
                     "served": served, "late": late, **({"people": people} if people else {})}
             self.steps_log.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
             self.steps_log.flush()
-        return decision
 
     def serve(self, t: int, running: dict[str, str] | None = None) -> dict[str, int]:
         """Empty the serving chest: each dish completes the open order of it due first, or is wasted. Not while
@@ -301,10 +329,7 @@ def play(session: Any) -> dict:
     EpisodeInfraError when the server, the bots, the set-up or a reading of the world fail, or when the
     dispatcher's model endpoint cannot be used (after the step whose call found it down; result.json then ends as
     "error" with the URL and the cause)."""
-    from ....agent.runner import AgentRunner
-    from ....harness.episode import TASK_ORIGIN
     from ....harness.session import EpisodeInfraError
-    from ....models.replay import ReplayModel
 
     task, names, say, model, models = session.task, session.names, session.say, session.model, session.models
     options: OrdersOptions = session.family_options.get("orders") or OrdersOptions()
@@ -331,37 +356,20 @@ def play(session: Any) -> dict:
     say(f"{task.id}: {len(names)} cooks ({', '.join(names)}) joining {host}:{port}")
     recorder = EpisodeRecorder(task, names)
     cooks = CookCommands({})  # its agents come once they have joined
-    # the cooks only run the dispatcher's commands: their own model never speaks
-    runner = AgentRunner(settings, session.profiles, host, port, console=console, task=task,
-                         event_hooks=lambda name: [_event_hook(name, cooks, recorder)],
-                         models={n: ReplayModel([], default="") for n in names})
-    agents = session.start_runner(runner, who="cooks")
+    agents = start_cooks(session, settings, console, lambda name: [_event_hook(name, cooks, recorder)])
     cooks.agents.update(agents)
-    for agent in agents.values():
-        agent.settings.hears_players = False  # the cooks take commands from the dispatcher alone
-        for mode in QUIET_MODES:
-            agent.modes.set_on(mode, False)
     bots = [agents[n].bot for n in names]
     if isinstance(dispatcher, HumanDispatcher):  # from now on: lines typed during the set-up count for step 0
         listen_to_the_player(dispatcher, bots)
     issue = session.issue_for(bots)
-    restore = [(agent, mode, agent.modes.get(mode).on) for agent in agents.values() for mode in SETUP_QUIET_MODES]
-    for agent, mode, _ in restore:
-        agent.modes.set_on(mode, False)
-    with session.setting_up():
-        setup = set_up_orders(task, bots, issue, origin=TASK_ORIGIN, seed=session.seed)
-    for agent, mode, was_on in restore:
-        agent.modes.set_on(mode, was_on)
+    setup = set_up_kitchen(session, agents, issue, session.seed)
     say(f"{task.id}: kitchen set up; {steps} steps " + (f"of at most {cap_s:g} s" if options.wall_clock else
                                                        "in game time (each command busy for its steps)"))
     if isinstance(dispatcher, HumanDispatcher):
         seat_the_player(dispatcher, bots, issue, setup.stations["serving_chest"], say)
     people = seat_the_people(task, setup, bots, issue, say)
 
-    def restock(killed: list[str]) -> None:
-        for line in restock_commands(setup, killed):
-            issue(line)
-
+    restock = restocker(setup, issue)
     book = OrderBook(stream, max_open=options.max_open)
     recorder.started_at = time.time()  # the play starts now
     with (session.run_dir / CALLS_FILE).open("w", encoding="utf-8") as calls, \
@@ -402,6 +410,49 @@ def play(session: Any) -> dict:
     say(f"{task.id}: {orders['completed']} of {orders['completed'] + orders['failed']} orders served "
         f"(rate {orders['completion_rate']:.3f}) in {result['duration_s']:.0f} s")
     return result
+
+
+def start_cooks(session: Any, settings: Any, console: Any, event_hooks: Callable[[str], list]) -> dict[str, Any]:
+    """The cooks, joined to the session's server: agents whose own model never speaks (they run the dispatcher's
+    commands), deaf to players, with the modes that would walk them away on their own off. `event_hooks(name)`
+    gives each cook's agent-event hooks."""
+    from ....agent.runner import AgentRunner
+    from ....models.replay import ReplayModel
+
+    runner = AgentRunner(settings, session.profiles, session.host, session.port, console=console,
+                         task=session.task, event_hooks=event_hooks,
+                         models={n: ReplayModel([], default="") for n in session.names})
+    agents = session.start_runner(runner, who="cooks")
+    for agent in agents.values():
+        agent.settings.hears_players = False  # the cooks take commands from the dispatcher alone
+        for mode in QUIET_MODES:
+            agent.modes.set_on(mode, False)
+    return agents
+
+
+def set_up_kitchen(session: Any, agents: dict[str, Any], issue: Callable[[str], Any], seed: int) -> Any:
+    """Set the task's kitchen up around the cooks (`seed`: its random parts); the set-up (OrdersSetup). A failure
+    is EpisodeInfraError (session.setting_up)."""
+    from ....harness.episode import TASK_ORIGIN
+
+    bots = [agents[n].bot for n in session.names]
+    restore = [(agent, mode, agent.modes.get(mode).on) for agent in agents.values() for mode in SETUP_QUIET_MODES]
+    for agent, mode, _ in restore:
+        agent.modes.set_on(mode, False)
+    try:
+        with session.setting_up():
+            return set_up_orders(session.task, bots, issue, origin=TASK_ORIGIN, seed=seed)
+    finally:
+        for agent, mode, was_on in restore:
+            agent.modes.set_on(mode, was_on)
+
+
+def restocker(setup: Any, issue: Callable[[str], Any]) -> Callable[[list[str]], None]:
+    """OrdersPlay's `restock`: the farm refilled and the killed animals summoned back through `issue`."""
+    def restock(killed: list[str]) -> None:
+        for line in restock_commands(setup, killed):
+            issue(line)
+    return restock
 
 
 def seat_the_player(dispatcher: HumanDispatcher, bots: list, issue: Callable[[str], Any],
