@@ -1,6 +1,7 @@
 """The environments' ids, one per task family: `mindpy/<family>-v0`. The families played toward goals (crafting,
-cooking, construction, coblock) share one Gymnasium env and one PettingZoo env; orders, which plays its own way,
-has its own: the dispatcher, in Gymnasium and in PettingZoo (one agent)."""
+cooking, construction, coblock) share one Gymnasium env and one PettingZoo env; orders and defuse, which play their
+own way, have their own: orders the dispatcher, in Gymnasium and in PettingZoo (one agent), defuse the team in
+PettingZoo only (no agent of it plays alone)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ import importlib
 from typing import Any
 
 GOAL_FAMILIES = ("crafting", "cooking", "construction", "coblock")
-FAMILIES = (*GOAL_FAMILIES, "orders")
+FAMILIES = (*GOAL_FAMILIES, "orders", "defuse")
 ENV_IDS = tuple(f"mindpy/{family}-v0" for family in FAMILIES)
 # family -> (Gymnasium entry point, or None: no single-agent env; PettingZoo class)
 ENTRY_POINTS: dict[str, tuple[str | None, str]] = {
     **{family: ("mindpy.env.gym_env:MindpyEnv", "mindpy.env.parallel:MindpyParallelEnv") for family in GOAL_FAMILIES},
     "orders": ("mindpy.env.orders_env:OrdersEnv", "mindpy.env.orders_env:OrdersParallelEnv"),
+    "defuse": (None, "mindpy.env.defuse_env:DefuseParallelEnv"),
 }
 GYM_IDS = tuple(env_id for env_id, family in zip(ENV_IDS, FAMILIES, strict=True) if ENTRY_POINTS[family][0])
 

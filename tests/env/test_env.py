@@ -37,9 +37,10 @@ def crafting_env(server):
 
 
 def test_the_ids_are_registered_and_refuse_families_that_play_their_own_way():
-    assert set(mindpy.env.ENV_IDS) >= {"mindpy/crafting-v0", "mindpy/cooking-v0", "mindpy/construction-v0",
-                                       "mindpy/coblock-v0"}
-    assert all(env_id in gymnasium.registry for env_id in mindpy.env.ENV_IDS)
+    assert set(mindpy.env.ENV_IDS) == {"mindpy/crafting-v0", "mindpy/cooking-v0", "mindpy/construction-v0",
+                                       "mindpy/coblock-v0", "mindpy/orders-v0", "mindpy/defuse-v0"}
+    assert set(mindpy.env.GYM_IDS) == set(mindpy.env.ENV_IDS) - {"mindpy/defuse-v0"}  # a team: PettingZoo only
+    assert all(env_id in gymnasium.registry for env_id in mindpy.env.GYM_IDS)
     for family in ("orders", "defuse"):
         with pytest.raises(ConfigError) as refused:
             choose_task(family)
