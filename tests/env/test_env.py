@@ -57,6 +57,9 @@ def test_pettingzoo_parallel_api(server):
         assert len(env.possible_agents) == task.agent_count == 2
         observations, infos = env.reset(seed=3)
         first, second = env.possible_agents
+        # the checks below read what the commands answered: this step lasts until both ended (a one-tick step may
+        # end before a loaded machine answers !inventory, whose output then comes with a later step)
+        env.game.step_ticks = None
         observations, rewards, terminated, truncated, infos = env.step(
             {first: f'!startConversation("{second}", "I have oak planks.")', second: "!inventory"})
         assert infos[first]["valid"] and infos[second]["valid"], infos
