@@ -81,6 +81,9 @@ class Settings:
     processes: int = 1
     # files
     bots_dir: str = "bots"                    # per-bot state and archives
+    # a skill library kept across runs and episodes: each agent's in DIR/<name>/ ("": bots_dir/<name>/skills/, which
+    # in an episode lies in its run folder, so evaluations start empty); e.g. MINDPY_SKILLS_DIR=~/mindpy-skills
+    skills_dir: str = ""
     cache_dir: str = ".cache"                 # embedding cache
 
     def to_dict(self) -> dict:

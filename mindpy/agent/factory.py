@@ -153,12 +153,14 @@ def make_vision(profile, settings, model, wrap_model: ModelWrapper | None = None
 
 
 def make_library(profile, settings):
-    """The agent's skill library, `bots/<name>/skills/` (its saved skills are loaded now), or None when the profile
-    has `save_skills: false`."""
+    """The agent's skill library, `bots/<name>/skills/` or, with the `skills_dir` setting, `<skills_dir>/<name>/`
+    (kept across runs and episodes); its saved skills are loaded now. None when the profile has `save_skills: false`."""
     from ..coding.library import SkillLibrary
 
     if not profile.save_skills:
         return None
+    if settings.skills_dir:
+        return SkillLibrary(Path(settings.skills_dir).expanduser().resolve() / profile.name, agent=profile.name)
     return SkillLibrary(Path(settings.bots_dir) / profile.name / "skills", agent=profile.name)
 
 

@@ -1,6 +1,7 @@
 """The skill library through a whole agent: a replay model writes the code, the sandbox runs it against a real bot
-on the embedded server, what worked is saved in bots/<name>/skills/, and after a restart the coding prompt shows it
-(retrieved with the real MiniLM embeddings) and new code calls it by name."""
+on the embedded server, what worked is saved in the agent's library, and after a restart the coding prompt shows it
+(retrieved with the real MiniLM embeddings) and new code calls it by name; with the skills_dir setting the library
+outlives the run folder, as a later episode's agent (a run folder of its own) finds it."""
 
 from __future__ import annotations
 
@@ -33,9 +34,10 @@ def said_after(agent, words: str) -> bool:
 
 def test_code_that_worked_is_saved_listed_and_called_by_name_after_a_restart(make_bot, tmp_path, caplog):
     name = unique_name("coder")
-    settings = make_settings(tmp_path, allow_insecure_coding=True)
+    library = tmp_path / "library"  # the skills_dir setting: the library outside the run folder (bots/)
+    settings = make_settings(tmp_path, allow_insecure_coding=True, skills_dir=str(library))
     profile = load_profile(make_profile(tmp_path, name, embedding="local", skills_in_prompt=1), settings=settings)
-    folder = tmp_path / "bots" / name / "skills"
+    folder = library / name
     bot = make_bot(exact_name=name)
     first = build_agent(profile, bot, settings, model=ReplayModel([f'!newAction("{REQUEST}")', COLLECT_AND_CRAFT,
                                                                    "Done: I have planks now."], default="Okay."))
@@ -51,11 +53,14 @@ def test_code_that_worked_is_saved_listed_and_called_by_name_after_a_restart(mak
         first.close()
 
     # A restart: a new agent for the same bot reads its folder, where a hand-written skill and a broken file lie too.
+    # It plays in another run folder, as a later episode's agent does: the skills_dir setting finds the library.
     (folder / "look_at_tree.py").write_text(DECOY)
     (folder / "broken.py").write_text("print('no header')\n")
+    later = make_settings(tmp_path / "later_episode", allow_insecure_coding=True, skills_dir=str(library))
     model = ReplayModel([f'!newAction("{SECOND_REQUEST}")', CALLS_THE_SKILL, "Done."], default="Okay.")
     with caplog.at_level(logging.WARNING, logger="mindpy.coding.library"):
-        second = build_agent(profile, bot, settings, model=model)
+        second = build_agent(profile, bot, later, model=model)
+    assert not (tmp_path / "later_episode" / "bots" / name / "skills").exists()
     assert any("broken.py skipped" in r.getMessage() for r in caplog.records)
     second.start()
     try:
