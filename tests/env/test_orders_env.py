@@ -33,10 +33,11 @@ def task_file(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def orders_env(server, task_file):
-    """By the server's address (gymnasium.make copies its arguments: a server object would be copied too)."""
-    env = gymnasium.make("mindpy/orders-v0", task_file=task_file, server=f"{server.host}:{server.port}",
-                         names=[unique_name("cook") for _ in range(2)])
+def orders_env(task_file):
+    """On an embedded server of its own: each reset summons the kitchen's animals anew and the ones before stay,
+    so the many resets of the API checks would crowd the session's server (at most 200 entities) for the tests
+    after these."""
+    env = gymnasium.make("mindpy/orders-v0", task_file=task_file, names=[unique_name("cook") for _ in range(2)])
     yield env
     env.close()
 
@@ -69,8 +70,8 @@ def test_the_scripted_dispatchers_replies_through_step_complete_orders(orders_en
     assert info["score"] > 0 and observation in env.observation_space
 
 
-def test_pettingzoo_parallel_api_with_one_dispatcher(server, task_file):
-    env = mindpy.env.parallel_env("mindpy/orders-v0", task_file=task_file, server=server, max_steps=2,
+def test_pettingzoo_parallel_api_with_one_dispatcher(task_file):
+    env = mindpy.env.parallel_env("mindpy/orders-v0", task_file=task_file, max_steps=2,  # its own server (above)
                                   names=[unique_name("pzcook") for _ in range(2)])
     try:
         parallel_api_test(env, num_cycles=3)
