@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from .errors import UserFileError
+from .errors import ConfigError, UserFileError
 
 MB = 1024 * 1024
 DEFAULT_MAX_BYTES = 4 * MB        # profiles, settings, example files
@@ -346,6 +346,17 @@ def _scalar(value: Any, limit: int) -> str:
     if value is None or isinstance(value, (bool, int, float)):
         return json.dumps(value)
     return one_line(repr(value), limit + 1)
+
+
+def read_json_record(path: Path, option: str, missing: str) -> Any:
+    """A JSON record mindpy wrote earlier (an episode's or an evaluation's settings), for the command line option
+    `option` that reads it: ConfigError in one line when it is missing (`missing` says what to do) or unreadable."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{option}: {missing}") from None
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{option}: {path}: {one_line(str(exc))}") from None
 
 
 def one_line(text: str, limit: int = 200) -> str:

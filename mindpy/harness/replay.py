@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..models.base import ChatModel, Message, ModelUnreachable, Usage
-from ..userfiles import one_line
+from ..userfiles import one_line, read_json_record
 from .calls import call_kind, read_calls
 
 EPISODE_RECORD = "episode.json"
@@ -40,13 +40,8 @@ def write_episode_record(run_dir: Path, task_file: str | Path, task_id: str, opt
 def read_episode_record(run_dir: Path) -> dict:
     """What write_episode_record wrote; ConfigError (one line) when RUN_DIR has none."""
     path = run_dir / EPISODE_RECORD
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"--replay {one_line(str(run_dir), 80)}: no {EPISODE_RECORD} there (an episode folder of "
-                          f"mindpy run --task or mindpy eval)") from None
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"--replay: {path}: {one_line(str(exc))}") from None
+    record = read_json_record(path, f"--replay {one_line(str(run_dir), 80)}",
+                              f"no {EPISODE_RECORD} there (an episode folder of mindpy run --task or mindpy eval)")
     if not isinstance(record, dict) or not record.get("task_file") or not record.get("task_id"):
         raise ConfigError(f"--replay: {path} does not name a task file and task id")
     return record

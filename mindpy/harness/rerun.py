@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from ..userfiles import one_line
+from ..userfiles import one_line, read_json_record
 from .evaluate import RECORD, Evaluation, read_results
 
 
@@ -31,13 +31,8 @@ def errored_run_dirs(out: Path) -> list[Path]:
 def read_record(out: Path) -> dict[str, Any]:
     """OUT/evaluation.json, as Evaluation.record wrote it; ConfigError (one line) when it is missing or bad."""
     path = out / RECORD
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"--retry-errors: {path} is missing (evaluations record their settings there); rerun "
-                          f"the evaluation's own command instead: it plays the errored episodes again") from None
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"--retry-errors: {path}: {one_line(str(exc))}") from None
+    record = read_json_record(path, "--retry-errors", f"{path} is missing (evaluations record their settings there); "
+                              "rerun the evaluation's own command instead: it plays the errored episodes again")
     if not isinstance(record, dict) or not isinstance(record.get("files"), list):
         raise ConfigError(f"--retry-errors: {path} is not an evaluation's record")
     return record
