@@ -80,7 +80,7 @@ CSV_FIELDS = ("task_id", "file", "family", "agent_count", "trial", "score", "suc
               "commands", "messages", "tokens", "attempts", "error", "run_dir",
               *COBLOCK_FIELDS,  # coblock episodes only (empty for the others)
               *BREAKDOWN_FIELDS,
-              "cheat")  # new columns go last: readers of older files find theirs where they were
+              "cheat", "human_count")  # new columns go last: readers of older files find theirs where they were
 NOT_APPLICABLE = "n/a"  # a breakdown value the task does not have (crafting's depth of a cooking task)
 UNKNOWN = "unknown"  # a breakdown value a row does not record (rows of runs from before the column)
 NAME_LIMIT = 100  # characters of a file or task name kept in a folder name
@@ -101,6 +101,7 @@ class Episode:
     run_dir: Path  # the episode's identity: built from its file, task id, agent count and trial (episode_dir)
     trial: int = 1
     breakdown: dict[str, str] = field(default_factory=dict)  # the task's breakdown values (task_breakdown)
+    human_count: int = 0  # slots people play beside the agents (orders' person cooks)
 
     @property
     def label(self) -> str:
@@ -256,7 +257,8 @@ class Evaluation:
         chosen = [t for t in list(report.tasks.values())[:limit]
                   if self._playable(path, t) and self._solvable(path, t)]
         return [Episode(path, task.id, family_of(task).name, task.agent_count,
-                        episode_dir(self.out, path, task.id, task.agent_count, trial), trial, task_breakdown(task))
+                        episode_dir(self.out, path, task.id, task.agent_count, trial), trial, task_breakdown(task),
+                        task.human_count)
                 for task in chosen for trial in range(1, (trials or family_of(task).paper_trials) + 1)]
 
     def _playable(self, path: str, task) -> bool:
@@ -466,13 +468,15 @@ class Evaluation:
                 "tokens": result.total("tokens"), "attempts": attempts,
                 "error": result.error or "", "run_dir": str(ep.run_dir),
                 **{key: _blank_if_none(result.value(key)) for key in COBLOCK_FIELDS}, **self._breakdown(ep),
-                "cheat": _blank_if_none(result.cheat)}  # the episode's own building assistance (blank: unrecorded)
+                "cheat": _blank_if_none(result.cheat),  # the episode's own building assistance (blank: unrecorded)
+                "human_count": ep.human_count}
 
     def _error_row(self, ep: Episode, error: str, attempts: int) -> dict:
         return {"task_id": ep.task_id, "file": ep.file, "family": ep.family, "agent_count": ep.agent_count,
                 "trial": ep.trial, "score": "", "success": False, "end_reason": "error", "duration_s": "",
                 "commands": 0, "messages": 0, "tokens": 0, "attempts": attempts, "error": error,
-                "run_dir": str(ep.run_dir), **dict.fromkeys(COBLOCK_FIELDS, ""), **self._breakdown(ep), "cheat": ""}
+                "run_dir": str(ep.run_dir), **dict.fromkeys(COBLOCK_FIELDS, ""), **self._breakdown(ep), "cheat": "",
+                "human_count": ep.human_count}
 
     @staticmethod
     def _breakdown(ep: Episode) -> dict[str, str]:
@@ -530,15 +534,18 @@ def summarize(rows: list[dict], usd_per_mtok: float = 0.0, model: str | None = N
     errors = [r for r in rows if r["end_reason"] == "error"]
     groups: dict[str, dict] = {}
     for r in played:
-        key = f"{r['family']}/{r['agent_count']}_agents"
+        # episodes with people beside the agents are a group of their own: a person's play is not the agents'
+        people = f"+{r['human_count']}_humans" if r["human_count"] else ""
+        key = f"{r['family']}/{r['agent_count']}_agents{people}"
         g = groups.setdefault(key, {"family": r["family"], "agent_count": r["agent_count"], "episodes": 0,
-                                    "successes": 0, "scores": []})
+                                    "successes": 0, "scores": [], "human_count": r["human_count"]})
         g["episodes"] += 1
         g["successes"] += int(bool(r["success"]))
         g["scores"].append(float(r["score"]))
     by_group = {}
     for key, g in sorted(groups.items()):
-        by_group[key] = {"family": g["family"], "agent_count": g["agent_count"], "episodes": g["episodes"],
+        by_group[key] = {"family": g["family"], "agent_count": g["agent_count"],
+                         **({"human_count": g["human_count"]} if g["human_count"] else {}), "episodes": g["episodes"],
                          "success_rate": g["successes"] / g["episodes"],
                          "mean_score": sum(g["scores"]) / len(g["scores"])}
     families: dict[str, dict] = {}
@@ -693,7 +700,8 @@ def _typed_row(row: dict) -> dict:
     out = dict(row)
     success = row.get("success", False)
     out["success"] = success.strip().lower() in ("true", "1", "yes") if isinstance(success, str) else bool(success)
-    for key, default in (("agent_count", row.get("agent_count")), ("trial", 1)):  # no count: "unknown"
+    # no agent count: kept as it is ("unknown"); no human count: an older file, played without people
+    for key, default in (("agent_count", row.get("agent_count")), ("trial", 1), ("human_count", 0)):
         value = row.get(key)
         try:
             out[key] = int(value) if value not in (None, "") else default

@@ -37,11 +37,15 @@ def blueprint_summary(task: Task) -> str:
             f"{blocks} blocks to place")
 
 
+def players_text(task: Task) -> str:
+    """"2 agents", or "2 agents + 1 human" for a task with slots people play."""
+    people = counted(task.agent_count, "agent")
+    return people + (f" + {counted(task.human_count, 'human')}" if task.human_count else "")
+
+
 def describe_task(task: Task) -> str:
     """Everything about one task: agents, goals, targets, inventories, blueprint size."""
-    people = counted(task.agent_count, "agent")
-    if task.human_count:
-        people += f" + {counted(task.human_count, 'human')}"
+    people = players_text(task)
     family = family_of(task)
     kind = family.kind_text(task)
     lines = [f"{task.id}", f"  type: {kind}; {people}; timeout {task.timeout:g} s"]
@@ -98,7 +102,8 @@ def describe_task(task: Task) -> str:
 def describe_file(tasks: Mapping[str, Task], source: str = "", invalid: Sequence[str] = ()) -> str:
     """One line per task, with counts by type and agent number first; the ids of invalid tasks (left out) last."""
     types = Counter(t.type for t in tasks.values())
-    agents = Counter(t.agent_count for t in tasks.values())
+    agents = Counter(f"{t.agent_count}" + (f"+{t.human_count} human" if t.human_count else "")
+                     for t in tasks.values())
     head = f"{source + ': ' if source else ''}{len(tasks)} tasks (" + ", ".join(
         f"{n} {k}" for k, n in sorted(types.items())) + "); agents: " + ", ".join(
         f"{n} x {k}" for k, n in sorted(agents.items()))
@@ -106,7 +111,7 @@ def describe_file(tasks: Mapping[str, Task], source: str = "", invalid: Sequence
     width = min(max((len(i) for i in tasks), default=0), 72)
     for task in tasks.values():
         what = family_of(task).what(task) if is_family(task.type) else ""
-        lines.append(f"  {task.id:<{width}}  {task.type:<12} {task.agent_count} agents  {what}")
+        lines.append(f"  {task.id:<{width}}  {task.type:<12} {players_text(task)}  {what}")
     if invalid:
         more = len(invalid) - SHOWN_IDS
         shown = ", ".join(invalid[:SHOWN_IDS]) + (f" and {more} more" if more > 0 else "")

@@ -77,7 +77,7 @@ def test_every_row_carries_its_tasks_breakdown(two_trials):
     assert sorted({short(ep.task_id) for ep in evaluation.episodes}) == sorted(TASKS)  # none skipped
     rows = {(short(r["task_id"]), int(r["trial"])): r for r in read_results(evaluation.out / "results.csv")}
     columns = list(rows[("carrot", 1)])
-    assert columns == list(CSV_FIELDS) and columns[-len(BREAKDOWN_FIELDS) - 1:] == [*BREAKDOWN_FIELDS, "cheat"]
+    assert columns == list(CSV_FIELDS) and columns[-len(BREAKDOWN_FIELDS) - 2:] == [*BREAKDOWN_FIELDS, "cheat", "human_count"]
     picked = {name: {key: rows[(name, 2)][key] for key in BREAKDOWN_FIELDS} for name in TASKS}
     assert picked["carrot"] == {"plan_depth": "0", "difficulty": "n/a", "coblock_type": "n/a",
                                 "blocked_access": "yes", "hells_kitchen": "no"}
@@ -151,6 +151,26 @@ def test_rows_of_older_runs_count_as_unknown(two_trials, tmp_path):
         _row(Episode("f.json", "t", "crafting", 2, tmp_path / "t"), EpisodeResult.from_dict({"score": 1.0, "end_reason": "success"}), 1)
     assert unplanned["plan_depth"] == "" and summarize([unplanned])["by_breakdown"]["plan_depth"] == {
         "unknown": rate(1, 1)}
+
+
+def test_episodes_with_people_beside_the_agents_are_a_group_of_their_own(tmp_path):
+    def row(task_id: str, humans: int, score: float) -> dict:
+        episode = Episode("f.json", task_id, "orders", 2, tmp_path / task_id, human_count=humans)
+        return Evaluation([], out=tmp_path)._row(
+            episode, EpisodeResult.from_dict({"score": score, "end_reason": "success" if score else "timeout"}), 1)
+
+    rows = [row("a", 0, 1.0), row("b", 0, 1.0), row("c", 1, 0.0)]
+    groups = summarize(rows)["by_family_and_agents"]
+    assert groups["orders/2_agents"]["episodes"] == 2 and groups["orders/2_agents"]["success_rate"] == 1.0
+    assert groups["orders/2_agents+1_humans"] == {"family": "orders", "agent_count": 2, "human_count": 1,
+                                                  "episodes": 1, "success_rate": 0.0, "mean_score": 0.0}
+    with (tmp_path / "results.csv").open("w", newline="") as f:  # read back as strings, and without the column
+        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    assert summarize(read_results(tmp_path / "results.csv"))["by_family_and_agents"] == groups
+    older = [{k: v for k, v in r.items() if k != "human_count"} for r in rows]
+    assert summarize(older)["by_family_and_agents"]["orders/2_agents"]["episodes"] == 3
 
 
 def test_the_chart_has_a_panel_per_breakdown_with_values(two_trials):

@@ -7,6 +7,7 @@ import hashlib
 import json
 import math
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -209,3 +210,17 @@ def test_a_bad_dish_list_is_said_once_not_again_as_a_lifetime_problem(test_split
     data["dishes"] = "bread"
     problems = check_task("bad", data).problems
     assert [p for p in problems if "field 'dishes'" in p] and not [p for p in problems if "field 'tau_lft'" in p]
+
+
+def test_a_person_cooking_beside_the_cooks_is_listed_as_a_human_not_as_an_agent():
+    from mindpy.tasks.describe import describe_file, describe_task
+
+    tasks = load_tasks("tasks/orders_test.json")
+    raw = json.loads(Path("tasks/orders_test.json").read_text())["orders_l00_golden_apple_2_agents_alpha_3"]
+    raw.update(human_count=1, usernames=["Steve"])
+    raw["initial_inventory"]["2"] = {"apple": 8}
+    task = Task.from_dict("with_steve", raw)
+    listing = describe_file({"with_steve": task})
+    assert "2 agents + 1 human" in listing and "2+1 human" in listing.splitlines()[0]
+    assert "2 agents + 1 human" in describe_task(task)
+    assert "2 agents  " in describe_file({"plain": tasks["orders_l00_golden_apple_2_agents_alpha_3"]})
