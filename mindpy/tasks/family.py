@@ -83,6 +83,9 @@ class Family:
     probes_entry: ClassVar[str | None] = None
     # episodes per task `mindpy eval` plays when --trials is not given: its paper's count (orders: the mean of 3)
     paper_trials: ClassVar[int] = 1
+    # how the embedded server rolls drops during its episodes (plugins/39_loot_rolls.js): "random" as vanilla, or
+    # "expected" (every count and chance its expected value) where two plays of a task must hand out the same items
+    loot_rolls: ClassVar[str] = "random"
     one_model: ClassVar[bool] = False          # one model plays for the whole team (no --team)
     human_dispatcher: ClassVar[bool] = False   # `--model human:NAME` makes a player give the team's orders
     episode_options: ClassVar[tuple[str, ...]] = ()  # episode switches only this family takes (defuse's probes)

@@ -98,6 +98,9 @@ def plan_setup(task: Task, agent_names: Sequence[str], origin: Position | None =
     if len(names) < task.agent_count:
         raise WorldSetupError(f"Task '{task.id}' needs {task.agent_count} agents, got {len(names)}: {names}")
     setup = TaskSetup(task, names)
+    # first, so that every drop of the task is rolled by its family's rule (a server of another kind answers the
+    # unknown command with an error line and rolls as it always does)
+    setup.commands.append(f"mindpy_loot {family_of(task).loot_rolls}")
     for i, name in enumerate(names):
         setup.goals[name] = task.goal_for(i)
         setup.blocked_actions[name] = task.blocked_actions_for(i)

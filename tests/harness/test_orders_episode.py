@@ -252,7 +252,10 @@ def test_the_scripted_dispatcher_serves_orders_through_the_serving_chest(server,
 def test_two_runs_of_the_scripted_dispatcher_play_the_same_steps_even_on_a_loaded_machine(server, tmp_path):
     """Game steps, not the wall clock: a command busies its cook for its steps and a step waits for the commands
     due in it, so a CPU hog running beside the episodes changes nothing in what is played."""
-    task = golden_apple_task(6, alpha=1.0)  # an order every 2 steps, each living 5; a craft 2 steps, serving 1
+    # golden apples and golden carrots: an order every 2 steps; a craft 2 steps, digging a carrot 1, serving 1. The
+    # carrots dug (vanilla: 2-5 a plant) are rolled by the orders' loot rule, so both runs' cooks hold the same
+    raw = make_task(LEVELS["golden_food"], 2, 1.0, seed=5)
+    task = Task.from_dict("orders_test_golden_food", {**raw, "episode_steps": 6, "timeout": 60})
     hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         results = [run_episode(task, tmp_path / f"run{i}", model="oracle", server=f"{server.host}:{server.port}")
@@ -269,7 +272,9 @@ def test_two_runs_of_the_scripted_dispatcher_play_the_same_steps_even_on_a_loade
     assert first["events"] == second["events"] and first["orders"] == second["orders"]
     assert first["score"] == second["score"] and first["orders"]["completed"] >= 1, first["events"]
     assert first["orders_rules"]["clock"] == "game_steps" and first["orders_rules"]["overruns"] == 0
+    assert first["orders_rules"]["loot_rolls"] == "expected"
     steps = [json.loads(line) for line in logs[0]]
+    assert any(command.startswith("!collectBlocks") for s in steps for command, _ in s["commands"].values())
     crafts = [(s["step"], cook) for s in steps for cook, (command, busy) in s["commands"].items()
               if command.startswith("!craftRecipe") and busy == 2]
     assert crafts  # a craft at the table: 2 steps, so its cook is busy the next step

@@ -211,3 +211,28 @@ def test_commands_from_the_server_console(make_bot, server):
     server.command("kill @e[type=sheep]")
     server.command("weather clear")
     wait_until(lambda: "sheep" not in names_in_sight(bot) and not bot.js.isRaining, message="no sheep, no rain")
+
+
+def test_expected_loot_rolls_give_every_dig_the_same_drops_and_random_is_restored(make_bot):
+    """Orders episodes are set up with `/mindpy_loot expected`, so that two plays hand out the same items: ripe
+    carrots (vanilla: 2-5) then always give 4 (3.5, halves up)."""
+    from mindpy.skills.api import Skills
+
+    bot = make_bot("looter")
+    x, y, z = isolate(bot)
+    skills = Skills(bot)
+    assert "Unknown loot rule 'lucky'" in reply(bot, "/mindpy_loot lucky", "loot rule|rolled")
+    assert reply(bot, "/mindpy_loot", "rolled") == "Drops are rolled: random"
+    try:
+        assert reply(bot, "/mindpy_loot expected", "rolled") == "Drops are now rolled: expected"
+        gained = []
+        for _ in range(4):
+            bot.command(f"/setblock {x + 2} {y - 1} {z} farmland")
+            bot.command(f"/setblock {x + 2} {y} {z} carrots[age=7]")
+            wait_until(lambda: block(bot, x + 2, y, z)[0] == "carrots", message="ripe carrots")
+            before = bot.inventory().get("carrot", 0)
+            assert skills.collect_blocks("carrots", 1), skills.take_log()  # waits until nothing is left there
+            gained.append(bot.inventory().get("carrot", 0) - before)
+        assert gained == [4, 4, 4, 4]
+    finally:
+        assert reply(bot, "/mindpy_loot random", "rolled") == "Drops are now rolled: random"

@@ -64,6 +64,7 @@ const PLUGINS = [
   '32_world_commands',
   '33_tick_rate',
   '34_day_cycle',
+  '39_loot_rolls',
   '40_animals',
   '41_block_loot',
   '42_animal_movement',

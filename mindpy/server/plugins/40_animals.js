@@ -103,13 +103,13 @@ module.exports.server = function (serv, settings) {
   function dropLoot (entity) {
     const loot = (registry.entityLoot?.[entity.name]?.drops || []).concat(EXTRA_LOOT[entity.name] || [])
     for (const drop of loot) {
-      if (Math.random() > drop.dropChance) continue
+      if (!serv.mindpyLoot.chance(drop.dropChance)) continue
       const item = registry.itemsByName[drop.item]
       const [min, max] = drop.stackSizeRange || [1, 1]
-      const count = Math.max(1, min || 1) + Math.floor(Math.random() * (Math.max(1, max || 1) - Math.max(1, min || 1) + 1))
+      const count = serv.mindpyLoot.count(Math.max(1, min || 1), Math.max(1, max || 1))
       if (!item) continue
       serv.mindpyDropItem(entity.world, entity.position.offset(0, 0.5, 0), new Item(item.id, count), {
-        velocity: new Vec3(Math.random() * 2 - 1, 3, Math.random() * 2 - 1), pickupDelay: 500
+        velocity: new Vec3(serv.mindpyLoot.spread(1), 3, serv.mindpyLoot.spread(1)), pickupDelay: 500
       })
     }
   }

@@ -26,7 +26,7 @@ module.exports.server = function (serv) {
 
   function roll ([name, min, max]) {
     const item = registry.itemsByName[name]
-    const count = min + Math.floor(Math.random() * (max - min + 1))
+    const count = serv.mindpyLoot.count(min, max)
     return item && count > 0 ? new Item(item.id, count) : null
   }
 
@@ -52,7 +52,7 @@ module.exports.server = function (serv) {
         const kind = entry.item.endsWith('_sapling') ? 'sapling' : entry.item
         chance = LEAF_CHANCES[kind] ?? chance
       }
-      if (Math.random() > chance) continue
+      if (!serv.mindpyLoot.chance(chance)) continue
       const [min, max] = entry.stackSizeRange || [1, 1]
       const item = roll([entry.item, Math.max(1, min || 1), Math.max(1, max || 1)])
       if (item) drops.push(item)
@@ -61,7 +61,7 @@ module.exports.server = function (serv) {
   }
   serv.mindpyDropsFor = dropsFor
 
-  const scatter = () => new Vec3(Math.random() * 4 - 2, Math.random() * 2 + 2, Math.random() * 4 - 2)
+  const scatter = () => new Vec3(serv.mindpyLoot.spread(2), serv.mindpyLoot.between(2, 4), serv.mindpyLoot.spread(2))
 
   serv.mindpyDropBlockLoot = (world, position, block, heldItem = null) => {
     for (const item of dropsFor(block, heldItem)) {

@@ -23,7 +23,7 @@ module.exports.server = function (serv, settings) {
 
   const itemOf = (name, count = 1) => new Item(registry.itemsByName[name].id, count)
   const drop = (entity, item) => serv.mindpyDropItem(entity.world, entity.position.offset(0, 0.8, 0), item, {
-    velocity: new Vec3(Math.random() - 0.5, 3, Math.random() - 0.5)
+    velocity: new Vec3(serv.mindpyLoot.spread(0.5), 3, serv.mindpyLoot.spread(0.5))
   })
 
   // Swap one of the held items for `result`, like filling a bucket (the rest of the stack stays).
@@ -56,7 +56,7 @@ module.exports.server = function (serv, settings) {
       } else if (held.name === 'bowl' && animal.name === 'mooshroom') {
         exchangeHeld(player, slot, held, itemOf('mushroom_stew'))
       } else if (held.name === 'shears' && animal.name === 'sheep' && !animal.mindpyAnimal.sheared) {
-        drop(animal, itemOf('white_wool', 1 + Math.floor(Math.random() * 3)))
+        drop(animal, itemOf('white_wool', serv.mindpyLoot.count(1, 3)))
         setSheared(animal, true)
         setTimeout(() => { if (animal.health > 0) setSheared(animal, false) }, between(WOOL_REGROW_MS)).unref()
       }

@@ -22,6 +22,7 @@ class OrdersFamily(Family):
     one_model = True         # the dispatcher's: the cooks' own models never speak (no --team)
     human_dispatcher = True  # `--model human:NAME`: a player gives the orders in chat
     paper_trials = 3  # the paper's figures are the mean of three episodes
+    loot_rolls = "expected"  # two runs play the same steps: a potato dug or a cow killed gives the same count
     ablations = ()  # the dispatcher's orders are the only talk and the cooks run no commands of their own
     episode_options = orders_fields.OPTIONS  # our variations, off by default (play.OrdersOptions)
 

@@ -52,6 +52,7 @@ from ....errors import ConfigError, MindpyError
 from ....models.base import ChatModel
 from ....models.budget import BUDGET_END_REASON, Budget
 from ...checkers import ERROR, TIMEOUT
+from ...family import family_of
 from ...results import EpisodeRecorder
 from ...schema import Task
 from .book import MAX_OPEN, OrderBook, OrderStream
@@ -401,6 +402,7 @@ def play(session: Any) -> dict:
     result = session.write_result({**result, "serving_chest": list(setup.stations["serving_chest"]),
                                    "orders_rules": {**options.record(), "overruns": play.overruns,
                                                     "temperature": temperature,
+                                                    "loot_rolls": family_of(task).loot_rolls,
                                                     "person_cooks": len(people.slots),
                                                     "person_step_s": options.person_step_s if people.slots
                                                     else None}})
