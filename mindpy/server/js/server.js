@@ -69,6 +69,8 @@ const PLUGINS = [
   '42_animal_movement',
   '43_animal_products',
   '44_farming',
+  '45_falling_blocks',
+  '46_surface_spawn',
   '50_food',
   '51_beds_doors',
   '52_sleeping',
@@ -84,6 +86,15 @@ function pluginFiles (dir) {
   const unlisted = fs.readdirSync(dir).filter(f => f.endsWith('.js') && !PLUGINS.includes(f.slice(0, -3)))
   if (unlisted.length) fail(`server plugin(s) in ${dir} but not listed in server.js (PLUGINS): ${unlisted.join(', ')}`)
   return PLUGINS.map(name => path.join(dir, name + '.js'))
+}
+
+// config.world picks the generator: 'flat' (the task worlds) or 'normal' (normal_world.js, for free play). The seed
+// is an int32; with a worldFolder flying-squid takes the folder's own from its level.dat instead.
+function generation ({ world = 'flat', seed = 1 }) {
+  const files = { flat: 'flat_world.js', normal: 'normal_world.js' }
+  if (!files[world]) fail(`unknown world '${world}' (expected ${Object.keys(files).join(' or ')})`)
+  if (!Number.isInteger(seed) || seed === 0 || seed !== (seed | 0)) fail(`the world seed must be a non-zero 32-bit integer, got ${seed}`)
+  return { name: path.join(__dirname, files[world]), options: { seed } }
 }
 
 function main () {
@@ -105,7 +116,7 @@ function main () {
     gameMode: config.gameMode ?? 0,
     difficulty: config.difficulty ?? 1,
     worldFolder: config.worldFolder || undefined,
-    generation: { name: path.join(__dirname, 'flat_world.js'), options: { seed: 1 } },
+    generation: generation(config),
     kickTimeout: 30000,
     plugins,
     modpe: false,
