@@ -24,9 +24,17 @@ function fail (message) {
 // The server must die with the Python process that owns it: stdin is a pipe from it,
 // and the parent pid changes if it dies without closing the pipe.
 const parentPid = process.ppid
-process.stdin.on('end', () => process.exit(0))
-process.stdin.on('error', () => process.exit(0))
-setInterval(() => { if (process.ppid !== parentPid) process.exit(0) }, 1000).unref()
+let serverToSave = null // a server whose world is kept in a folder: its last changes are written before we exit
+function exit () {
+  const world = serverToSave?.overworld
+  if (!world) process.exit(0)
+  setTimeout(() => process.exit(0), 2000).unref() // embedded.py terminates us 2.5 s after closing stdin
+  world.waitSaving().catch(() => {}).then(() => process.exit(0))
+}
+process.stdin.on('end', exit)
+process.stdin.on('error', exit)
+process.on('SIGTERM', exit)
+setInterval(() => { if (process.ppid !== parentPid) exit() }, 1000).unref()
 
 function supportedVersions () {
   const { testedVersions } = require('flying-squid')
@@ -134,6 +142,7 @@ function main () {
     validateChannelProtocol: config.validateChannelProtocol ?? false,
     mindpy: config
   })
+  if (config.worldFolder) serverToSave = serv
   process.on('uncaughtException', err => console.error('[mindpy] uncaught exception (server keeps running):', err && err.stack))
   process.on('unhandledRejection', err => console.error('[mindpy] unhandled rejection (server keeps running):', err && (err.stack || err)))
   serv.on('error', err => {

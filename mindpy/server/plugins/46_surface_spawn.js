@@ -1,9 +1,9 @@
 'use strict'
 // Spawning on the surface of a generated world. flying-squid looks for a spawn from y=81 downwards, which in hills
-// higher than that starts inside the ground (and in a cave there, spawns the player in it). In the normal world we
-// look from the top of the world down to the first block that is neither air nor leaves, and stand on it; over water,
-// a few steps east, as flying-squid does. The flat task worlds keep flying-squid's search (their spawns are
-// part of the tasks' set-up).
+// higher than that starts inside the ground (and in a cave there, spawns the player in it), and walks east over
+// water for as long as the sea lasts. In the normal world we look from the top of the world down to the first block
+// that is neither air nor leaves, and stand on it. The flat task worlds keep flying-squid's search (their spawns
+// are part of the tasks' set-up).
 const { Vec3 } = require('vec3')
 
 const TOP_Y = 319
@@ -27,15 +27,23 @@ module.exports.server = function (serv, settings) {
     return liquid.has(type) || skip.has(type) ? null : pos.offset(0.5, 1, 0.5)
   }
 
-  serv.once('asap', () => {
-    serv.getSpawnPoint = async (world) => {
-      const x0 = Math.floor(Math.random() * 30)
-      const z0 = Math.floor(Math.random() * 30)
-      for (let step = 0; step < 256; step++) {
-        const spot = await surfaceAt(world, x0 + step, z0)
-        if (spot) return spot
+  // The world's spawn, found once: the first dry column on a square spiral of chunk centres around (8, 8) (the
+  // first one that is land in most worlds; a sea at the origin costs a few columns generated). Every player
+  // spawns there, as in vanilla.
+  let spawn = null
+  async function worldSpawn (world) {
+    for (let ring = 0; ring <= 32 && !spawn; ring++) {
+      for (let dx = -ring; dx <= ring && !spawn; dx++) {
+        for (let dz = -ring; dz <= ring && !spawn; dz++) {
+          if (Math.max(Math.abs(dx), Math.abs(dz)) !== ring) continue
+          spawn = await surfaceAt(world, 8 + 16 * dx, 8 + 16 * dz)
+        }
       }
-      return new Vec3(x0 + 0.5, TOP_Y, z0 + 0.5) // all sea for 256 blocks: fall into it
     }
+    return spawn || new Vec3(8.5, TOP_Y, 8.5) // sea for 500 blocks around: swim
+  }
+
+  serv.once('asap', () => {
+    serv.getSpawnPoint = async (world) => (spawn || await worldSpawn(world)).clone()
   })
 }
