@@ -124,19 +124,16 @@ def test_sand_falls_when_the_block_under_it_is_dug_or_it_is_placed_over_air(expl
 
 def test_a_world_folder_keeps_its_world_and_a_change_across_a_restart(tmp_path):
     folder = tmp_path / "world"
+    spot: list[int] = []
 
-    def play(check):
-        with EmbeddedServer(run_dir=tmp_path / "run", world_folder=folder, options={"viewDistance": 2}) as srv:
+    def play(check, **world):
+        with EmbeddedServer(run_dir=tmp_path / "run", world_folder=folder, options={"viewDistance": 2}, **world) as srv:
             assert (srv.world, srv.seed) == ("normal", SEED)
             bot = create_bot(unique_name("keeper"), srv.host, srv.port)
             try:
                 check(bot)
             finally:
                 bot.close()
-
-    EmbeddedServer(run_dir=tmp_path / "run", world_folder=folder, world="normal", seed=SEED)._record_world()
-
-    spot: list[int] = []
 
     def name_at(bot, x, y, z):
         found = json.loads(world_js().blockJson(bot.js, x, y, z))
@@ -148,10 +145,15 @@ def test_a_world_folder_keeps_its_world_and_a_change_across_a_restart(tmp_path):
         bot.command("/setblock {} {} {} gold_block".format(*spot))
         wait_until(lambda: name_at(bot, *spot) == "gold_block", message="the gold block")
 
-    play(change)
+    def still_there(bot):
+        wait_until(lambda: name_at(bot, *spot) == "gold_block", timeout=10, message="the gold block after a restart")
+
+    play(change, world="normal", seed=SEED)
     assert json.loads((folder / "mindpy.json").read_text()) == {"world": "normal", "seed": SEED}
     assert list((folder / "region").glob("r.*.mca")), "no region file written"
-    play(lambda bot: wait_until(lambda: name_at(bot, *spot) == "gold_block", timeout=10,
-                                message="the gold block after the restart"))
+    play(still_there)  # the folder's record says what to generate
+    (folder / "mindpy.json").unlink()  # as a folder made by another flying-squid: its level.dat has the seed
+    play(still_there)
+    assert json.loads((folder / "mindpy.json").read_text()) == {"world": "normal", "seed": SEED}
     with pytest.raises(ConfigError, match="was made with world 'normal'"):
         EmbeddedServer(run_dir=tmp_path / "run", world_folder=folder, world="flat")

@@ -67,7 +67,7 @@ def _cmd_run(args) -> int:
             from ..cli import world_choice
             from ..server import EmbeddedServer
 
-            world, folder = world_choice(args.world or "normal")  # free play: a generated world unless told
+            world, folder = world_choice(getattr(args, "world", None) or "normal")  # free play: generated unless told
             server = stack.enter_context(EmbeddedServer(run_dir=Path(args.run_dir) / "server",
                                                         version=settings.minecraft_version, world=world,
                                                         world_folder=folder, seed=args.seed or None))

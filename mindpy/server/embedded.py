@@ -100,7 +100,8 @@ class EmbeddedServer:
         return chosen, seed or record.get("seed") or random.randrange(1, 2**31)
 
     def _record_world(self) -> None:
-        """Write the folder's mindpy.json on its first start, so later starts generate the same world."""
+        """Write the folder's mindpy.json on its first start (with the seed the server reports: a folder made
+        elsewhere keeps its level.dat's), so later starts generate the same world."""
         if self.world_folder is None:
             return
         self.world_folder.mkdir(parents=True, exist_ok=True)
@@ -152,7 +153,6 @@ class EmbeddedServer:
                if k in ("gameMode", "difficulty", "viewDistance", "maxPlayers", "maxEntities", "crowdPlayers",
                         "crowdViewDistance", "columnCache", "fullTabListToOthers", "validateChannelProtocol")},
         }
-        self._record_world()
         config_path.write_text(json.dumps(config, indent=2))
         self._tick_path = stem.with_suffix(".ticks")
         self._log_file = open(self.log_path, "ab")
@@ -169,6 +169,7 @@ class EmbeddedServer:
         except BaseException:
             self.stop()
             raise
+        self._record_world()
         return self
 
     def _wait_until_ready(self, ready_path: Path, error_path: Path) -> None:
@@ -179,6 +180,7 @@ class EmbeddedServer:
             if ready_path.exists():
                 info = json.loads(ready_path.read_text())
                 self.port = int(info["port"])
+                self.seed = int(info.get("seed") or self.seed)  # a world folder's level.dat may hold another
                 if self._accepts_connections():
                     return
             if error_path.exists():

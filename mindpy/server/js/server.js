@@ -149,11 +149,14 @@ function main () {
     if (err && err.code === 'EADDRINUSE') fail(`port ${config.port} on ${config.host} is already in use`)
     console.error('[mindpy] server error:', err && err.stack)
   })
+  // the seed the world is generated with: a world folder's level.dat has its own
+  let seed = config.seed
+  serv.once('seed', worldSeed => { seed = worldSeed })
   serv.once('ready', () => {
     const address = serv._server.socketServer.address()
-    console.log(`[mindpy] ready on ${address.address}:${address.port} (Minecraft ${config.version})`)
+    console.log(`[mindpy] ready on ${address.address}:${address.port} (Minecraft ${config.version}, seed ${seed})`)
     writeAtomically(configPath.replace(/\.json$/, '') + '.ready',
-      JSON.stringify({ port: address.port, host: config.host, pid: process.pid, version: config.version }))
+      JSON.stringify({ port: address.port, host: config.host, pid: process.pid, version: config.version, seed }))
   })
 }
 
