@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO_ROOT, unique_name, wait_until, world_js
+from conftest import REPO_ROOT, run_mindpy, unique_name, wait_until, world_js
 from mindpy import DEFAULT_MINECRAFT_VERSION
 from mindpy.bridge import create_bot
+from mindpy.cli import world_choice
 from mindpy.errors import ConfigError
 from mindpy.nodejs import check_node_side, node_environment
 from mindpy.server import EmbeddedServer
@@ -52,6 +53,16 @@ def test_bad_world_options_are_one_clear_error(tmp_path):
         EmbeddedServer(run_dir=tmp_path, world="normal", seed=0)
     with pytest.raises(ConfigError, match="non-zero 32-bit"):
         EmbeddedServer(run_dir=tmp_path, world="normal", seed=2**40)
+
+
+def test_world_options_name_a_generator_or_a_folder(tmp_path):
+    assert world_choice("normal") == ("normal", None)
+    assert world_choice("flat") == ("flat", None)
+    assert world_choice(str(tmp_path)) == (None, str(tmp_path))  # the folder's record decides, else normal
+    code, out = run_mindpy("run", "--task", "tasks.json", "--task-id", "t", "--world", "normal", cwd=tmp_path)
+    assert code == 2 and "--world is for free play" in out, out
+    code, out = run_mindpy("server", "--world", "normal", "--seed", "0", cwd=tmp_path)
+    assert code != 0 and "non-zero 32-bit integer" in out and "Traceback" not in out, out
 
 
 @pytest.fixture(scope="module")

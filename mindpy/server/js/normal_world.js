@@ -78,8 +78,9 @@ function normalWorld (options) {
         const column = terrain.column(wx, wz)
         columns[x + 16 * z] = column
         fillColumn(blocks, x, z, wx, wz, column.height, column.kind)
-        // caves stay under the soil, well under water and sand, but open into dry land in some chunks
-        const dry = column.height > T.SEA_LEVEL + 2 && blocks[at(x, column.height, z)] !== s.sand
+        // caves stay under the soil, well under water, sand and gravel, but open into dry land in some chunks
+        const surface = blocks[at(x, column.height, z)]
+        const dry = column.height > T.SEA_LEVEL + 2 && surface !== s.sand && surface !== s.gravel
         ceiling[x + 16 * z] = !dry ? column.height - 8 : entrances ? column.height : column.height - 5
       }
     }
