@@ -119,6 +119,14 @@ def test_ores_logs_and_lava_are_within_reach(explorer):
     assert count("lava", distance=200) >= 1  # deep caves hold lava
 
 
+def test_herds_of_animals_graze_on_the_generated_grass(explorer):
+    def animals():
+        return [e for e in json.loads(world_js().entitiesJson(explorer.js, 64)) if e["name"] != "player"]
+
+    found = wait_until(lambda: len(animals()) >= 4 and animals(), timeout=10, message="herds around the spawn")
+    assert {e["name"] for e in found} <= {"cow", "sheep", "pig", "chicken", "rabbit"}, found
+
+
 def test_sand_falls_when_the_block_under_it_is_dug_or_it_is_placed_over_air(explorer):
     x, y, z = (int(v // 1) for v in explorer.position)
     bx = x + 1

@@ -79,6 +79,7 @@ const PLUGINS = [
   '44_farming',
   '45_falling_blocks',
   '46_surface_spawn',
+  '47_generated_animals',
   '50_food',
   '51_beds_doors',
   '52_sleeping',
