@@ -24,7 +24,8 @@ const ORES = [
 ]
 const DEEP = { coal: 'deepCoal', iron: 'deepIron', copper: 'deepCopper', gold: 'deepGold', redstone: 'deepRedstone', lapis: 'deepLapis', diamond: 'deepDiamond' }
 
-// Stone patches, placed before the ores so that ores show in them too... and in them only where stone remains.
+// Patches of other stones, soil and gravel in the stone and deepslate, placed before the ores (which then show in
+// the stone kinds too, as vanilla's do).
 const PATCHES = [
   { block: 'dirt', count: 7, size: 30, low: 0, high: 160 },
   { block: 'gravel', count: 10, size: 30, low: -64, high: 160 },
@@ -39,9 +40,9 @@ function heightIn (next, { low, high, triangle }) {
   return Math.floor(low + (next() + next()) / 2 * (high - low + 1))
 }
 
-// A rough ball of about `size` blocks: stone and deepslate in it become `stone` / `deep` (they alone, so ores never
-// float in air or water, and never replace each other).
-function placeBlob (blocks, next, size, cy, place, host) {
+// A rough ball of about `size` blocks around height cy, kept inside the chunk; `place(old, y)` says what each of
+// its blocks becomes (undefined: it stays as it is, so that ores never float in air or water).
+function placeBlob (blocks, next, size, cy, place) {
   const radius = Math.max(0.8, Math.cbrt(size * 3 / (4 * Math.PI)))
   const reach = Math.ceil(radius)
   const cx = reach + Math.floor(next() * (16 - 2 * reach))
@@ -59,7 +60,6 @@ function placeBlob (blocks, next, size, cy, place, host) {
       }
     }
   }
-  return host
 }
 
 function placeOres (blocks, states, seed) {
@@ -70,11 +70,11 @@ function placeOres (blocks, states, seed) {
     const place = (old) => (old === stone || old === deepslate) ? state : undefined
     for (let n = 0; n < patch.count; n++) placeBlob(blocks, next, patch.size, heightIn(next, patch), place)
   }
+  // ores replace any stone kind, as vanilla's do (granite, diorite, andesite, tuff included)
+  const hosts = new Set([stone, deepslate, states.granite, states.diorite, states.andesite, states.tuff])
   for (const ore of ORES) {
     const shallow = states[ore.block]
     const deep = states[DEEP[ore.block]]
-    // ores replace any stone kind, as vanilla's do (granite, diorite, andesite, tuff included)
-    const hosts = new Set([stone, deepslate, states.granite, states.diorite, states.andesite, states.tuff])
     const place = (old, y) => hosts.has(old) ? (old === deepslate || old === states.tuff || y < 0 ? deep : shallow) : undefined
     for (let n = 0; n < ore.count; n++) placeBlob(blocks, next, ore.size, heightIn(next, ore), place)
   }
