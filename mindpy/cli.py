@@ -20,9 +20,7 @@ def _cmd_server(args) -> int:
     server = EmbeddedServer(port=args.port, version=args.version, run_dir=args.run_dir, host=args.host,
                             world_folder=folder, world=world, seed=args.seed)
     server.start()
-    kept = f", kept in {folder}" if folder else ""
-    print(f"mindpy embedded server (Minecraft {args.version}, offline mode, {server.world} world, seed {server.seed}"
-          f"{kept}, everyone op)")
+    print(f"mindpy embedded server (Minecraft {args.version}, offline mode, {world_summary(server)}, everyone op)")
     print(f"Join with your own Minecraft {args.version} client: Multiplayer -> Direct Connection -> "
           f"{args.host}:{server.port}")
     print(f"Log: {server.log_path}. Press Ctrl-C to stop.", flush=True)
@@ -45,6 +43,13 @@ def world_choice(value: str | None) -> tuple[str | None, str | None]:
     if value in (None, "flat", "normal"):
         return value, None
     return None, value
+
+
+def world_summary(server) -> str:
+    """'normal world, seed 42, kept in DIR': what a person joining will find (a flat world has no seed to tell)."""
+    seed = f", seed {server.seed}" if server.world == "normal" else ""
+    kept = f", kept in {server.world_folder}" if server.world_folder else ""
+    return f"{server.world} world{seed}{kept}"
 
 
 def _cmd_doctor(args) -> int:

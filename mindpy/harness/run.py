@@ -64,7 +64,7 @@ def _cmd_run(args) -> int:
         return 2
     with contextlib.ExitStack() as stack:
         if address is None:
-            from ..cli import world_choice
+            from ..cli import world_choice, world_summary
             from ..server import EmbeddedServer
 
             world, folder = world_choice(getattr(args, "world", None) or "normal")  # free play: generated unless told
@@ -72,7 +72,7 @@ def _cmd_run(args) -> int:
                                                         version=settings.minecraft_version, world=world,
                                                         world_folder=folder, seed=args.seed or None))
             host, port = "127.0.0.1", server.address.port
-            print(f"Embedded server on {host}:{port}, {server.world} world, seed {server.seed} (join with a Minecraft "
+            print(f"Embedded server on {host}:{port}, {world_summary(server)} (join with a Minecraft "
                   f"{settings.minecraft_version} client; log: {server.log_path})", flush=True)
         else:
             host, port = address.host, address.port
