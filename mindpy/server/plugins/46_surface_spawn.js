@@ -2,8 +2,8 @@
 // Spawning on the surface of a generated world. flying-squid looks for a spawn from y=81 downwards, which in hills
 // higher than that starts inside the ground (and in a cave there, spawns the player in it), and walks east over
 // water for as long as the sea lasts. In the normal world we look from the top of the world down to the first block
-// that is neither air nor leaves, and stand on it. The flat task worlds keep flying-squid's search (their spawns
-// are part of the tasks' set-up).
+// that is neither air nor leaves, and stand on it (not on water, nor on a trunk in its leaves). The flat task
+// worlds keep flying-squid's search (their spawns are part of the tasks' set-up).
 const { Vec3 } = require('vec3')
 
 const TOP_Y = 319
@@ -16,6 +16,7 @@ module.exports.server = function (serv, settings) {
     .filter(b => b.boundingBox === 'empty' || b.name.endsWith('_leaves'))
     .map(b => b.id))
   const liquid = new Set(['water', 'lava'].map(n => registry.blocksByName[n].id))
+  const logs = new Set(registry.blocksArray.filter(b => b.name.endsWith('_log')).map(b => b.id)) // a tree's trunk
 
   async function surfaceAt (world, x, z) {
     const pos = new Vec3(x, TOP_Y, z)
@@ -24,7 +25,7 @@ module.exports.server = function (serv, settings) {
       pos.y--
       type = await world.getBlockType(pos)
     }
-    return liquid.has(type) || skip.has(type) ? null : pos.offset(0.5, 1, 0.5)
+    return liquid.has(type) || skip.has(type) || logs.has(type) ? null : pos.offset(0.5, 1, 0.5)
   }
 
   // The world's spawn, found once: the first dry column on a square spiral of chunk centres around (8, 8) (the
