@@ -121,7 +121,7 @@ def test_ores_logs_and_lava_are_within_reach(explorer):
 
 def test_herds_of_animals_graze_on_the_generated_grass(explorer):
     def animals():
-        return [e for e in json.loads(world_js().entitiesJson(explorer.js, 64)) if e["name"] != "player"]
+        return [e for e in json.loads(world_js().entitiesJson(explorer.js, 96)) if e["name"] != "player"]
 
     found = wait_until(lambda: len(animals()) >= 4 and animals(), timeout=10, message="herds around the spawn")
     assert {e["name"] for e in found} <= {"cow", "sheep", "pig", "chicken", "rabbit"}, found

@@ -1,10 +1,11 @@
 'use strict'
 // Animals in the normal world: as vanilla does when it makes a chunk, one column in ten that the generator makes
-// gets a herd of 2-4 animals of its biome on its grass (cows, sheep, pigs and chickens; rabbits and sheep in taiga).
+// (chosen by the seed, as are the herd's kind, size and places) gets a herd of 2-4 animals of its biome on its grass (cows, sheep, pigs and chickens; rabbits and sheep in taiga).
 // Columns read back from a world folder get none (flying-squid keeps no entities across restarts: a kept world
 // has animals only in the columns it generates afresh). The herds' animals are at most a quarter of max-entities;
 // past that, one far from every player (beyond 96 blocks) makes room, else the new column gets no herd.
 const { Vec3 } = require('vec3')
+const { hash, rng, seedFrom } = require('../js/worldgen/noise')
 
 const HERD_CHANCE = 0.1
 const FAR = 96
@@ -22,9 +23,11 @@ module.exports.server = function (serv, settings) {
   const cap = Math.floor((settings['max-entities'] || 200) / 4)
   const herded = new Set() // live animals of the herds
   const fresh = [] // [chunkX, chunkZ] of columns just generated
+  let seed = 0 // herds are the seed's too: the same world has the same herds (until the cap is reached)
 
   // flying-squid makes the overworld right after it announces the seed: note each column its generator makes
-  serv.once('seed', () => process.nextTick(() => {
+  serv.once('seed', worldSeed => process.nextTick(() => {
+    seed = seedFrom(worldSeed)
     const world = serv.overworld
     const generate = world.chunkGenerator
     world.chunkGenerator = (chunkX, chunkZ) => {
@@ -60,15 +63,16 @@ module.exports.server = function (serv, settings) {
   function herd (chunkX, chunkZ) {
     const world = serv.overworld
     const column = world.getLoadedColumn(chunkX, chunkZ)
-    if (!column || Math.random() >= HERD_CHANCE || !serv.mindpySpawnAnimal) return
+    const next = rng(hash(seed, chunkX, 0x4e7d, chunkZ))
+    if (!column || next() >= HERD_CHANCE || !serv.mindpySpawnAnimal) return
     const centre = surface(column, 8, 8)
     const biome = registry.biomes[column.getBiome(centre)]?.name
     const kinds = HERDS[biome]
     if (!kinds || column.getBlockType(centre) !== grass) return
-    const kind = kinds[Math.floor(Math.random() * kinds.length)]
-    const size = 2 + Math.floor(Math.random() * 3)
+    const kind = kinds[Math.floor(next() * kinds.length)]
+    const size = 2 + Math.floor(next() * 3)
     for (let n = 0; n < size && makeRoom(); n++) {
-      const spot = surface(column, 5 + Math.floor(Math.random() * 7), 5 + Math.floor(Math.random() * 7))
+      const spot = surface(column, 5 + Math.floor(next() * 7), 5 + Math.floor(next() * 7))
       if (column.getBlockType(spot) !== grass) continue
       const at = new Vec3(chunkX * 16 + spot.x + 0.5, spot.y + 1, chunkZ * 16 + spot.z + 0.5)
       herded.add(serv.mindpySpawnAnimal(kind, world, at))
