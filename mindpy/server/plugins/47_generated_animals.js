@@ -1,9 +1,10 @@
 'use strict'
 // Animals in the normal world: as vanilla does when it makes a chunk, one column in ten that the generator makes
-// (chosen by the seed, as are the herd's kind, size and places) gets a herd of 2-4 animals of its biome on its grass (cows, sheep, pigs and chickens; rabbits and sheep in taiga).
-// Columns read back from a world folder get none (flying-squid keeps no entities across restarts: a kept world
-// has animals only in the columns it generates afresh). The herds' animals are at most a quarter of max-entities;
-// past that, one far from every player (beyond 96 blocks) makes room, else the new column gets no herd.
+// (chosen by the seed, as are the herd's kind, size and places) gets a herd of 2-4 animals of its biome on its
+// grass (cows, sheep, pigs and chickens; rabbits and sheep in taiga). Columns read back from a world folder get
+// none (flying-squid keeps no entities across restarts: a kept world has animals only in the columns it generates
+// afresh). The herds' animals are at most a quarter of max-entities; past that, one far from every player (beyond
+// 96 blocks) makes room, else the new column gets no herd.
 const { Vec3 } = require('vec3')
 const { hash, rng, seedFrom } = require('../js/worldgen/noise')
 
