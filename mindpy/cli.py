@@ -16,10 +16,11 @@ from .userfiles import visible_log_handler
 def _cmd_server(args) -> int:
     from .server import EmbeddedServer
 
+    world, folder = world_choice(args.world)
     server = EmbeddedServer(port=args.port, version=args.version, run_dir=args.run_dir, host=args.host,
-                            world_folder=args.world)
+                            world_folder=folder, world=world, seed=args.seed)
     server.start()
-    print(f"mindpy embedded server (Minecraft {args.version}, offline mode, superflat, everyone op)")
+    print(f"mindpy embedded server (Minecraft {args.version}, offline mode, {world_summary(server)}, everyone op)")
     print(f"Join with your own Minecraft {args.version} client: Multiplayer -> Direct Connection -> "
           f"{args.host}:{server.port}")
     print(f"Log: {server.log_path}. Press Ctrl-C to stop.", flush=True)
@@ -34,6 +35,21 @@ def _cmd_server(args) -> int:
     finally:
         server.stop()
         print("Server stopped.")
+
+
+def world_choice(value: str | None) -> tuple[str | None, str | None]:
+    """`--world`: 'flat' or 'normal' name a generator (the world is not saved); anything else is a folder to keep
+    the world in, generated as the folder records (normal for a new one)."""
+    if value in (None, "flat", "normal"):
+        return value, None
+    return None, value
+
+
+def world_summary(server) -> str:
+    """'normal world, seed 42, kept in DIR': what a person joining will find (a flat world has no seed to tell)."""
+    seed = f", seed {server.seed}" if server.world == "normal" else ""
+    kept = f", kept in {server.world_folder}" if server.world_folder else ""
+    return f"{server.world} world{seed}{kept}"
 
 
 def _cmd_doctor(args) -> int:
@@ -62,7 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument("--mc-version", dest="version", default=DEFAULT_MINECRAFT_VERSION,
                         help=f"Minecraft version (default {DEFAULT_MINECRAFT_VERSION})")
     server.add_argument("--run-dir", default="runs/server", help="where the server log goes")
-    server.add_argument("--world", default=None, help="folder to keep the world in (default: not saved)")
+    server.add_argument("--world", default="normal",
+                        help="'normal' (generated, the default), 'flat' (the tasks' superflat world), or a folder to "
+                             "keep the world in (a new folder gets a normal world)")
+    server.add_argument("--seed", type=int, default=None,
+                        help="world seed, a non-zero 32-bit integer (default: random)")
     server.set_defaults(func=_cmd_server)
 
     doctor = sub.add_parser("doctor", help="check that Node, npm packages, Python packages and the model are installed")

@@ -26,6 +26,9 @@ def _cmd_run(args) -> int:
         print("mindpy run: --processes is for runs from profiles (--profile); a task plays in one process",
               file=sys.stderr)
         return 2
+    if getattr(args, "task", None) and getattr(args, "world", None):
+        print("mindpy run: --world is for free play; a task plays in its own flat world", file=sys.stderr)
+        return 2
     if getattr(args, "task", None):
         from .cli import run_task_command  # the task harness (mindpy run --task)
 
@@ -61,13 +64,16 @@ def _cmd_run(args) -> int:
         return 2
     with contextlib.ExitStack() as stack:
         if address is None:
+            from ..cli import world_choice, world_summary
             from ..server import EmbeddedServer
 
+            world, folder = world_choice(getattr(args, "world", None) or "normal")  # free play: generated unless told
             server = stack.enter_context(EmbeddedServer(run_dir=Path(args.run_dir) / "server",
-                                                        version=settings.minecraft_version))
+                                                        version=settings.minecraft_version, world=world,
+                                                        world_folder=folder, seed=args.seed or None))
             host, port = "127.0.0.1", server.address.port
-            print(f"Embedded server on {host}:{port} (join with a Minecraft {settings.minecraft_version} client; "
-                  f"log: {server.log_path})", flush=True)
+            print(f"Embedded server on {host}:{port}, {world_summary(server)} (join with a Minecraft "
+                  f"{settings.minecraft_version} client; log: {server.log_path})", flush=True)
         else:
             host, port = address.host, address.port
         processes = args.processes or settings.processes
@@ -147,7 +153,11 @@ def register(sub) -> None:
     run.add_argument("--task", default=None, metavar="FILE", help="play one task from a task file")
     run.add_argument("--task-id", default=None, metavar="ID", help="which task of --task to play")
     run.add_argument("--model", default=None, help="model for every bot of a task (default: the oracle)")
-    run.add_argument("--seed", type=int, default=0, help="seed of a task's set-up (where the agents stand)")
+    run.add_argument("--seed", type=int, default=0, help="seed of a task's set-up (where the agents stand); in free "
+                                                         "play, the generated world's seed (default 0: a random one)")
+    run.add_argument("--world", default=None, metavar="normal|flat|DIR",
+                     help="free play's embedded world: 'normal' (generated, the default), 'flat', or a folder to keep "
+                          "it in (tasks always play in the flat world)")
     run.add_argument("--replay", default=None, metavar="RUN_DIR",
                      help="play the episode of RUN_DIR again in a fresh world (same task, seed and options), each "
                           "agent answered by its recorded replies (RUN_DIR/calls); ends in one line where the "

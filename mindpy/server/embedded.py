@@ -1,16 +1,22 @@
 """The embedded server: flying-squid and mindpy's plugins in a Node process of their own.
 
 A separate process, so a crash of the server does not take the bots' bridge down, nor the reverse.
-It listens on 127.0.0.1, offline mode, in a superflat world where every player is an operator.
+It listens on 127.0.0.1, offline mode, where every player is an operator, in a superflat world (`world="flat"`,
+the tasks' world) or a generated one (`world="normal"`, for free play; `seed` picks which).
 
     with EmbeddedServer(run_dir="runs/demo") as server:
         print(server.host, server.port)
+
+A `world_folder` keeps the world: chunks are saved in it and read back on the next start. The folder records its
+generator and seed in mindpy.json the first time; later starts use them for the chunks it lacks (a folder without
+that record, e.g. made elsewhere, gets the normal generator).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import subprocess
 import time
@@ -18,13 +24,37 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .. import DEFAULT_MINECRAFT_VERSION
-from ..errors import ServerError, UnsupportedVersion
+from ..errors import ConfigError, ServerError, UnsupportedVersion
 from ..nodejs import check_node_side, node_environment
 from .address import ServerAddress
 
 HERE = Path(__file__).resolve().parent
 SERVER_SCRIPT = HERE / "js" / "server.js"
 PLUGIN_DIR = HERE / "plugins"
+WORLDS = ("flat", "normal")
+WORLD_RECORD = "mindpy.json"  # in a world folder: {"world": generator, "seed": seed}
+
+
+def check_seed(seed: object) -> int:
+    """A world seed: a non-zero 32-bit integer (flying-squid takes 0 for "pick one at random")."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed == 0 or not -2**31 <= seed < 2**31:
+        raise ConfigError(f"the world seed must be a non-zero 32-bit integer, got {seed!r}")
+    return seed
+
+
+def world_record(folder: Path) -> dict:
+    """What a world folder says of its generator and seed ({} when it says nothing)."""
+    path = folder / WORLD_RECORD
+    if not path.exists():
+        return {}
+    try:
+        record = json.loads(path.read_text())
+        if not isinstance(record, dict) or record.get("world") not in WORLDS:
+            raise ValueError("no 'world' of " + " or ".join(WORLDS))
+        check_seed(record.get("seed"))
+        return record
+    except (ValueError, ConfigError) as exc:
+        raise ConfigError(f"{path}: not a world record ({exc})") from None
 
 
 class EmbeddedServer:
@@ -39,6 +69,8 @@ class EmbeddedServer:
         start_timeout: float = 30.0,
         world_folder: str | os.PathLike | None = None,
         options: dict | None = None,
+        world: str | None = None,
+        seed: int | None = None,
     ):
         self.requested_port = port
         self.version = version
@@ -46,11 +78,36 @@ class EmbeddedServer:
         self.start_timeout = start_timeout
         self.run_dir = (Path(run_dir) if run_dir else Path("runs") / time.strftime("server-%Y%m%d-%H%M%S")).resolve()
         self.world_folder = Path(world_folder).resolve() if world_folder else None
+        self.world, self.seed = self._choose_world(world, seed)
         self.options = dict(options or {})
         self.port: int | None = None
         self._tick_path: Path | None = None
         self.process: subprocess.Popen[bytes] | None = None
         self._log_file: BinaryIO | None = None
+
+    def _choose_world(self, world: str | None, seed: int | None) -> tuple[str, int]:
+        """The generator and seed: as asked, else as the world folder records, else flat (normal for a folder)."""
+        if world is not None and world not in WORLDS:
+            raise ConfigError(f"unknown world {world!r}: expected {' or '.join(WORLDS)}")
+        if seed is not None:
+            check_seed(seed)
+        record = world_record(self.world_folder) if self.world_folder else {}
+        for key, asked in (("world", world), ("seed", seed)):
+            if record and asked is not None and asked != record[key]:
+                raise ConfigError(f"the world in {self.world_folder} was made with {key} {record[key]!r}, "
+                                  f"not {asked!r} (use another folder for another world)")
+        chosen = world or record.get("world") or ("normal" if self.world_folder else "flat")
+        return chosen, seed or record.get("seed") or random.randrange(1, 2**31)
+
+    def _record_world(self) -> None:
+        """Write the folder's mindpy.json on its first start (with the seed the server reports: a folder made
+        elsewhere keeps its level.dat's), so later starts generate the same world."""
+        if self.world_folder is None:
+            return
+        self.world_folder.mkdir(parents=True, exist_ok=True)
+        path = self.world_folder / WORLD_RECORD
+        if not path.exists():
+            path.write_text(json.dumps({"world": self.world, "seed": self.seed}) + "\n")
 
     @property
     def log_path(self) -> Path:
@@ -88,6 +145,8 @@ class EmbeddedServer:
             "version": self.version,
             "pluginDir": str(PLUGIN_DIR),
             "worldFolder": str(self.world_folder) if self.world_folder else None,
+            "world": self.world,
+            "seed": self.seed,
             "pluginOptions": self.options,
             "tickFile": str(stem.with_suffix(".ticks")),
             **{k: v for k, v in self.options.items()
@@ -110,6 +169,7 @@ class EmbeddedServer:
         except BaseException:
             self.stop()
             raise
+        self._record_world()
         return self
 
     def _wait_until_ready(self, ready_path: Path, error_path: Path) -> None:
@@ -120,6 +180,7 @@ class EmbeddedServer:
             if ready_path.exists():
                 info = json.loads(ready_path.read_text())
                 self.port = int(info["port"])
+                self.seed = int(info.get("seed") or self.seed)  # a world folder's level.dat may hold another
                 if self._accepts_connections():
                     return
             if error_path.exists():

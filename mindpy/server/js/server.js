@@ -24,9 +24,17 @@ function fail (message) {
 // The server must die with the Python process that owns it: stdin is a pipe from it,
 // and the parent pid changes if it dies without closing the pipe.
 const parentPid = process.ppid
-process.stdin.on('end', () => process.exit(0))
-process.stdin.on('error', () => process.exit(0))
-setInterval(() => { if (process.ppid !== parentPid) process.exit(0) }, 1000).unref()
+let serverToSave = null // a server whose world is kept in a folder: its last changes are written before we exit
+function exit () {
+  const world = serverToSave?.overworld
+  if (!world) process.exit(0)
+  setTimeout(() => process.exit(0), 2000).unref() // embedded.py terminates us 2.5 s after closing stdin
+  world.waitSaving().catch(() => {}).then(() => process.exit(0))
+}
+process.stdin.on('end', exit)
+process.stdin.on('error', exit)
+process.on('SIGTERM', exit)
+setInterval(() => { if (process.ppid !== parentPid) exit() }, 1000).unref()
 
 function supportedVersions () {
   const { testedVersions } = require('flying-squid')
@@ -70,6 +78,9 @@ const PLUGINS = [
   '42_animal_movement',
   '43_animal_products',
   '44_farming',
+  '45_falling_blocks',
+  '46_surface_spawn',
+  '47_generated_animals',
   '50_food',
   '51_beds_doors',
   '52_sleeping',
@@ -85,6 +96,15 @@ function pluginFiles (dir) {
   const unlisted = fs.readdirSync(dir).filter(f => f.endsWith('.js') && !PLUGINS.includes(f.slice(0, -3)))
   if (unlisted.length) fail(`server plugin(s) in ${dir} but not listed in server.js (PLUGINS): ${unlisted.join(', ')}`)
   return PLUGINS.map(name => path.join(dir, name + '.js'))
+}
+
+// config.world picks the generator: 'flat' (the task worlds) or 'normal' (normal_world.js, for free play). The seed
+// is an int32; with a worldFolder flying-squid takes the folder's own from its level.dat instead.
+function generation ({ world = 'flat', seed = 1 }) {
+  const files = { flat: 'flat_world.js', normal: 'normal_world.js' }
+  if (!files[world]) fail(`unknown world '${world}' (expected ${Object.keys(files).join(' or ')})`)
+  if (!Number.isInteger(seed) || seed === 0 || seed !== (seed | 0)) fail(`the world seed must be a non-zero 32-bit integer, got ${seed}`)
+  return { name: path.join(__dirname, files[world]), options: { seed } }
 }
 
 function main () {
@@ -106,7 +126,7 @@ function main () {
     gameMode: config.gameMode ?? 0,
     difficulty: config.difficulty ?? 1,
     worldFolder: config.worldFolder || undefined,
-    generation: { name: path.join(__dirname, 'flat_world.js'), options: { seed: 1 } },
+    generation: generation(config),
     kickTimeout: 30000,
     plugins,
     modpe: false,
@@ -124,17 +144,21 @@ function main () {
     validateChannelProtocol: config.validateChannelProtocol ?? false,
     mindpy: config
   })
+  if (config.worldFolder) serverToSave = serv
   process.on('uncaughtException', err => console.error('[mindpy] uncaught exception (server keeps running):', err && err.stack))
   process.on('unhandledRejection', err => console.error('[mindpy] unhandled rejection (server keeps running):', err && (err.stack || err)))
   serv.on('error', err => {
     if (err && err.code === 'EADDRINUSE') fail(`port ${config.port} on ${config.host} is already in use`)
     console.error('[mindpy] server error:', err && err.stack)
   })
+  // the seed the world is generated with: a world folder's level.dat has its own
+  let seed = config.seed
+  serv.once('seed', worldSeed => { seed = worldSeed })
   serv.once('ready', () => {
     const address = serv._server.socketServer.address()
-    console.log(`[mindpy] ready on ${address.address}:${address.port} (Minecraft ${config.version})`)
+    console.log(`[mindpy] ready on ${address.address}:${address.port} (Minecraft ${config.version}, seed ${seed})`)
     writeAtomically(configPath.replace(/\.json$/, '') + '.ready',
-      JSON.stringify({ port: address.port, host: config.host, pid: process.pid, version: config.version }))
+      JSON.stringify({ port: address.port, host: config.host, pid: process.pid, version: config.version, seed }))
   })
 }
 
