@@ -86,7 +86,9 @@ def test_the_kitchen_has_one_serving_chest_and_restocking_refills_only_the_farm(
     assert refill[0] == "fill 7 -60 -11 12 -60 -10 wheat[age=7] keep"
     assert all(line.endswith(" keep") for line in refill if line.startswith("fill"))
     assert not any("farmland" in line or "water" in line for line in refill)
-    assert refill[-2:] == ["summon cow 17 -60 4", "summon cow 17 -60 4"]  # the first cow's spot
+    assert refill[-2:] == ["summon cow 17 -60 4 {NoAI:1b}"] * 2  # the first cow's spot; animals stand still
+    summons = [line for line in setup.commands if line.startswith("summon ")]
+    assert summons and all(line.endswith(" {NoAI:1b}") for line in summons)
     with pytest.raises(ValueError, match="no 'wolf' lives"):
         restock_commands(setup, killed=["wolf"])
 

@@ -13,7 +13,8 @@ chest, so a cook's `!putInChest` finds it. The cooks stand near agent 0 at `orig
 kitchen's doorway.
 
 Restocking keeps a long episode playable: the crop fills of the set-up run again in `keep` mode (only the dug,
-now empty, blocks are set, ripe), and an animal is summoned back where it first stood for each one killed.
+now empty, blocks are set, ripe), and an animal is summoned back where it first stood for each one killed. The
+animals stand still (NoAI), so that two runs of a task kill them at the same places.
 
 The checker reads the chest with `/data get block` through an operator bot and empties it with `/data merge
 block ... {Items:[]}`. Everything in the serving chest is taken: a dish completes an open order, anything else
@@ -57,6 +58,9 @@ def plan_kitchen(setup: TaskSetup, origin: Position, seed: int) -> None:
     """The orders family's world: the cooking world and the serving chest first, then the cooks are cleared,
     given their items and brought in."""
     plan_cooking_world(setup, origin)
+    # the pasture's animals stand still: a wandering cow is killed wherever chance has taken it, and the cook's walk
+    # back to the furnace from there differs, so two runs of a task would part on where the animals strayed
+    setup.commands = [standing_still(line) for line in setup.commands]
     x, y, z = origin
     chest = (x + SERVING_CHEST[0], y, z + SERVING_CHEST[1])
     setup.commands.append(f"setblock {chest[0]} {chest[1]} {chest[2]} chest[facing={SERVING_FACING}]")
@@ -85,8 +89,13 @@ def restock_commands(setup: TaskSetup, killed: Iterable[str] = ()) -> list[str]:
         if kind not in homes:
             raise ValueError(f"no {kind!r} lives in the cooking world; its animals are {', '.join(homes)}")
         x, y, z = homes[kind]
-        commands.append(f"summon {kind} {x} {y} {z}")
+        commands.append(standing_still(f"summon {kind} {x} {y} {z}"))
     return commands
+
+
+def standing_still(command: str) -> str:
+    """A `summon` command of an animal that never moves on its own (vanilla's NoAI tag); other commands as they are."""
+    return f"{command} {{NoAI:1b}}" if command.startswith("summon ") and "{" not in command else command
 
 
 def _block_name(state: str) -> str:
