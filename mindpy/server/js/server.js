@@ -69,6 +69,8 @@ const PLUGINS = [
   '42_animal_movement',
   '43_animal_products',
   '44_farming',
+  '45_hostile_mobs',
+  '46_mob_attacks',
   '50_food',
   '51_beds_doors',
   '52_sleeping',
