@@ -38,6 +38,22 @@ const ON_FIRE = 0x01 // shared_flags
 
 const between = ([lo, hi]) => lo + Math.random() * (hi - lo)
 
+// Wrong options stop the server's start with one line naming the option (embedded.py shows it).
+function checkOptions ({ on, rate, distance, kinds, cap }) {
+  const fail = (text) => { throw new Error(text) }
+  if (typeof on !== 'boolean') fail(`hostileMobs must be true or false, not ${JSON.stringify(on)}`)
+  if (typeof rate !== 'number' || !(rate >= 0) || rate > 1000) fail(`mobSpawnRate must be a number of spawn attempts per second (0-1000), not ${JSON.stringify(rate)}`)
+  const [lo, hi] = Array.isArray(distance) ? distance : []
+  if (!Array.isArray(distance) || distance.length !== 2 || !(lo >= 1) || !(hi >= lo) || hi > 128) {
+    fail(`mobSpawnDistance must be [min, max] blocks with 1 <= min <= max <= 128, not ${JSON.stringify(distance)}`)
+  }
+  if (!Array.isArray(kinds) || !kinds.length) fail(`hostileMobKinds must be a list of kinds, not ${JSON.stringify(kinds)}`)
+  for (const kind of kinds) {
+    if (!KINDS[kind]) fail(`hostileMobKinds: unknown kind ${JSON.stringify(kind)} (known: ${Object.keys(KINDS).join(', ')})`)
+  }
+  if (!Number.isInteger(cap) || cap < 0) fail(`mobCap must be a whole number of monsters per player, not ${JSON.stringify(cap)}`)
+}
+
 module.exports.server = function (serv, settings) {
   const registry = serv.registry
   const config = settings?.mindpy || {}
@@ -45,14 +61,12 @@ module.exports.server = function (serv, settings) {
   const world = config.world ?? options.world
   const spawning = {
     on: options.hostileMobs ?? (world === 'normal'),
-    rate: Number(options.mobSpawnRate ?? SPAWN_RATE),
-    distance: options.mobSpawnDistance || SPAWN_DISTANCE,
-    kinds: options.hostileMobKinds || Object.keys(KINDS),
-    cap: Number(options.mobCap ?? MOB_CAP)
+    rate: options.mobSpawnRate ?? SPAWN_RATE,
+    distance: options.mobSpawnDistance ?? SPAWN_DISTANCE,
+    kinds: options.hostileMobKinds ?? Object.keys(KINDS),
+    cap: options.mobCap ?? MOB_CAP
   }
-  for (const kind of spawning.kinds) {
-    if (!KINDS[kind]) throw new Error(`hostileMobKinds: unknown kind '${kind}' (known: ${Object.keys(KINDS).join(', ')})`)
-  }
+  checkOptions(spawning)
   serv.mindpyHostileSpawning = spawning
   const blocks = registry.blocks
   const lightBlocks = new Set(registry.blocksArray.filter(b => b.emitLight > 0).map(b => b.id))
@@ -61,6 +75,7 @@ module.exports.server = function (serv, settings) {
   const isSolid = (w, pos) => blocks[w.sync.getBlockType(pos)]?.boundingBox === 'block'
   const isAir = (w, pos) => blocks[w.sync.getBlockType(pos)]?.name?.endsWith('air')
   const loaded = (w, pos) => !!w.sync.getColumnAt(pos)
+  const isOpen = (w, pos) => loaded(w, pos) && !isSolid(w, pos.floored()) && !isSolid(w, pos.floored().offset(0, 1, 0))
   const hostiles = () => [...serv.mindpyMobs].filter(m => m.mindpyMob.hostile && m.health > 0)
   const hunts = p => p.health > 0 && (p.gameMode === 0 || p.gameMode === 2)
 
@@ -114,6 +129,8 @@ module.exports.server = function (serv, settings) {
       s.nextTarget = now + RETARGET_MS
       s.target = pickTarget(mob, s)
       if (s.target) serv.mindpyFace(mob, s.target.position.minus(mob.position))
+      // skeletons hold their ground while they can shoot (checked here, not every tick: a ray of a few dozen blocks)
+      s.seesTarget = s.hostile === 'skeleton' && !!s.target && serv.mindpyCanSee(mob, s.target)
     }
     const target = s.target
     if (!target || !hunts(target) || !serv.players.includes(target)) { s.target = null; return false }
@@ -121,16 +138,17 @@ module.exports.server = function (serv, settings) {
     const away = target.position.minus(mob.position)
     const distance = Math.hypot(away.x, away.z)
     let dir = distance > 0.01 ? new Vec3(away.x / distance, 0, away.z / distance) : null
-    if (s.hostile === 'skeleton' && serv.mindpyCanSee?.(mob, target)) {
-      if (distance > SKELETON_RANGE[1]) { /* close in */ } else if (distance < SKELETON_RANGE[0]) dir = dir && dir.scaled(-1)
-      else dir = null
+    if (s.seesTarget) {
+      if (distance < SKELETON_RANGE[0]) dir = dir && dir.scaled(-1) // back off
+      else if (distance <= SKELETON_RANGE[1]) dir = null // hold and shoot
     } else if (distance < s.stopAt) {
       dir = null // close enough to hit (46_mob_attacks.js sets stopAt by reach)
     }
     // blocked by a wall or an edge: go sideways for a while, to the side that was free
     if (dir && now - (s.blockedAt || -Infinity) < 100 && !(s.detourUntil > now)) {
-      const side = Math.random() < 0.5 ? 1 : -1
-      s.detour = new Vec3(-dir.z * side, 0, dir.x * side)
+      const first = Math.random() < 0.5 ? 1 : -1
+      const sides = [first, -first].map(side => new Vec3(-dir.z * side, 0, dir.x * side))
+      s.detour = sides.find(side => isOpen(mob.world, mob.position.plus(side))) || sides[0]
       s.detourUntil = now + DETOUR_MS
     }
     if (dir && s.detourUntil > now) dir = s.detour
