@@ -12,7 +12,7 @@ import json
 import pytest
 
 from agent_helpers import start_agent
-from conftest import TESTS_DIR, give_items, isolate, unique_name, wait_ticks, wait_until
+from conftest import TESTS_DIR, give_items, isolate, teleport, unique_name, wait_ticks, wait_until
 from mindpy.bridge import create_bot, js_module
 from mindpy.errors import ServerError
 from mindpy.server import EmbeddedServer
@@ -101,6 +101,24 @@ def test_a_zombie_burns_to_death_under_the_day_sky_while_a_creeper_does_not(mob_
     wait_until(lambda: not mobs(bot, "zombie"), timeout=8, message="the burning zombie to die")
     creeper = mobs(bot, "creeper")
     assert len(creeper) == 1 and not creeper[0]["onFire"], creeper
+
+
+def test_zombies_step_up_a_block_to_reach_a_bot_but_do_not_walk_off_a_cliff(mob_bots):
+    bot = mob_bots("climb")
+    bot.command("/time set 1000")
+    x, y, z = isolate(bot)
+    bot.command(f"/fill {x - 1} {y} {z - 1} {x + 1} {y} {z + 1} stone")  # the bot stands on a 3x3 step
+    teleport(bot, x + 0.5, y + 1, z + 0.5)
+    bot.command(f"/fill {x + 6} {y} {z - 1} {x + 8} {y + 4} {z + 1} stone")  # a tower 5 blocks high, east
+    healths = track_health(bot)
+    bot.command(f"/summon zombie {x - 5} {y} {z}")
+    bot.command(f"/summon zombie {x + 7} {y + 5} {z}")
+    wait_until(lambda: len(mobs(bot, "zombie")) == 2, timeout=5, message="the two zombies")
+    wait_until(lambda: min(healths) < 20, timeout=8,
+               message=lambda: f"the zombie on the ground to climb the step and hit ({mobs(bot, 'zombie')})")
+    on_tower = [m for m in mobs(bot, "zombie") if m["y"] > y + 1]
+    assert len(on_tower) == 1 and on_tower[0]["y"] >= y + 5 - 0.01, mobs(bot, "zombie")
+    bot.command("/kill @e[type=zombie,distance=..20]")
 
 
 def test_a_creeper_explodes_beside_a_bot_hurting_it_and_breaking_blocks(mob_bots):

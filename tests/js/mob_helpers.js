@@ -1,14 +1,14 @@
 'use strict'
 // What a bot sees of mobs and their drops, in one call each (tests/test_hostile_mobs.py).
 
-// The living entities named `name` the bot knows: [{id, distance, onFire, kind}], nearest first.
+// The living entities named `name` the bot knows: [{id, distance, y, onFire, kind}], nearest first.
 function mobs (bot, name) {
   const found = []
   for (const id in bot.entities) {
     const e = bot.entities[id]
     if (e === bot.entity || e.name !== name || !e.isValid) continue
     const flags = e.metadata?.[0] ?? 0
-    found.push({ id: e.id, distance: e.position.distanceTo(bot.entity.position), onFire: (flags & 1) === 1, kind: e.kind })
+    found.push({ id: e.id, distance: e.position.distanceTo(bot.entity.position), y: e.position.y, onFire: (flags & 1) === 1, kind: e.kind })
   }
   return JSON.stringify(found.sort((a, b) => a.distance - b.distance))
 }

@@ -84,19 +84,18 @@ module.exports.server = function (serv) {
 
   function step (entity, dt, now) {
     const s = stateOf(entity)
-    if (s.steer && !s.noAI) {
-      s.steer(entity, s, now)
-      s.walkUntil = s.dir ? Infinity : 0
-    }
+    const steered = !!s.steer && !s.noAI && s.steer(entity, s, now)
+    if (steered) s.walkUntil = s.dir ? Infinity : 0
+    else if (s.walkUntil === Infinity) s.walkUntil = 0 // a chase ended: back to wandering, after a pause
     let walking = now < s.walkUntil
     if (!walking && !s.airborne && !s.knock) {
-      if (now < s.nextWalk || s.noAI) return // standing still: nothing to do
+      if (now < s.nextWalk || s.noAI || steered) return // standing still: nothing to do
       startWalk(entity, s, now)
       walking = true
     }
     const world = entity.world
     const pos = entity.position
-    const speed = s.speed || WALK_SPEED
+    const speed = steered ? s.speed : WALK_SPEED
     let vx = (walking ? s.dir.x * speed : 0) + (s.knock ? s.knock.x : 0)
     let vz = (walking ? s.dir.z * speed : 0) + (s.knock ? s.knock.z : 0)
     let x = pos.x + vx * dt
@@ -139,7 +138,8 @@ module.exports.server = function (serv) {
         s.vy = 0
         s.airborne = false
       }
-    } else if (!solid(world, x, y - 0.5, z)) {
+    } else if (!solid(world, x, y - 0.5, z) && !solid(world, aheadX, y - 0.5, aheadZ)) {
+      // its front foot on a block holds it up too: a mob that has just stepped up stands there, centre over the edge
       s.airborne = true // walked off an edge
       s.vy = 0
     }

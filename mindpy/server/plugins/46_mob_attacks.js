@@ -100,7 +100,7 @@ module.exports.server = function (serv) {
 
   function melee (mob, s, target, now) {
     const spec = MELEE[s.hostile]
-    if (now - (s.lastAttack || 0) < spec.cooldownMs || !inReach(mob, target)) return
+    if (now - (s.lastAttack || 0) < spec.cooldownMs || !inReach(mob, target) || !serv.mindpyCanSee(mob, target)) return
     s.lastAttack = now
     mob._writeOthersNearby('animation', { entityId: mob.id, animation: 0 }) // swing arm
     serv.mindpyHurtPlayer(target, spec.damage, { attacker: mob, from: mob.position })
