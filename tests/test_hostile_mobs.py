@@ -1,7 +1,7 @@
 """Hostile mobs on the embedded server (plugins 45_hostile_mobs.js and 46_mob_attacks.js), with real bots.
 
 The module's own server has hostile mobs on (at most one per player, zombies only for natural spawns, spawning fast
-and close, 24-28 blocks away, so a spawn and its walk to the bot take seconds); the session's server has them off,
+and close, 24-26 blocks away, so a spawn and its walk to the bot take seconds); the session's server has them off,
 as task worlds do.
 """
 
@@ -17,7 +17,7 @@ from mindpy.bridge import create_bot, js_module
 from mindpy.errors import ServerError
 from mindpy.server import EmbeddedServer
 
-MOB_OPTIONS = {"hostileMobs": True, "mobSpawnRate": 10, "mobSpawnDistance": [24, 28], "hostileMobKinds": ["zombie"],
+MOB_OPTIONS = {"hostileMobs": True, "mobSpawnRate": 10, "mobSpawnDistance": [24, 26], "hostileMobKinds": ["zombie"],
                "mobCap": 1, "viewDistance": 4}
 
 
@@ -74,7 +74,7 @@ def test_a_zombie_spawns_at_night_walks_to_a_bot_hurts_it_and_self_defense_kills
         assert not mobs(bot, "zombie")
         bot.command("/time set 14000")
         zombie = wait_until(lambda: mobs(bot, "zombie"), timeout=10, message="a zombie to spawn at night")[0]
-        assert 20 <= zombie["distance"] <= 32, zombie  # 24-28 blocks from the bot's feet, seen from its position
+        assert 20 <= zombie["distance"] <= 32, zombie  # 24-26 blocks from the bot's feet, seen from its position
         assert zombie["kind"] == "Hostile mobs"
         wait_until(lambda: min(healths) < 20, timeout=25,
                    message=lambda: f"the zombie to hurt the bot (zombies: {mobs(bot, 'zombie')}, health {healths[-1]})")
@@ -87,6 +87,17 @@ def test_a_zombie_spawns_at_night_walks_to_a_bot_hurts_it_and_self_defense_kills
     finally:
         agent.bot.command("/time set 1000")
         agent.close()
+
+
+def test_by_day_zombies_spawn_only_in_the_dark_underground(mob_bots):
+    """A cave under the flat world's grass: its sky light is 0, so it is dark at noon."""
+    bot = mob_bots("caver")
+    bot.command("/time set 6000")
+    x, y, z = isolate(bot)
+    bot.command(f"/fill {x - 30} {y - 3} {z - 30} {x + 30} {y - 2} {z + 30} air")  # 2 high, on the bedrock
+    zombie = wait_until(lambda: mobs(bot, "zombie"), timeout=10, message="a zombie to spawn in the cave")[0]
+    assert zombie["y"] == y - 3, zombie  # in the cave, none on the sunny surface
+    bot.command("/kill @e[type=zombie,distance=..40]")
 
 
 def test_a_zombie_burns_to_death_under_the_day_sky_while_a_creeper_does_not(mob_bots):

@@ -67,7 +67,6 @@ module.exports.server = function (serv, settings) {
     cap: options.mobCap ?? MOB_CAP
   }
   checkOptions(spawning)
-  serv.mindpyHostileSpawning = spawning
   const blocks = registry.blocks
   const lightBlocks = new Set(registry.blocksArray.filter(b => b.emitLight > 0).map(b => b.id))
   const sharedFlagsKey = 0
@@ -183,11 +182,9 @@ module.exports.server = function (serv, settings) {
     const r = between(spawning.distance)
     const x = Math.floor(player.position.x + Math.cos(angle) * r)
     const z = Math.floor(player.position.z + Math.sin(angle) * r)
-    const base = Math.floor(player.position.y)
     // a random height near the player's, then the nearest floor below it (caves under the surface count too)
-    let y = base + Math.floor(Math.random() * 33) - 16
-    const floor = new Vec3(x, y, z)
-    if (!loaded(w, floor)) return null
+    let y = Math.floor(player.position.y) + Math.floor(Math.random() * 33) - 16
+    if (!loaded(w, new Vec3(x, y, z))) return null
     while (y > -64 && !isSolid(w, new Vec3(x, y - 1, z))) y--
     const feet = new Vec3(x, y, z)
     if (!spawnable(w, feet)) return null

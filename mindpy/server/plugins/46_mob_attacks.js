@@ -28,6 +28,7 @@ const BLOCK_DROP_CHANCE = 1 / CREEPER.power
 module.exports.server = function (serv) {
   const registry = serv.registry
   const blocks = registry.blocks
+  const Block = require('prismarine-block')(registry)
   const solidAt = (world, pos) => {
     const p = pos.floored()
     return !world.sync.getColumnAt(p) || blocks[world.sync.getBlockType(p)]?.boundingBox === 'block'
@@ -229,7 +230,6 @@ module.exports.server = function (serv) {
     const r = Math.ceil(power)
     const c = center.floored()
     const broken = new Set()
-    const Block = require('prismarine-block')(registry)
     for (let x = -r; x <= r; x++) {
       for (let y = -r; y <= r; y++) {
         for (let z = -r; z <= r; z++) {
