@@ -8,6 +8,7 @@ as task worlds do.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -174,6 +175,20 @@ def test_a_skeleton_shoots_arrows_that_hurt_a_bot(mob_bots):
     wait_until(lambda: mobs(bot, "arrow"), timeout=6, message="an arrow in flight")
     wait_until(lambda: min(healths) < 20, timeout=6, message="an arrow to hit the bot")
     bot.command("/kill @e[type=skeleton]")
+
+
+def test_a_spider_leaves_a_bot_alone_by_day_until_the_bot_hits_it(mob_bots):
+    bot = mob_bots("arachno")
+    bot.command("/time set 6000")
+    x, y, z = isolate(bot)
+    healths = track_health(bot)
+    bot.command(f"/summon spider {x + 3.5} {y} {z + 0.5}")
+    wait_until(lambda: mobs(bot, "spider"), timeout=5, message="the spider")
+    time.sleep(1.5)  # a hostile spider would be on the bot by now (3 blocks at 3 blocks a second)
+    assert min(healths) == 20 and mobs(bot, "spider")[0]["distance"] > 2, mobs(bot, "spider")
+    assert mob_js().hitNearest(bot.js, "spider")
+    wait_until(lambda: min(healths) < 20, timeout=5, message="the provoked spider to bite back")
+    bot.command("/kill @e[type=spider,distance=..20]")
 
 
 def test_peaceful_removes_hostile_mobs(mob_bots):
