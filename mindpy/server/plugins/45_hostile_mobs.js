@@ -3,10 +3,10 @@
 // death, loot) and 42_animal_movement.js moves them; this plugin decides where they go, spawns them in the dark,
 // despawns them far from players and burns zombies and skeletons in daylight. Their attacks: 46_mob_attacks.js.
 //
-// Spawning (plugin option `hostileMobs`, default on only in the 'normal' world; never on peaceful): a few times a
-// second, for each player in survival or adventure, a spot 24-64 blocks away (vanilla: 24-128) on a solid block
+// Spawning (plugin option `hostileMobs`, default on only in the 'normal' world; never on peaceful): every two
+// seconds, for each player in survival or adventure, a spot 24-64 blocks away (vanilla: 24-128) on a solid block
 // with two air blocks above, dark enough: night on the surface (time 13000-23000) or sky light 0 (caves) at any
-// time, and no light-giving block within 7 blocks; at most `mobCap` monsters within 128 blocks of that player.
+// time, and no light-giving block within 7 blocks; at most 15 (`mobCap`) monsters within 128 blocks of that player.
 // One mob per spawn, not vanilla's packs. Options for tests: `mobSpawnRate` (attempts per second per player,
 // default 0.5), `mobSpawnDistance` ([min, max] blocks), `hostileMobKinds` (the kinds that spawn).
 // /summon zombie|skeleton|spider|creeper works whatever the options (not on peaceful); `/difficulty peaceful`

@@ -213,8 +213,10 @@ module.exports.server = function (serv) {
     serv.playSound('entity.generic.explode', world, center, { radius: 64 })
     for (const player of serv.players) {
       if (player.world !== world) continue
-      const damage = explosionDamage(player.position.offset(0, 0.9, 0).distanceTo(center), CREEPER.power)
-      if (damage > 0) serv.mindpyHurtPlayer(player, damage, { attacker: mob, type: 'explosion', from: center, knockback: 0.6 })
+      const distance = player.position.offset(0, 0.9, 0).distanceTo(center)
+      const damage = explosionDamage(distance, CREEPER.power)
+      const knockback = 1 - distance / (2 * CREEPER.power) // vanilla: the blast's impact, in blocks per tick
+      if (damage > 0) serv.mindpyHurtPlayer(player, damage, { attacker: mob, type: 'explosion', from: center, knockback })
     }
     for (const other of [...serv.mindpyMobs]) {
       if (other.world !== world || other === mob) continue
