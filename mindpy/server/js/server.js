@@ -80,6 +80,8 @@ const PLUGINS = [
   '42_animal_movement',
   '43_animal_products',
   '44_farming',
+  '45_hostile_mobs',
+  '46_mob_attacks',
   '47_generated_animals',
   '50_food',
   '51_beds_doors',

@@ -138,7 +138,7 @@ module.exports.server = function (serv) {
               const local = new Vec3(x & 15, y, z & 15)
               const current = column.getBlockStateId(local)
               const edge = x === min.x || x === max.x || y === min.y || y === max.y || z === min.z || z === max.z
-              const target = choose(current, edge)
+              const target = choose(current, edge, x, y, z)
               if (target === null || target === current) continue // vanilla counts only blocks that changed
               if (destroy && current !== 0 && serv.mindpyDropBlockLoot) {
                 serv.mindpyDropBlockLoot(world, new Vec3(x, y, z), Block.fromStateId(current, 0), null)
@@ -174,6 +174,14 @@ module.exports.server = function (serv) {
       const block = await world.getBlock(p)
       if (!block || block.name !== container.kind) containers.forgetInBox(world, p, p)
     }
+  }
+
+  // Set the blocks of a box that choose(currentStateId, onTheEdge, x, y, z) names (null: leave it), for plugins
+  // that change many blocks at once (explosions, 46_mob_attacks.js); containers replaced lose their contents.
+  serv.mindpySetBlocksInBox = async (world, min, max, choose) => {
+    const changed = await fillRegion(world, min, max, false, choose)
+    if (changed) await forgetReplacedContainers(world, min, max)
+    return changed
   }
 
   const splitArgs = str => str.trim().split(/\s+/).filter(Boolean)

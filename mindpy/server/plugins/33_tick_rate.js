@@ -1,7 +1,7 @@
 'use strict'
 // How fast the server ticks, for benchmarks: `/mindpy_ticks` answers with one line of JSON after
 // "mindpy_ticks " (`/mindpy_tps` in 99_diagnostics.js is the short human-readable summary):
-//   {ticks, at, tps1, tps10, tickGapMaxMs, loopDelayP99Ms, loopDelayMaxMs, entities, animals, players}
+//   {ticks, at, tps1, tps10, tickGapMaxMs, loopDelayP99Ms, loopDelayMaxMs, entities, animals, monsters, players}
 // The tick count also goes to a file (config.tickFile, written every TICK_FILE_EVERY ticks) so that the process
 // that started the server can read the game's clock without a bot: EmbeddedServer.ticks().
 // `ticks` and `at` (ms) let a benchmark compute the rate over its own window; tps1 and tps10 are the
@@ -76,6 +76,8 @@ module.exports.server = function (serv, settings) {
     return n / seconds
   }
 
+  const countMobs = (kind) => { let n = 0; for (const mob of serv.mindpyMobs || []) if (kind(mob)) n++; return n }
+
   serv.mindpyTickRate = (reset = false) => {
     const report = {
       ticks,
@@ -86,7 +88,8 @@ module.exports.server = function (serv, settings) {
       loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
       loopDelayMaxMs: loopDelay.max / 1e6,
       entities: Object.keys(serv.entities).length,
-      animals: serv.mindpyAnimals ? serv.mindpyAnimals.size : 0,
+      animals: countMobs(m => !m.mindpyMob.hostile),
+      monsters: countMobs(m => m.mindpyMob.hostile),
       players: serv.players.length
     }
     if (reset) { // start a new measurement of the maxima

@@ -1,9 +1,11 @@
 'use strict'
-// Animals: /summon cow|sheep|pig|chicken|rabbit|mooshroom|... [x y z] [{NoAI:1b}] (other NBT is ignored).
-// They have their vanilla health, take the damage of the weapon that hits them (with vanilla's half-second invulnerability and a
-// knockback), die, drop their loot per minecraft-data and disappear. They wander (42_animal_movement.js).
+// Mobs' bodies, and animals: /summon cow|sheep|pig|chicken|rabbit|mooshroom|... [x y z] [{NoAI:1b,Health:5f}] (other
+// NBT is ignored). A mob (serv.mindpySpawnMob: an animal here, a monster from 45_hostile_mobs.js) has its vanilla health,
+// takes the damage of the weapon that hits it (with vanilla's half-second invulnerability and a knockback), dies,
+// drops its loot per minecraft-data and disappears. Animals wander (42_animal_movement.js, which moves every mob).
 // flying-squid's /summon ignores animals, every hit does 1 damage, dead mobs drop nothing and never
 // disappear from the clients, and its mob physics makes them bob up and down.
+// Other plugins add kinds to /summon through serv.mindpySummoners[name] = (world, position) => entity.
 
 const { Vec3 } = require('vec3')
 const UUID = require('uuid-1345')
@@ -28,13 +30,29 @@ module.exports.server = function (serv, settings) {
   const maxEntities = settings?.['max-entities'] || 200
   const Item = require('prismarine-item')(registry)
   const UserError = require('flying-squid').UserError
-  serv.mindpyAnimals = new Set()
+  serv.mindpyMobs = new Set() // every living mob with a body of ours (moved by 42_animal_movement.js)
+  serv.mindpySummoners = serv.mindpySummoners || {}
 
   // The damage_event packet names its damage type by index in the registry the client received.
   const damageTypes = registry.loginPacket?.dimensionCodec?.['minecraft:damage_type']?.entries || []
-  const playerAttackType = Math.max(0, damageTypes.findIndex(e => e.key === 'minecraft:player_attack'))
+  const damageTypeIndex = key => Math.max(0, damageTypes.findIndex(e => e.key === 'minecraft:' + key))
 
-  serv.mindpySpawnAnimal = (name, world, position) => {
+  // Show `entity` hurt to the players near it (and to itself, if it is a player): `type` names the damage type
+  // (player_attack, mob_attack, arrow, explosion, on_fire...), `attacker` the entity that caused it, if any.
+  serv.mindpyShowHurt = (entity, type = 'player_attack', attacker = null) => {
+    const write = entity.type === 'player' ? entity._writeNearby : entity._writeOthersNearby
+    if (!registry.version['>=']('1.19.4')) {
+      write('entity_status', { entityId: entity.id, entityStatus: 2 })
+      return
+    }
+    const source = attacker ? attacker.id + 1 : 0 // "id + 1, or 0 for none"
+    write('damage_event', {
+      entityId: entity.id, sourceTypeId: damageTypeIndex(type), sourceCauseId: source, sourceDirectId: source
+    })
+  }
+
+  // `health` overrides the animal table (monsters bring their own).
+  serv.mindpySpawnMob = (name, world, position, { health } = {}) => {
     const data = registry.entitiesByName[name]
     if (!data) throw new UserError(`Unknown entity '${name}'`)
     const entity = serv.initEntity('mob', data.id, world, position.clone())
@@ -44,19 +62,20 @@ module.exports.server = function (serv, settings) {
     entity.pitch = 0
     entity.headPitch = 0
     entity.yaw = Math.floor(Math.random() * 256) - 128 // a signed byte in the packets
-    entity.health = HEALTH[name] ?? 10
+    entity.health = health ?? HEALTH[name] ?? 10
     entity.metadata = []
     // no entity.size: flying-squid's physics skips entities without one (see 42_animal_movement.js)
-    entity.mindpyAnimal = { width: data.width || 0.9, home: position.clone(), lastHurt: 0, lastDamage: 0 }
+    entity.mindpyMob = { width: data.width || 0.9, home: position.clone(), lastHurt: 0, lastDamage: 0 }
     entity.takeDamage = (options) => takeDamage(entity, options)
     entity.updateAndSpawn()
-    serv.mindpyAnimals.add(entity)
+    serv.mindpyMobs.add(entity)
     return entity
   }
 
-  // `unblockable` (as /kill): no invulnerability after a recent hit
-  function takeDamage (entity, { damage = 1, attacker = null, unblockable = false } = {}) {
-    const state = entity.mindpyAnimal
+  // `unblockable` (as /kill): no invulnerability after a recent hit; `type`: the damage type shown (a player's hit
+  // by default); `knockback` false for damage that pushes nothing (burning)
+  function takeDamage (entity, { damage = 1, attacker = null, unblockable = false, type, knockback = true } = {}) {
+    const state = entity.mindpyMob
     if (entity.health <= 0) return
     const now = Date.now()
     let dealt = damage
@@ -70,24 +89,22 @@ module.exports.server = function (serv, settings) {
     }
     state.lastDamage = damage
     entity.health -= dealt
-    sendHurt(entity, attacker)
-    if (attacker && serv.mindpyKnockBack) serv.mindpyKnockBack(entity, entity.position.minus(attacker.position), KNOCKBACK)
+    if (attacker?.type === 'player') state.hitByPlayerAt = now
+    serv.mindpyShowHurt(entity, type || (attacker?.type === 'player' ? 'player_attack' : 'generic'), attacker)
+    if (attacker && knockback && serv.mindpyKnockBack) serv.mindpyKnockBack(entity, entity.position.minus(attacker.position), KNOCKBACK)
     if (entity.health <= 0) die(entity)
   }
 
-  function sendHurt (entity, attacker) {
-    if (!registry.version['>=']('1.19.4')) {
-      entity._writeOthersNearby('entity_status', { entityId: entity.id, entityStatus: 2 })
-      return
-    }
-    const source = attacker ? attacker.id + 1 : 0 // "id + 1, or 0 for none"
-    entity._writeOthersNearby('damage_event', {
-      entityId: entity.id, sourceTypeId: playerAttackType, sourceCauseId: source, sourceDirectId: source
-    })
+  // A mob that leaves the world without dying (despawned, exploded): no animation, no loot.
+  serv.mindpyRemoveMob = (entity) => {
+    entity.health = 0
+    serv.mindpyMobs.delete(entity)
+    for (const player of entity.getNearbyPlayers()) player.nearbyEntities = player.nearbyEntities.filter(e => e !== entity)
+    entity.destroy()
   }
 
   function die (entity) {
-    serv.mindpyAnimals.delete(entity)
+    serv.mindpyMobs.delete(entity)
     delete serv.entities[entity.id] // no more hits, selectors or ticks
     entity._writeOthersNearby('entity_status', { entityId: entity.id, entityStatus: ENTITY_STATUS_DEATH })
     dropLoot(entity)
@@ -100,9 +117,12 @@ module.exports.server = function (serv, settings) {
     }, BODY_MS)
   }
 
+  // Rare drops (a zombie's iron ingot) need a kill by a player: hit by one in the last 5 s, as vanilla counts it.
   function dropLoot (entity) {
     const loot = (registry.entityLoot?.[entity.name]?.drops || []).concat(EXTRA_LOOT[entity.name] || [])
+    const byPlayer = Date.now() - (entity.mindpyMob.hitByPlayerAt || -Infinity) < 5000
     for (const drop of loot) {
+      if (drop.playerKill && !byPlayer) continue
       if (!serv.mindpyLoot.chance(drop.dropChance)) continue
       const item = registry.itemsByName[drop.item]
       const [min, max] = drop.stackSizeRange || [1, 1]
@@ -118,8 +138,8 @@ module.exports.server = function (serv, settings) {
     const { coordinate, originOf, worldOf } = serv.mindpyCommands
     serv.commands.add({
       base: 'summon',
-      info: 'Summon an animal',
-      usage: '/summon <entity> [x y z] [{NoAI:1b}]',
+      info: 'Summon an animal or a monster',
+      usage: '/summon <entity> [x y z] [{NoAI:1b,Health:5f}]',
       op: true,
       parse: str => {
         const [, head, nbt] = str.trim().match(/^([^{]*)(\{.*\})?$/) || []
@@ -130,14 +150,17 @@ module.exports.server = function (serv, settings) {
         const name = args[0].replace(/^minecraft:/, '')
         const data = registry.entitiesByName[name]
         if (!data) throw new UserError(`Unknown entity '${args[0]}'`)
-        if (data.category !== 'Passive mobs') throw new UserError(`Cannot summon ${name}: only animals and other passive mobs are supported`)
+        const summon = data.category === 'Passive mobs' ? (world, position) => serv.mindpySpawnMob(name, world, position) : serv.mindpySummoners[name]
+        if (!summon) throw new UserError(`Cannot summon ${name}: only animals and other passive mobs, ${Object.keys(serv.mindpySummoners).join(', ') || 'no monsters'} are supported`)
         if (Object.keys(serv.entities).length >= maxEntities) throw new UserError(`Too many entities (at most ${maxEntities}): /kill some first`)
         const o = originOf(ctx)
         const position = args.length === 4
           ? new Vec3(coordinate(args[1], o.x, true), coordinate(args[2], o.y), coordinate(args[3], o.z, true))
           : o.clone()
-        const animal = serv.mindpySpawnAnimal(name, worldOf(ctx), position)
-        animal.mindpyAnimal.noAI = /NoAI\s*:\s*(1b?|true)/i.test(nbt) // other NBT is ignored
+        const mob = summon(worldOf(ctx), position)
+        mob.mindpyMob.noAI = /NoAI\s*:\s*(1b?|true)/i.test(nbt)
+        const health = Number((nbt.match(/Health\s*:\s*([0-9.]+)f?/i) || [])[1])
+        if (health > 0) mob.health = Math.min(mob.health, health) // other NBT is ignored
         return `Summoned new ${data.displayName || name}`
       }
     })

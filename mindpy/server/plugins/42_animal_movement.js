@@ -1,5 +1,7 @@
 'use strict'
-// How animals move: now and then one walks for a second or three in a random direction at a slow pace,
+// How mobs move. A mob with a `steer` function in its state (monsters, 45_hostile_mobs.js) goes where that sends it,
+// each tick, at its own speed, and with `maxDrop` set it stops at an edge deeper than that instead of walking off.
+// Animals: now and then one walks for a second or three in a random direction at a slow pace,
 // staying within a few blocks of where it was summoned; it stays on the ground (falls off edges, steps
 // up one block, turns back at walls) and is knocked back by hits. flying-squid's mob physics pushes a mob
 // resting on the ground up by half its height every tick, so animals are moved here instead (they have
@@ -38,7 +40,7 @@ module.exports.server = function (serv) {
   }
 
   function stateOf (entity) {
-    const s = entity.mindpyAnimal
+    const s = entity.mindpyMob
     if (s.walkUntil === undefined) Object.assign(s, { walkUntil: 0, nextWalk: Date.now() + between(IDLE_MS), dir: null, knock: null, vy: 0, airborne: true })
     return s
   }
@@ -62,7 +64,7 @@ module.exports.server = function (serv) {
     face(entity, s.dir)
   }
 
-  // Turn the animal to look along `dir` (yaw 0 faces +z, 90 faces -x), as a signed byte.
+  // Turn the mob to look along `dir` (yaw 0 faces +z, 90 faces -x), as a signed byte.
   function face (entity, dir) {
     const degrees = Math.atan2(-dir.x, dir.z) * 180 / Math.PI
     let yaw = Math.floor(degrees * 256 / 360)
@@ -72,19 +74,30 @@ module.exports.server = function (serv) {
     entity._writeOthersNearby('entity_look', { entityId: entity.id, yaw, pitch: 0, onGround: true })
     entity._writeOthersNearby('entity_head_rotation', { entityId: entity.id, headYaw: yaw })
   }
+  serv.mindpyFace = face
+
+  // How far down the ground is under x z, looking from y down to `limit` blocks (limit + 1: deeper than that).
+  function dropBelow (world, x, y, z, limit) {
+    for (let d = 0; d <= limit; d++) if (solid(world, x, y - 0.5 - d, z)) return d
+    return limit + 1
+  }
 
   function step (entity, dt, now) {
     const s = stateOf(entity)
+    const steered = !!s.steer && !s.noAI && s.steer(entity, s, now)
+    if (steered) s.walkUntil = s.dir ? Infinity : 0
+    else if (s.walkUntil === Infinity) s.walkUntil = 0 // a chase ended: back to wandering, after a pause
     let walking = now < s.walkUntil
     if (!walking && !s.airborne && !s.knock) {
-      if (now < s.nextWalk || s.noAI) return // standing still: nothing to do
+      if (now < s.nextWalk || s.noAI || steered) return // standing still: nothing to do
       startWalk(entity, s, now)
       walking = true
     }
     const world = entity.world
     const pos = entity.position
-    let vx = (walking ? s.dir.x * WALK_SPEED : 0) + (s.knock ? s.knock.x : 0)
-    let vz = (walking ? s.dir.z * WALK_SPEED : 0) + (s.knock ? s.knock.z : 0)
+    const speed = steered ? s.speed : WALK_SPEED
+    let vx = (walking ? s.dir.x * speed : 0) + (s.knock ? s.knock.x : 0)
+    let vz = (walking ? s.dir.z * speed : 0) + (s.knock ? s.knock.z : 0)
     let x = pos.x + vx * dt
     let z = pos.z + vz * dt
     let y = pos.y
@@ -104,7 +117,16 @@ module.exports.server = function (serv) {
         vx = vz = 0
         s.walkUntil = now
         s.knock = null
+        s.blockedAt = now // a steering mob looks for a way around
       }
+    }
+
+    // edges: a mob that minds them does not walk where the ground ahead is more than maxDrop blocks down
+    if (walking && !s.airborne && !s.knock && s.maxDrop !== undefined &&
+        dropBelow(world, aheadX, y, aheadZ, s.maxDrop) > s.maxDrop) {
+      x = pos.x
+      z = pos.z
+      s.blockedAt = now
     }
 
     // falling and landing
@@ -116,7 +138,8 @@ module.exports.server = function (serv) {
         s.vy = 0
         s.airborne = false
       }
-    } else if (!solid(world, x, y - 0.5, z)) {
+    } else if (!solid(world, x, y - 0.5, z) && !solid(world, aheadX, y - 0.5, aheadZ)) {
+      // its front foot on a block holds it up too: a mob that has just stepped up stands there, centre over the edge
       s.airborne = true // walked off an edge
       s.vy = 0
     }
@@ -125,13 +148,13 @@ module.exports.server = function (serv) {
       s.knock = s.knock.scaled(s.airborne ? KNOCK_DECAY_AIR : KNOCK_DECAY_GROUND)
       if (Math.hypot(s.knock.x, s.knock.z) < 0.1) s.knock = null
     }
-    entity.sendPosition(new Vec3(x, y, z), !s.airborne).catch(err => console.error('[mindpy] animal movement:', err))
+    entity.sendPosition(new Vec3(x, y, z), !s.airborne).catch(err => console.error('[mindpy] mob movement:', err))
   }
 
   serv.on('tick', (delta) => {
     const dt = Math.min(delta || 0.05, MAX_TICK_S)
     const now = Date.now()
-    for (const entity of serv.mindpyAnimals) {
+    for (const entity of serv.mindpyMobs) {
       if (entity.health > 0) step(entity, dt, now)
     }
   })

@@ -35,7 +35,7 @@ module.exports.server = function (serv, settings) {
   }
 
   function setSheared (sheep, sheared) {
-    sheep.mindpyAnimal.sheared = sheared
+    sheep.mindpyMob.sheared = sheared
     if (woolKey < 0) return
     sheep._writeOthersNearby('entity_metadata', {
       entityId: sheep.id,
@@ -47,7 +47,7 @@ module.exports.server = function (serv, settings) {
     player._client.on('use_entity', ({ target, mouse, hand }) => {
       if (!INTERACT.has(mouse) || (hand ?? 0) !== 0) return // main-hand interactions only
       const animal = serv.entities[target]
-      if (!animal?.mindpyAnimal || animal.health <= 0) return
+      if (!animal?.mindpyMob || animal.health <= 0) return
       const slot = 36 + player.heldItemSlot
       const held = player.inventory.slots[slot]
       if (!held) return
@@ -55,7 +55,7 @@ module.exports.server = function (serv, settings) {
         exchangeHeld(player, slot, held, itemOf('milk_bucket'))
       } else if (held.name === 'bowl' && animal.name === 'mooshroom') {
         exchangeHeld(player, slot, held, itemOf('mushroom_stew'))
-      } else if (held.name === 'shears' && animal.name === 'sheep' && !animal.mindpyAnimal.sheared) {
+      } else if (held.name === 'shears' && animal.name === 'sheep' && !animal.mindpyMob.sheared) {
         drop(animal, itemOf('white_wool', serv.mindpyLoot.count(1, 3)))
         setSheared(animal, true)
         setTimeout(() => { if (animal.health > 0) setSheared(animal, false) }, between(WOOL_REGROW_MS)).unref()
@@ -66,9 +66,9 @@ module.exports.server = function (serv, settings) {
   // Laying eggs: checked once a second, not every tick.
   setInterval(() => {
     const now = Date.now()
-    for (const chicken of serv.mindpyAnimals || []) {
+    for (const chicken of serv.mindpyMobs || []) {
       if (chicken.name !== 'chicken' || chicken.health <= 0) continue
-      const state = chicken.mindpyAnimal
+      const state = chicken.mindpyMob
       if (state.nextEgg === undefined) state.nextEgg = now + between(eggInterval) * 1000
       if (now < state.nextEgg) continue
       state.nextEgg = now + between(eggInterval) * 1000

@@ -48,14 +48,13 @@ module.exports.server = function (serv, settings) {
   }
 
   function makeRoom () {
-    for (const animal of herded) if (!serv.mindpyAnimals.has(animal)) herded.delete(animal) // killed
+    for (const animal of herded) if (!serv.mindpyMobs.has(animal)) herded.delete(animal) // killed
     if (herded.size < cap) return true
     const players = serv.players.filter(p => p.world === serv.overworld)
     for (const animal of herded) {
       if (players.some(p => p.position.distanceTo(animal.position) < FAR)) continue
       herded.delete(animal)
-      serv.mindpyAnimals.delete(animal)
-      delete serv.entities[animal.id] // nobody is near enough to have it shown
+      serv.mindpyRemoveMob(animal) // nobody is near enough to see it go
       return true
     }
     return false
@@ -65,7 +64,7 @@ module.exports.server = function (serv, settings) {
     const world = serv.overworld
     const column = world.getLoadedColumn(chunkX, chunkZ)
     const next = rng(hash(seed, chunkX, 0x4e7d, chunkZ))
-    if (!column || next() >= HERD_CHANCE || !serv.mindpySpawnAnimal) return
+    if (!column || next() >= HERD_CHANCE || !serv.mindpySpawnMob) return
     const centre = surface(column, 8, 8)
     const biome = registry.biomes[column.getBiome(centre)]?.name
     const kinds = HERDS[biome]
@@ -76,7 +75,7 @@ module.exports.server = function (serv, settings) {
       const spot = surface(column, 5 + Math.floor(next() * 7), 5 + Math.floor(next() * 7))
       if (column.getBlockType(spot) !== grass) continue
       const at = new Vec3(chunkX * 16 + spot.x + 0.5, spot.y + 1, chunkZ * 16 + spot.z + 0.5)
-      herded.add(serv.mindpySpawnAnimal(kind, world, at))
+      herded.add(serv.mindpySpawnMob(kind, world, at))
     }
   }
 

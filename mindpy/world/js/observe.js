@@ -16,7 +16,7 @@ const TORCHES = ['torch', 'wall_torch']
 // The nearest entity of each kind in KINDS, in one pass over the bot's entities (an observation asks for five
 // kinds; with many bots on a server each bot sees every other one).
 const KINDS = [
-  ['hostile', e => HOSTILE.has(e.name), 16],
+  ['hostile', e => e.kind === 'Hostile mobs' || HOSTILE.has(e.name), 16],
   ['huntable', e => HUNTABLE.has(e.name), 8],
   ['item', e => e.name === 'item', 8],
   ['player', e => e.type === 'player', 8],
