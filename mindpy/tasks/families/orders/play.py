@@ -58,7 +58,7 @@ from ...schema import Task
 from .book import MAX_OPEN, OrderBook, OrderStream
 from .cos import completion_rate, cos, tally
 from .fields import OPTIONS
-from .world import ServingChest, restock_commands, set_up_orders
+from .world import KITCHEN_BLOCKS, ServingChest, restock_commands, set_up_orders
 
 DISPATCHER_KEY = "dispatcher"  # the key of `models` that holds a ready dispatcher model
 CALLS_FILE = "dispatcher_calls.jsonl"
@@ -429,6 +429,7 @@ def start_cooks(session: Any, settings: Any, console: Any, event_hooks: Callable
         agent.settings.hears_players = False  # the cooks take commands from the dispatcher alone
         for mode in QUIET_MODES:
             agent.modes.set_on(mode, False)
+        agent.skills.runner.protect_blocks(list(KITCHEN_BLOCKS))
     return agents
 
 

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from ....errors import MindpyError
 from ...schema import Task
 from ...world import Issue, Position, TaskSetup, apply_and_wait, plan_agents_around, plan_setup
-from ..cooking.world import plan_cooking_world
+from ..cooking.world import KITCHEN_WALL, plan_cooking_world
 from .fields import OrdersFields
 
 SERVING_CHEST = (12, 4)  # (dx, dz) from agent 0: in the kitchen, east of the smoker, against the north wall
@@ -39,6 +39,9 @@ SERVING_FACING = "south"  # its front faces the kitchen
 FARM_BLOCKS = ("wheat", "beetroots", "potatoes", "carrots", "pumpkin", "sugar_cane", "brown_mushroom",
                "red_mushroom")
 READ_TIMEOUT_S = 5.0
+# The kitchen's blocks, which no cook's path digs through: a walk that broke a wall (and picked up the plank) in one
+# run and went round it in another made two runs of a task part
+KITCHEN_BLOCKS = (KITCHEN_WALL, "crafting_table", "furnace", "smoker", "chest", "red_bed")
 _DATA_REPLY = re.compile(r"(-?\d+), (-?\d+), (-?\d+) has the following block data: (.*)", re.S)
 _ITEM = re.compile(r'id:"(?:minecraft:)?([a-z0-9_]+)",count:(\d+)')
 
