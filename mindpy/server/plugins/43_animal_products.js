@@ -37,10 +37,7 @@ module.exports.server = function (serv, settings) {
   function setSheared (sheep, sheared) {
     sheep.mindpyAnimal.sheared = sheared
     if (woolKey < 0) return
-    sheep._writeOthersNearby('entity_metadata', {
-      entityId: sheep.id,
-      metadata: [{ key: woolKey, type: 'byte', value: sheared ? SHEARED_FLAG : 0 }]
-    })
+    sheep.sendMetadata([{ key: woolKey, type: 'byte', value: sheared ? SHEARED_FLAG : 0 }]) // typed per version
   }
 
   serv.on('newPlayer', (player) => {

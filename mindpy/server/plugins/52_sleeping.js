@@ -5,7 +5,9 @@
 // 5 s, the night is skipped: morning comes, the weather clears and everyone wakes up. Not done: beds do
 // not become respawn points (respawns go to the world spawn) and sleepers are not moved into the bed.
 
+const path = require('path')
 const { Vec3 } = require('vec3')
+const { metadataFor } = require(path.join(__dirname, '..', 'js', 'lib', 'metadata.js'))
 
 const NIGHT = [12541, 23458] // when beds can be used, in ticks of the day (vanilla, clear weather)
 const SKIP_AFTER_TICKS = 100
@@ -33,10 +35,10 @@ module.exports.server = function (serv) {
   function sendPose (player, head) {
     const packet = {
       entityId: player.id,
-      metadata: [
+      metadata: metadataFor(registry, [
         { key: POSE_KEY, type: 'pose', value: head ? POSE_SLEEPING : POSE_STANDING },
         { key: BED_KEY, type: 'optional_block_pos', value: head || undefined }
-      ]
+      ])
     }
     player._client.write('entity_metadata', packet)
     player._writeOthersNearby('entity_metadata', packet)
