@@ -21,7 +21,8 @@ from mindpy.server.versions import embedded_versions
 from mindpy.skills import Skills
 from mindpy.world.bulk import entity_counts
 
-CHECKS = ["join", "give", "craft", "table", "dig", "place", "smelt", "chest", "eat", "hunt", "sleep", "to player"]
+# sleep comes last: the night passes once every player sleeps, so the partner leaves before it
+CHECKS = ["join", "give", "craft", "table", "dig", "place", "smelt", "chest", "eat", "hunt", "to player", "sleep"]
 
 
 def wait(predicate: Callable[[], object], timeout: float = 10.0) -> bool:
@@ -42,6 +43,7 @@ def play_checks(bot, partner, report: Callable[[str, bool, str], None]) -> None:
     """Run CHECKS after "join" with `bot` (and `partner` for giving), each reported as it ends."""
     skills = Skills(bot)
     bot.js.look(0, 0, True)  # the server finishes the login on the first look
+    partner.js.look(0, 0, True)
     time.sleep(0.3)
     x, y, z = (int(v // 1) for v in bot.position)
     have = bot.inventory
@@ -107,10 +109,11 @@ def play_checks(bot, partner, report: Callable[[str, bool, str], None]) -> None:
         px, py, pz = (int(v // 1) for v in bot.position)
         bot.command(f"/give {bot.name} diamond_sword 1")
         bot.command(f"/summon cow {px + 3} {py} {pz}")
-        wait(lambda: have().get("diamond_sword") == 1 and entity_counts(bot, ["cow"], px, pz, 16)["cow"])
+        wait(lambda: have().get("diamond_sword") == 1 and entity_counts(bot, ["cow"], px, pz, 16).get("cow"))
         return skills.attack("cow", True) and wait(lambda: have().get("beef") or have().get("leather"))
 
     def sleep() -> bool:
+        partner.close()
         px, py, pz = (int(v // 1) for v in bot.position)
         bot.command(f"/setblock {px + 2} {py} {pz + 2} red_bed[facing=south,part=foot]")
         bot.command(f"/setblock {px + 2} {py} {pz + 3} red_bed[facing=south,part=head]")

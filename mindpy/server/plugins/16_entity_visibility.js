@@ -5,6 +5,9 @@
 // for good (a bot "cannot find" a teammate standing beside it). Here a player's list only gains or loses the
 // entity that actually came or went.
 
+const path = require('path')
+const { addToTabList } = require(path.join(__dirname, '..', 'js', 'lib', 'tab_list.js'))
+
 module.exports.entity = function (entity, serv) {
   // flying-squid's own entity plugins run after ours and assign updateAndSpawn again: keep ours
   Object.defineProperty(entity, 'updateAndSpawn', { configurable: true, get: () => updateAndSpawn, set: () => {} })
@@ -68,15 +71,5 @@ module.exports.player = function (player, serv) {
 }
 
 function sendTabEntry (toPlayer, other, serv) {
-  if (!serv.supportFeature('playerInfoActionIsBitfield')) return
-  toPlayer._client.write('player_info', {
-    action: { add_player: true, update_game_mode: true, update_listed: true, update_latency: true },
-    data: [{
-      uuid: other.uuid,
-      player: { name: other.username, properties: other.profileProperties || [] },
-      gamemode: other.gameMode,
-      listed: true,
-      latency: other._client.latency || 0
-    }]
-  })
+  toPlayer._client.write('player_info', addToTabList(serv, [other]))
 }

@@ -16,6 +16,17 @@ const NUMBERED_1_19_3 = [...NUMBERED_BEFORE_1_19_3.slice(0, 2), 'long', ...NUMBE
 // pose and frozen ticks); flying-squid uses the key of 1.14-1.16.
 const ITEM_STACK_KEY = 8
 
+// Metadata keys minecraft-data lists only from 1.19.4 on; the game used the same ones from 1.17 (after frozen ticks
+// joined the entity's base keys) until 1.20.2: the pose and the bed a living entity sleeps in, a sheep's wool byte.
+const KEYS_BEFORE_1_19_4 = { pose: 6, sleeping_pos: 14, wool: 17 }
+
+// The index of `entityName`'s metadata field `field` (e.g. 'player', 'pose'), or -1 when the version has none.
+function metadataKey (registry, entityName, field) {
+  const keys = registry.entitiesByName[entityName]?.metadataKeys
+  if (keys) return keys.indexOf(field)
+  return registry.version['<']('1.19.4') ? KEYS_BEFORE_1_19_4[field] ?? -1 : -1
+}
+
 // `type`: a name, or one of flying-squid's numbers. Returns the type as `registry`'s version writes it.
 function metadataType (registry, type) {
   const name = typeof type === 'number' ? NUMBERED_BEFORE_1_19_3[type] : type
@@ -31,4 +42,4 @@ function metadataFor (registry, entries) {
   return entries.map(entry => ({ ...entry, type: metadataType(registry, entry.type) }))
 }
 
-module.exports = { metadataType, metadataFor, ITEM_STACK_KEY }
+module.exports = { metadataType, metadataFor, metadataKey, ITEM_STACK_KEY }
