@@ -1,5 +1,5 @@
 """Minecraft versions: at every version the embedded server lists, a bot of that version joins a server of that
-version, gets items by /give, crafts in its inventory and at a crafting table, and digs a block (one server and one bot per version).
+version, gets items by /give, crafts in its inventory and at a crafting table, digs a block and sees an animal teleported (one server and one bot per version).
 `--mc-version auto` takes a running server's own version, and an unsupported version is refused in one line before
 anything starts."""
 
@@ -31,6 +31,12 @@ OTHER_VERSION = "1.20.4" if "1.20.4" in embedded_versions() else embedded_versio
 def block_name(bot, x: int, y: int, z: int) -> str | None:
     block = bot.js.blockAt(bot.js.entity.position.floored().set(x, y, z))
     return block.name if block is not None else None
+
+
+def pig_x(bot) -> float | None:
+    """Where the bot sees the nearest pig (x), or None."""
+    pigs = [e for e in json.loads(world_js().entitiesJson(bot.js, 32)) if e["name"] == "pig"]
+    return pigs[0]["x"] if pigs else None
 
 
 @pytest.mark.parametrize("version", embedded_versions())
@@ -67,6 +73,15 @@ def test_a_bot_gives_crafts_and_digs_at_every_embedded_version(tmp_path, version
                        message=lambda: f"the drop seen as sand, not {world_js().droppedItemsJson(bot.js)}")
             assert skills.pickup_nearby_items(), skills.take_log()
             wait_until(lambda: bot.inventory().get("sand") == 1, message=lambda: f"the sand, not {bot.inventory()}")
+
+            # an entity in sight that moves more than 7 blocks at once is sent as a teleport, whose packet 1.21.2
+            # reshaped: the bot sees the pig arrive, and stays on the server
+            x, y, z = (int(v // 1) for v in bot.position)
+            bot.command(f"/summon pig {x + 2} {y} {z + 2} {{NoAI:1b}}")
+            wait_until(lambda: pig_x(bot) is not None, message="the pig")
+            bot.command(f"/tp @e[type=pig] {x + 12} {y} {z + 2}")
+            wait_until(lambda: (pig_x(bot) or 0) > x + 11, message=lambda: f"the pig at x={x + 12}, not {pig_x(bot)}")
+            assert bot.connected
         finally:
             bot.close()
 

@@ -34,7 +34,6 @@ setInterval(() => { if (process.ppid !== parentPid) process.exit(0) }, 1000).unr
 // - 1.20, 1.20.3, 1.20.5 and 1.21: the server runs them, but mineflayer lists only the other release of the same
 //   protocol (1.20.1, 1.20.4, 1.20.6, 1.21.1), which clients of those versions join as well; 1.18 (a protocol
 //   of its own) the server runs too, but mineflayer does not list it;
-// - 1.21.4: it drops players whenever an entity moves more than 7 blocks at once (measured);
 // - 1.21.5 and later: flying-squid 1.12 refuses to start ("Latest supported version is '1.21.4'").
 // A version must also be one that the installed mineflayer speaks (its bots are the ones that play).
 function supportedVersions () {
