@@ -10,12 +10,15 @@ import time
 
 from . import DEFAULT_MINECRAFT_VERSION, __version__
 from .errors import MindpyError
+from .server.versions import add_version_option
 from .userfiles import visible_log_handler
 
 
 def _cmd_server(args) -> int:
     from .server import EmbeddedServer
+    from .server.versions import resolve_version
 
+    args.version = resolve_version(args.version, None)  # `auto`: the default; an unsupported one: one line
     world, folder = world_choice(args.world)
     server = EmbeddedServer(port=args.port, version=args.version, run_dir=args.run_dir, host=args.host,
                             world_folder=folder, world=world, seed=args.seed)
@@ -61,7 +64,7 @@ def _cmd_doctor(args) -> int:
 def _cmd_demo(args) -> int:
     from .demo import run_demo
 
-    return run_demo(server=args.server, run_dir=args.run_dir)
+    return run_demo(server=args.server, run_dir=args.run_dir, mc_version=args.mc_version)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument("--port", type=int, default=25565, help="port to listen on (0 = any free port; default 25565)")
     server.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     server.add_argument("--mc-version", dest="version", default=DEFAULT_MINECRAFT_VERSION,
-                        help=f"Minecraft version (default {DEFAULT_MINECRAFT_VERSION})")
+                        help=f"Minecraft version (default and 'auto': {DEFAULT_MINECRAFT_VERSION}; `mindpy doctor` "
+                             f"lists the others)")
     server.add_argument("--run-dir", default="runs/server", help="where the server log goes")
     server.add_argument("--world", default="normal",
                         help="'normal' (generated, the default), 'flat' (the tasks' superflat world), or a folder to "
@@ -92,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="start the embedded server and two bots (no API key, no Java needed)")
     demo.add_argument("--server", default="embedded", help="'embedded' (default) or HOST:PORT of a real server")
     demo.add_argument("--run-dir", default="runs/demo", help="where logs go")
+    add_version_option(demo)
     demo.set_defaults(func=_cmd_demo)
 
     _register_optional(sub)

@@ -95,9 +95,25 @@ def _check_server(address: str) -> Check:
         return Check(f"server {address}", False, str(exc))
 
 
+def _check_versions() -> list[Check]:
+    """The Minecraft versions mindpy plays: the embedded server's (and the default), and the bots' on a real server."""
+    from . import DEFAULT_MINECRAFT_VERSION
+    from .server.versions import bot_versions, embedded_versions
+
+    embedded = ", ".join(embedded_versions())
+    checks = [Check("versions (embedded)", True,
+                    f"{embedded} (default {DEFAULT_MINECRAFT_VERSION}; --mc-version VERSION|auto)")]
+    try:
+        checks.append(Check("versions (HOST:PORT)", True, ", ".join(bot_versions())))
+    except MindpyError as exc:
+        checks.append(Check("versions (HOST:PORT)", False, str(exc)))
+    return checks
+
+
 def run_checks(server: str | None = None) -> list[Check]:
-    """All checks (Node, npm and Python packages, embedding model, and the server if given)."""
-    checks = _check_node() + _check_python() + [_check_embedding_model()]
+    """All checks (Node, npm and Python packages, embedding model, the Minecraft versions, and the server if
+    given)."""
+    checks = _check_node() + _check_python() + [_check_embedding_model()] + _check_versions()
     if server:
         checks.append(_check_server(server))
     return checks

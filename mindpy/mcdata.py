@@ -118,6 +118,12 @@ def smelting_table() -> dict:
     return json.loads(SMELTING_TABLE.read_text(encoding="utf-8"))
 
 
+def protocol_versions() -> list[dict]:
+    """minecraft-data's list of Java-edition versions, newest first: {minecraftVersion, version (the protocol
+    number), usesNetty, releaseType, ...}."""
+    return json.loads((_data_root() / "pc" / "common" / "protocolVersions.json").read_text(encoding="utf-8"))
+
+
 @cache
 def minecraft_data(version: str = DEFAULT_MINECRAFT_VERSION) -> MinecraftData:
     """The (cached) minecraft-data of a game version."""

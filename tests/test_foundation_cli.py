@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -26,6 +27,9 @@ def test_doctor_passes_on_this_machine():
     assert result.returncode == 0, result.stdout + result.stderr
     assert "npm packages" in result.stdout and "embedding model" in result.stdout
     assert "FAIL" not in result.stdout
+    # the Minecraft versions: the embedded server's with the default, and the bots' on a real server
+    assert re.search(r"versions \(embedded\)\s+1\.18\.2, .*1\.21\.1, .*\(default 1\.21\.1;", result.stdout), result.stdout
+    assert re.search(r"versions \(HOST:PORT\)\s+1\.18\.2, .*1\.21\.4", result.stdout), result.stdout
 
 
 def test_doctor_and_bridge_report_missing_npm_packages(tmp_path):

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..server.versions import add_version_option
 from ..userfiles import one_line
 from .ablations import ablations_from_args, add_ablation_options
 from .options import (
@@ -29,6 +31,7 @@ from .options import (
     check_model_option,
     is_dispatching_player,
     method_options,
+    resolved_mc_version,
     round_options,
 )
 
@@ -47,13 +50,15 @@ def run_task_command(args) -> int:
     if not args.task_id:
         print("mindpy run --task needs --task-id ID (see `mindpy tasks show FILE` for the ids)", file=sys.stderr)
         return 2
-    report = read_task_file(args.task, only=[args.task_id])  # the file's other tasks may be bad: not our task
+    options = (EpisodeOptions.from_json(args.options) if getattr(args, "options", None)
+               else EpisodeOptions.from_args(args))
+    options = replace(options, mc_version=resolved_mc_version(options.mc_version, options.server))  # asked once
+    # the file's other tasks may be bad: not our task; its item names are checked in the version played
+    report = read_task_file(args.task, only=[args.task_id], version=options.mc_version)
     for warning in report.warnings.get(args.task_id, []):
         print(warning, file=sys.stderr, flush=True)
     task = report.task(args.task_id)
     refuse_unplayable(task, args.task)
-    options = (EpisodeOptions.from_json(args.options) if getattr(args, "options", None)
-               else EpisodeOptions.from_args(args))
     if not is_dispatching_player(options.model, task):
         check_model_option(options.model)
     family = family_of(task)
@@ -100,6 +105,8 @@ def _cmd_eval(args, parser=None) -> int:
 
     signal.signal(signal.SIGTERM, on_terminate)
     team = parse_team(args.team)
+    if not args.retry_errors:  # a rerun plays the version OUT recorded
+        args.mc_version = _eval_version(args)
     args.runner = _episode_runner(args)
     if args.retry_errors:
         evaluation = _errored_evaluation(args)
@@ -131,6 +138,16 @@ def _cmd_eval(args, parser=None) -> int:
         print(f"models spent ${budget['spent_usd']:.4f} of ${budget['max_usd']:g}: {budget['ended']} episodes cut "
               f"off and {len(budget['not_played'])} not played for the budget (not failures; a rerun plays them)")
     return 0 if summary["errors"] == 0 and (summary["episodes"] or budget["not_played"]) else 1
+
+
+def _eval_version(args) -> str:
+    """The one Minecraft version of every episode (`auto`: each --servers server's own, which must agree)."""
+    servers = args.servers.split(",") if args.servers else ["embedded"]
+    versions = {server: resolved_mc_version(args.mc_version, server) for server in dict.fromkeys(servers)}
+    if len(set(versions.values())) > 1:
+        shown = ", ".join(f"{server} runs {version}" for server, version in versions.items())
+        raise ConfigError(f"--servers run different Minecraft versions ({shown}): give servers of one version")
+    return next(iter(versions.values()))
 
 
 RETRY_ERRORS_TAKES = ("retry_errors", "parallel", "retries", "servers", "ray")  # the rest is OUT's own
@@ -190,6 +207,7 @@ def _evaluation(args, out: Path, model: str | None, team: dict):
                       limit=args.limit, usd_per_mtok=args.usd_per_mtok or 0.0, trials=args.trials,
                       rounds=round_options(args), profile_options=method_options(args), budget=budget_limits(args),
                       team=team, runner=runner, ablations=ablations_from_args(args), cache=cache_folder(args),
+                      mc_version=getattr(args, "mc_version", None),
                       **({} if args.retries is None else {"retries": args.retries}))
 
 
@@ -321,6 +339,7 @@ def register(sub) -> None:
                     help="play again only the episodes of the evaluation in OUT that ended in an infrastructure "
                          "error, with the task files and settings OUT recorded; results.csv and summary.json are "
                          "written again")
+    add_version_option(ev)
     add_round_options(ev)
     add_method_options(ev)
     add_ablation_options(ev)

@@ -176,7 +176,7 @@ class Evaluation:
                  profile_options: dict | None = None, budget: BudgetLimits | None = None,
                  team: dict[str, str] | None = None, runner: EpisodeRunner | None = None,
                  ablations: Ablations | None = None, cache: str | None = None, retries: int = ATTEMPTS - 1,
-                 only: Iterable[Path] | None = None):
+                 only: Iterable[Path] | None = None, mc_version: str | None = None):
         """`parallel`: episodes at once (None: as many as the runner has room for); `runner`: where episodes are
         played (default: child processes on this machine);
         `rounds`: a RoundRequest each episode's family resolves (None: the default, each family's paper's way:
@@ -188,7 +188,9 @@ class Evaluation:
         and named settings for every episode (mindpy.harness.ablations), recorded in summary.json; `cache`: the
         response cache's folder (mindpy.models.cache; None: off), recorded in summary.json; `retries`: how often
         an episode that failed for infrastructure reasons is played again; `only`: the run directories of the
-        episodes to play (None: every one not done yet), the others' rows kept from OUT/results.csv."""
+        episodes to play (None: every one not done yet), the others' rows kept from OUT/results.csv; `mc_version`:
+        the Minecraft version every episode plays (None: the minecraft_version setting), its item names the ones the
+        tasks are checked against."""
         from .options import check_model_option
         from .session import refuse_unpriced
 
@@ -201,6 +203,7 @@ class Evaluation:
         self.team = dict(team or {})
         self.ablations = ablations or Ablations()
         self.cache = cache
+        self.mc_version = mc_version
         self.attempts = 1 + max(0, int(retries))
         self.only = None if only is None else {Path(p).resolve() for p in only}
         self.progress = progress or _stderr
@@ -245,7 +248,9 @@ class Evaluation:
         from ..tasks.family import family_of
         from ..tasks.loader import read_task_file
 
-        report = read_task_file(path, only=ids or None)  # the tasks not asked for are not checked
+        # the tasks not asked for are not checked; names are checked in the version played ("auto": in each episode)
+        version = self.mc_version if self.mc_version != "auto" else None
+        report = read_task_file(path, only=ids or None, version=version)
         if report.file_problems:
             self.skipped.append(SkippedTask(path, None, "unreadable", report.file_problems))
             return []
@@ -277,7 +282,7 @@ class Evaluation:
         neither success nor failure (summary.json shows it under `skipped`)."""
         from ..tasks.solvable import unsolvable_reason
 
-        reason = unsolvable_reason(task)
+        reason = unsolvable_reason(task, self.mc_version if self.mc_version != "auto" else None)
         if reason:
             self.skipped.append(SkippedTask(path, task.id, "unsolvable", [f"{path}: task '{task.id}': {reason}"]))
         return reason is None
@@ -364,7 +369,8 @@ class Evaluation:
 
         options = EpisodeOptions(model=self.model, rounds=self.rounds if self.rounds is not None else RoundRequest(),
                                  profile_options=dict(self.profile_options), budget=self.budget,
-                                 team=dict(self.team), ablations=self.ablations, cache=self.cache)
+                                 team=dict(self.team), ablations=self.ablations, cache=self.cache,
+                                 mc_version=self.mc_version)
         return {"files": list(self.files), "ids": self.ids, "limit": self.limit, "trials": self.trials,
                 "usd_per_mtok": self.usd_per_mtok, "servers": self.servers, "retries": self.attempts - 1,
                 "options": json.loads(options.to_json())}
@@ -424,7 +430,7 @@ class Evaluation:
         options = EpisodeOptions(model=self.model or None, server=server or "embedded", seed=ep.trial - 1,
                                  rounds=self.rounds, profile_options=dict(self.profile_options),
                                  budget=BudgetLimits(rates[0], rates[1], grant, price), team=dict(self.team or {}),
-                                 ablations=self.ablations, cache=self.cache)
+                                 ablations=self.ablations, cache=self.cache, mc_version=self.mc_version)
         try:
             return self.runner.play(EpisodeJob(Path(ep.file), ep.task_id, ep.run_dir, ("--options", options.to_json())),
                                     report=self._report)

@@ -285,6 +285,7 @@ class EpisodeOptions:
     team: dict[str, str] = field(default_factory=dict)
     ablations: Ablations = field(default_factory=Ablations)  # the paper's ablations and named settings
     cache: str | None = None  # the response cache's folder (mindpy.models.cache); None: every call asks the model
+    mc_version: str | None = None  # the Minecraft version (or "auto"); None: the minecraft_version setting
 
     @classmethod
     def from_args(cls, args: Any, budget: BudgetLimits | None = None) -> EpisodeOptions:
@@ -296,14 +297,19 @@ class EpisodeOptions:
                    profile_options=method_options(args),
                    budget=budget if budget is not None else budget_limits(args),
                    team=parse_team(getattr(args, "team", [])), ablations=ablations_from_args(args),
-                   cache=cache_folder(args))
+                   cache=cache_folder(args), mc_version=getattr(args, "mc_version", None))
 
     def episode_kwargs(self) -> dict[str, Any]:
         """The keyword arguments of mindpy.harness.episode.run_episode."""
         return {"model": self.model, "server": self.server, "seed": self.seed, "rounds": self.rounds,
                 "profile_options": dict(self.profile_options), "budget": self.budget, "team": dict(self.team),
                 "ablations": self.ablations,
-                "settings_overrides": {"response_cache": self.cache} if self.cache else None}
+                "settings_overrides": self.settings_overrides() or None}
+
+    def settings_overrides(self) -> dict[str, Any]:
+        """The settings these options set: the response cache and the Minecraft version, where given."""
+        return {**({"response_cache": self.cache} if self.cache else {}),
+                **({"minecraft_version": self.mc_version} if self.mc_version else {})}
 
     def to_json(self) -> str:
         """One line of JSON: what `from_json` reads back."""
@@ -333,6 +339,18 @@ class EpisodeOptions:
                            {k: v for k, v in budget.items() if v is not None}),
                        team={str(k): str(v) for k, v in dict(data.get("team", {})).items()},
                        ablations=Ablations.from_dict(dict(data.get("ablations", {}))),
-                       cache=None if data.get("cache") is None else str(data["cache"]))
+                       cache=None if data.get("cache") is None else str(data["cache"]),
+                       mc_version=None if data.get("mc_version") is None else str(data["mc_version"]))
         except (ValueError, TypeError, AttributeError, ConfigError, argparse.ArgumentTypeError) as exc:
             raise ConfigError(f"episode options: {one_line(str(exc))}") from None
+
+
+def resolved_mc_version(requested: str | None, server: str) -> str:
+    """The Minecraft version a command plays on `server` ('embedded' or HOST:PORT): `requested` (--mc-version),
+    else the minecraft_version setting (MINDPY_MINECRAFT_VERSION); `auto` asks a real server for its own. Found
+    before anything starts: UnsupportedVersion (one line, listing the versions) or ServerError (no server answers)."""
+    from ..server.address import parse_server
+    from ..server.versions import resolve_version
+    from ..settings import load_settings
+
+    return resolve_version(requested or load_settings().minecraft_version, parse_server(server))

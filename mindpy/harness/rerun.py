@@ -54,5 +54,6 @@ def errored_evaluation(out: Path, *, parallel: int | None = 1, runner: Any = Non
                       usd_per_mtok=float(record.get("usd_per_mtok") or 0.0), progress=progress,
                       trials=record.get("trials"), rounds=options.rounds, profile_options=options.profile_options,
                       budget=options.budget, team=options.team, runner=runner, ablations=options.ablations,
-                      cache=options.cache, retries=int(record.get("retries", 1)) if retries is None else retries,
+                      cache=options.cache, mc_version=options.mc_version,
+                      retries=int(record.get("retries", 1)) if retries is None else retries,
                       only=errored)

@@ -54,11 +54,13 @@ def _cmd_run(args) -> int:
     overrides: dict = {"profiles": list(args.profile)}
     if cache_folder(args):
         overrides["response_cache"] = cache_folder(args)
+    if getattr(args, "mc_version", None):  # the flag wins over the settings file and MINDPY_MINECRAFT_VERSION
+        overrides["minecraft_version"] = args.mc_version
     settings = load_settings(args.settings, None, **overrides)
     profiles = [load_profile(p, settings=settings) for p in args.profile]
     limits = budget_limits(args, settings.budget)
     address = parse_server(args.server)
-    problem = refusal_before_start(profiles, settings.minecraft_version)
+    problem = refusal_before_start(profiles, settings, address)
     if problem:
         print(f"mindpy run: {problem}", file=sys.stderr)
         return 2
@@ -96,7 +98,8 @@ def _cmd_run(args) -> int:
         signal.signal(signal.SIGTERM, lambda *_: runner.stop())
         runner.start()
         names = ", ".join(p.name for p in profiles)
-        print(f"{names} joined {host}:{port}. Talk to them in the game chat; Ctrl-C stops.", flush=True)
+        print(f"{names} joined {host}:{port} (Minecraft {settings.minecraft_version}). Talk to them in the game chat; "
+              f"Ctrl-C stops.", flush=True)
         try:
             runner.wait()
         except KeyboardInterrupt:
@@ -121,26 +124,29 @@ def _cmd_run(args) -> int:
     return 0
 
 
-def refusal_before_start(profiles, version: str) -> str | None:
+def refusal_before_start(profiles, settings, address) -> str | None:
     """Why the run cannot go on, found before a server starts or a bot joins (None: nothing found): a profile
-    whose chat model needs an API key that is not set, or a Minecraft version that there is no data for."""
-    from ..errors import UnsupportedVersion
-    from ..mcdata import minecraft_data
+    whose chat model needs an API key that is not set, or a Minecraft version that cannot be played on the server
+    at `address` (None: the embedded one). Sets the settings' `minecraft_version` to the version played (`auto`:
+    the server's own)."""
+    from ..errors import ServerError, UnsupportedVersion
     from ..models import missing_key
+    from ..server.versions import resolve_version
 
     for profile in profiles:
         problem = missing_key(profile.model) if profile.model is not None else None
         if problem:
             return f"{profile.name}: {problem}"
-    try:  # the bots and the embedded server both need minecraft-data for the version
-        minecraft_data(version)
-    except UnsupportedVersion as exc:
+    try:
+        settings.minecraft_version = resolve_version(settings.minecraft_version, address)
+    except (UnsupportedVersion, ServerError) as exc:
         return f"setting 'minecraft_version': {exc}"
     return None
 
 
 def register(sub) -> None:
     """Add the `run` command to the CLI's subparsers."""
+    from ..server.versions import add_version_option
     from .ablations import add_ablation_options
     from .options import add_budget_options, add_cache_options, add_method_options, add_round_options, add_team_option
     run = sub.add_parser("run", help="start bots from profiles (or play one task) and keep them playing")
@@ -168,6 +174,7 @@ def register(sub) -> None:
     run.add_argument("--processes", type=int, default=None, metavar="N",
                      help="spread the agents over N Python processes, each with its own Node process for its bots "
                           "(default: the settings' processes, 1)")
+    add_version_option(run)
     add_round_options(run)
     add_method_options(run)
     add_ablation_options(run)

@@ -26,7 +26,7 @@ from typing import IO, Any
 import yaml
 
 from .. import DEFAULT_MINECRAFT_VERSION
-from ..errors import ConfigError, MindpyError
+from ..errors import ConfigError, MindpyError, ServerError
 from ..models.budget import Budget, BudgetLimits, release_budget, shared_budget
 from ..models.outage import OutageWatch
 from ..tasks.family import Family, family_of
@@ -203,9 +203,21 @@ class EpisodeSession:
         # the ablations' blocked commands join the settings' own, in every family's play (the joining message is
         # the play's to send once the world is set up: sent at spawn, an agent would act on a world being set up)
         self.settings.blocked_actions = [*self.settings.blocked_actions, *self.ablations.blocked_actions()]
+        self.settings.minecraft_version = self._resolved_version(self.settings.minecraft_version)
         self.profiles = [load_profile(p, settings=self.settings) for p in self.settings.profiles]
         self.limits = self.budget if self.budget is not None else self.settings.budget_limits()
         return self.settings
+
+    def _resolved_version(self, requested: str) -> str:
+        """The Minecraft version to play (`auto`: the server's own); UnsupportedVersion before anything starts."""
+        from ..server.address import parse_server
+        from ..server.versions import resolve_version
+
+        address = parse_server(self.server)
+        try:
+            return resolve_version(requested, address)
+        except ServerError as exc:  # `auto` found no server to ask: the infrastructure's failure
+            raise EpisodeInfraError(f"minecraft_version auto: {exc}") from exc
 
     def refuse_unpriced(self, specs: Any = None) -> None:
         """ConfigError when a dollar limit is set and a model to be used has no known price."""

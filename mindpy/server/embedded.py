@@ -27,6 +27,7 @@ from .. import DEFAULT_MINECRAFT_VERSION
 from ..errors import ConfigError, ServerError, UnsupportedVersion
 from ..nodejs import check_node_side, node_environment
 from .address import ServerAddress
+from .versions import check_version
 
 HERE = Path(__file__).resolve().parent
 SERVER_SCRIPT = HERE / "js" / "server.js"
@@ -132,6 +133,7 @@ class EmbeddedServer:
     def start(self) -> EmbeddedServer:
         if self.process is not None:
             return self
+        check_version(self.version, embedded=True)  # one line listing the versions, before Node starts
         node = check_node_side()
         self.run_dir.mkdir(parents=True, exist_ok=True)
         stem = self.run_dir / f"server-{os.getpid()}-{id(self):x}"

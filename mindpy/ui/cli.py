@@ -147,6 +147,8 @@ def _cmd_dashboard(args) -> int:
     from .evalfeed import EvalFeed
     from .server import Dashboard
 
+    if args.mc_version and args.server is None:
+        raise ConfigError("--mc-version is for agents created on a server: give --server embedded|HOST:PORT too")
     if args.server is not None:
         if args.run_dir:
             raise ConfigError("give RUN_DIR (a finished run to show) or --server (agents to create), not both")
@@ -184,6 +186,7 @@ def _cmd_dashboard(args) -> int:
 
 def register(sub) -> None:
     """Add `mindpy dashboard` to the CLI's subparsers."""
+    from ..server.versions import add_version_option
     from .server import DEFAULT_HOST, DEFAULT_PORT
 
     dash = sub.add_parser("dashboard", help="web dashboard of a finished run directory (live runs: --ui on run and "
@@ -200,6 +203,7 @@ def register(sub) -> None:
                            "page or over HTTP (POST /api/agents)")
     dash.add_argument("--settings", default=None, metavar="FILE",
                       help="with --server: the agents' settings file (YAML); MINDPY_* variables override it")
+    add_version_option(dash)
     dash.add_argument("--agents-dir", default="runs/dashboard", metavar="DIR",
                       help="with --server: where the embedded server's log and the profiles written from the page "
                            "go (default runs/dashboard)")

@@ -15,17 +15,19 @@ from pathlib import Path
 def serve_empty_run(args) -> int:
     """Start the server (when embedded), an AgentRunner with no agents and the dashboard; wait for Ctrl-C."""
     from ..agent.runner import REJOIN_WAITS_S, AgentRunner, ConsoleLog
-    from ..mcdata import minecraft_data
     from ..server.address import parse_server
+    from ..server.versions import resolve_version
     from ..settings import load_settings
     from ..view import OneViewer
     from .app import DashboardState
     from .manage import AgentManager
     from .server import Dashboard
 
-    settings = load_settings(args.settings)
-    minecraft_data(settings.minecraft_version)  # an unsupported version stops here, before a server starts
+    version = getattr(args, "mc_version", None)  # the flag wins over the settings file
+    settings = load_settings(args.settings, **({"minecraft_version": version} if version else {}))
     address = parse_server(args.server)
+    # an unsupported version stops here, before a server starts; `auto` asks a real server for its own
+    settings.minecraft_version = resolve_version(settings.minecraft_version, address)
     folder = Path(args.agents_dir)
     with contextlib.ExitStack() as stack:
         if address is None:

@@ -177,4 +177,20 @@ function forgetDroppedStacks (bot) {
   return items.length
 }
 
-module.exports = { forgetDroppedStacks, blockJson, missingColumns, entitiesJson, digAt, hold, placeOnTop, attackUntilDead, useOn, useOnBlock, walkTo, collectDrops, eat, commandReply }
+// What the dropped items within `radius` hold, as the bot reads their metadata: ["sand x1", ...] ("?" for an item
+// entity whose stack the bot does not know: getDroppedItem throws or gives nothing).
+function droppedItemsJson (bot, radius = 8) {
+  const me = bot.entity.position
+  const held = e => {
+    try {
+      const item = e.getDroppedItem()
+      return item ? `${item.name} x${item.count}` : '?'
+    } catch (err) {
+      return '?'
+    }
+  }
+  return JSON.stringify(Object.values(bot.entities)
+    .filter(e => e.name === 'item' && e.position.distanceTo(me) <= radius).map(held))
+}
+
+module.exports = { droppedItemsJson, forgetDroppedStacks, blockJson, missingColumns, entitiesJson, digAt, hold, placeOnTop, attackUntilDead, useOn, useOnBlock, walkTo, collectDrops, eat, commandReply }

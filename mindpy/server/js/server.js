@@ -36,13 +36,18 @@ process.stdin.on('error', exit)
 process.on('SIGTERM', exit)
 setInterval(() => { if (process.ppid !== parentPid) exit() }, 1000).unref()
 
+// The versions in data/versions.json, each played through by tests/test_versions.py (join, /give, crafting, digging)
+// and benchmarks/version_matrix.py (every mechanic tasks use). Left out:
+// - before 1.18: the world has no negative heights, and our flat world and the tasks stand at y=-60;
+// - 1.20, 1.20.3, 1.20.5 and 1.21: the server runs them, but mineflayer lists only the other release of the same
+//   protocol (1.20.1, 1.20.4, 1.20.6, 1.21.1), which clients of those versions join as well; 1.18 (a protocol
+//   of its own) the server runs too, but mineflayer does not list it;
+// - 1.21.5 and later: flying-squid 1.12 refuses to start ("Latest supported version is '1.21.4'").
+// A version must also be one that the installed mineflayer speaks (its bots are the ones that play).
 function supportedVersions () {
-  const { testedVersions } = require('flying-squid')
+  const listed = require(path.join(__dirname, 'data', 'versions.json')).embedded
   const mineflayer = require('mineflayer/lib/version')
-  // 1.21.4 drops players whenever an entity moves more than 7 blocks at once (measured): left out.
-  // Before 1.18 the world has no negative heights, which our vanilla-shaped flat world needs.
-  const atLeast118 = v => { const [, minor] = v.split('.').map(Number); return minor >= 18 }
-  return testedVersions.filter(v => mineflayer.testedVersions.includes(v) && v !== '1.21.4' && atLeast118(v))
+  return listed.filter(v => mineflayer.testedVersions.includes(v))
 }
 
 // mindpy's plugins (files in config.pluginDir, mindpy/server/plugins/), loaded in this order: later ones build on

@@ -3,7 +3,7 @@
 //
 // flying-squid hands the 1.17+ window_click packet to prismarine-windows in the old shape, so clicks are
 // ignored and client and server drift apart; tossing loses items; pickups add one item per stack; item
-// entities carry no item (no metadata at 1.20.2+); /give adds the count as a string. Here the server
+// entities carry no item (the wrong key, no metadata at 1.20.2+); /give adds the count as a string. Here the server
 // applies every click itself (lib/clicks.js) and, as vanilla does, sends back what the client predicted
 // wrong (the whole window when the click was made on an old state id), so the client always ends up with
 // the server's truth. `/mindpy_inv [player]` shows the server's view of an inventory as JSON.
@@ -17,6 +17,7 @@
 const path = require('path')
 const { Vec3 } = require('vec3')
 const { applyClick, insert } = require(path.join(__dirname, '..', 'js', 'lib', 'clicks.js'))
+const { metadataFor, ITEM_STACK_KEY } = require(path.join(__dirname, '..', 'js', 'lib', 'metadata.js'))
 
 const PLAYER_WINDOW_SIZE = 46
 const HOTBAR_START = 36
@@ -107,17 +108,18 @@ module.exports.server = function (serv) {
 }
 
 module.exports.entity = function (entity, serv) {
-  // flying-squid sends no entity metadata from 1.20.2 on, so dropped items reach clients as items of
-  // nothing. Send the one piece that matters: which item (and how many) an item entity holds.
+  // flying-squid sends item entities' stacks under the key of 1.14-1.16 (and no metadata at all from 1.20.2 on), so
+  // dropped items reach clients as items of nothing. An item entity sends the one piece that matters, which item
+  // (and how many) it holds; every other entity's metadata goes out with its types in the version's form.
   const registry = serv.registry
-  if (!registry.version['>=']('1.20.2')) return
   const Item = require('prismarine-item')(registry)
-  entity.sendMetadata = () => {
-    if (entity.itemId === undefined || entity.itemCount === undefined) return
-    entity._writeOthersNearby('entity_metadata', {
-      entityId: entity.id,
-      metadata: [{ key: 8, type: 'item_stack', value: Item.toNotch(new Item(entity.itemId, entity.itemCount)) }]
-    })
+  entity.sendMetadata = (data) => {
+    if (entity.itemId !== undefined) {
+      if (entity.itemCount === undefined) return
+      data = [{ key: ITEM_STACK_KEY, type: 'item_stack', value: Item.toNotch(new Item(entity.itemId, entity.itemCount)) }]
+    }
+    if (!data || !data.length) return
+    entity._writeOthersNearby('entity_metadata', { entityId: entity.id, metadata: metadataFor(registry, data) })
   }
 }
 

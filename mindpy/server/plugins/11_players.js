@@ -6,7 +6,7 @@
 // - Respawn compares the client_command action with 0; at 1.21.1 it arrives as 'perform_respawn', and the
 //   respawn packet has a new shape. Handle it here.
 // - The tab list (player_info) of a joining player goes to everyone except that player, so a bot that joins
-//   after another never learns the other's name. Send it to the joining player too.
+//   after another never learns the other's name. Send it to the joining player too (at every version).
 // - After login, the first look/position packet makes flying-squid send the player back to where it logged
 //   in, undoing any teleport made in between. Send the player's current position instead. And the rest of the
 //   player's view waits for any movement packet or teleport confirmation since the player connected, not for a
@@ -24,6 +24,7 @@
 
 const path = require('path')
 const { wrapEveryAssignment, keepOwn, refusePackets } = require(path.join(__dirname, '..', 'js', 'lib', 'hooks.js'))
+const { addToTabList } = require(path.join(__dirname, '..', 'js', 'lib', 'tab_list.js'))
 
 module.exports.server = function (serv, settings) {
   const options = settings?.mindpy?.pluginOptions || {}
@@ -38,7 +39,7 @@ module.exports.server = function (serv, settings) {
       original(toPlayer)
       return sendFullListTo(serv, toPlayer)
     }
-    toPlayer._writeOthers('player_info', { action: LIST_ENTRY_ACTION, data: [listEntry(toPlayer)] })
+    toPlayer._writeOthers('player_info', addToTabList(serv, [toPlayer]))
     sendFullListTo(serv, toPlayer)
   })
   // the versions whose player_info has the bitfield (1.19.3+) announce a leave with player_remove
@@ -68,21 +69,8 @@ function ignoreMovesUntilTeleportConfirmed (player) {
   }
 }
 
-const LIST_ENTRY_ACTION = { add_player: true, update_game_mode: true, update_listed: true, update_latency: true }
-
-function listEntry (player) {
-  return {
-    uuid: player.uuid,
-    player: { name: player.username, properties: player.profileProperties || [] },
-    gamemode: player.gameMode,
-    listed: true,
-    latency: player._client.latency || 0
-  }
-}
-
 function sendFullListTo (serv, toPlayer) {
-  if (!serv.supportFeature('playerInfoActionIsBitfield')) return
-  toPlayer._client.write('player_info', { action: LIST_ENTRY_ACTION, data: serv.players.map(listEntry) })
+  toPlayer._client.write('player_info', addToTabList(serv, serv.players))
 }
 
 module.exports.player = function (player, serv) {

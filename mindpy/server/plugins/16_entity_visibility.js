@@ -5,9 +5,28 @@
 // for good (a bot "cannot find" a teammate standing beside it). Here a player's list only gains or loses the
 // entity that actually came or went.
 
+const path = require('path')
+const { addToTabList } = require(path.join(__dirname, '..', 'js', 'lib', 'tab_list.js'))
+const { wrapEveryAssignment } = require(path.join(__dirname, '..', 'js', 'lib', 'hooks.js'))
+
+const BYTE_ANGLE_TO_DEGREES = 360 / 256
+
 module.exports.entity = function (entity, serv) {
   // flying-squid's own entity plugins run after ours and assign updateAndSpawn again: keep ours
   Object.defineProperty(entity, 'updateAndSpawn', { configurable: true, get: () => updateAndSpawn, set: () => {} })
+
+  // From 1.21.2 on entity_teleport has another shape (velocity, angles in degrees, relative flags): flying-squid's
+  // old one fails to encode and drops every player near an entity that moves more than 7 blocks at once (a /tp).
+  // Those versions also have sync_entity_position, which says the same thing: send that instead.
+  if (serv.registry.protocol?.play?.toClient?.types?.packet_sync_entity_position) {
+    wrapEveryAssignment(entity, '_writeOthersNearby', (original) => (name, fields) => {
+      if (name !== 'entity_teleport') return original(name, fields)
+      const { entityId, x, y, z, yaw, pitch, onGround } = fields
+      return original('sync_entity_position', {
+        entityId, x, y, z, dx: 0, dy: 0, dz: 0, yaw: yaw * BYTE_ANGLE_TO_DEGREES, pitch: pitch * BYTE_ANGLE_TO_DEGREES, onGround
+      })
+    })
+  }
 
   function updateAndSpawn () {
     const nearby = entity.getNearby()
@@ -68,15 +87,5 @@ module.exports.player = function (player, serv) {
 }
 
 function sendTabEntry (toPlayer, other, serv) {
-  if (!serv.supportFeature('playerInfoActionIsBitfield')) return
-  toPlayer._client.write('player_info', {
-    action: { add_player: true, update_game_mode: true, update_listed: true, update_latency: true },
-    data: [{
-      uuid: other.uuid,
-      player: { name: other.username, properties: other.profileProperties || [] },
-      gamemode: other.gameMode,
-      listed: true,
-      latency: other._client.latency || 0
-    }]
-  })
+  toPlayer._client.write('player_info', addToTabList(serv, [other]))
 }

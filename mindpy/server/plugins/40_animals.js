@@ -20,6 +20,9 @@ const WEAPON_DAMAGE = {
   wooden_sword: 4, golden_sword: 4, stone_sword: 5, iron_sword: 6, diamond_sword: 7, netherite_sword: 8,
   wooden_axe: 7, golden_axe: 7, stone_axe: 9, iron_axe: 9, diamond_axe: 9, netherite_axe: 10
 }
+// minecraft-data names an entity's category from 1.19 on ('UNKNOWN' at 1.18.2), its type at every version
+const PASSIVE_TYPES = new Set(['animal', 'passive', 'water_creature', 'ambient'])
+const isPassive = data => data.category === 'Passive mobs' || (data.category === 'UNKNOWN' && PASSIVE_TYPES.has(data.type))
 const INVULNERABLE_MS = 500 // vanilla: 10 ticks after a hit, only a stronger hit does (the difference)
 const BODY_MS = 1000 // the death animation plays before the body is removed
 const KNOCKBACK = 5 // blocks per second, away from the attacker, and a small hop
@@ -150,7 +153,7 @@ module.exports.server = function (serv, settings) {
         const name = args[0].replace(/^minecraft:/, '')
         const data = registry.entitiesByName[name]
         if (!data) throw new UserError(`Unknown entity '${args[0]}'`)
-        const summon = data.category === 'Passive mobs' ? (world, position) => serv.mindpySpawnMob(name, world, position) : serv.mindpySummoners[name]
+        const summon = isPassive(data) ? (world, position) => serv.mindpySpawnMob(name, world, position) : serv.mindpySummoners[name]
         if (!summon) throw new UserError(`Cannot summon ${name}: only animals and other passive mobs, ${Object.keys(serv.mindpySummoners).join(', ') || 'no monsters'} are supported`)
         if (Object.keys(serv.entities).length >= maxEntities) throw new UserError(`Too many entities (at most ${maxEntities}): /kill some first`)
         const o = originOf(ctx)

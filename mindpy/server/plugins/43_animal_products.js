@@ -5,7 +5,9 @@
 // every 5-10 minutes. Plugin option `eggIntervalSeconds: [min, max]` changes the laying interval (tests).
 // (Cake needs milk and an egg, beds need wool: tasks use all three.)
 
+const path = require('path')
 const { Vec3 } = require('vec3')
+const { metadataKey } = require(path.join(__dirname, '..', 'js', 'lib', 'metadata.js'))
 
 const MILKABLE = new Set(['cow', 'mooshroom', 'goat'])
 const WOOL_REGROW_MS = [30000, 90000]
@@ -19,7 +21,7 @@ module.exports.server = function (serv, settings) {
   const registry = serv.registry
   const Item = require('prismarine-item')(registry)
   const eggInterval = settings?.mindpy?.pluginOptions?.eggIntervalSeconds || EGG_INTERVAL_S
-  const woolKey = registry.entitiesByName.sheep?.metadataKeys?.indexOf('wool') ?? -1
+  const woolKey = metadataKey(registry, 'sheep', 'wool')
 
   const itemOf = (name, count = 1) => new Item(registry.itemsByName[name].id, count)
   const drop = (entity, item) => serv.mindpyDropItem(entity.world, entity.position.offset(0, 0.8, 0), item, {
@@ -37,10 +39,7 @@ module.exports.server = function (serv, settings) {
   function setSheared (sheep, sheared) {
     sheep.mindpyMob.sheared = sheared
     if (woolKey < 0) return
-    sheep._writeOthersNearby('entity_metadata', {
-      entityId: sheep.id,
-      metadata: [{ key: woolKey, type: 'byte', value: sheared ? SHEARED_FLAG : 0 }]
-    })
+    sheep.sendMetadata([{ key: woolKey, type: 'byte', value: sheared ? SHEARED_FLAG : 0 }]) // typed per version
   }
 
   serv.on('newPlayer', (player) => {

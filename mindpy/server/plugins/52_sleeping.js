@@ -5,7 +5,9 @@
 // 5 s, the night is skipped: morning comes, the weather clears and everyone wakes up. Not done: beds do
 // not become respawn points (respawns go to the world spawn) and sleepers are not moved into the bed.
 
+const path = require('path')
 const { Vec3 } = require('vec3')
+const { metadataFor, metadataKey } = require(path.join(__dirname, '..', 'js', 'lib', 'metadata.js'))
 
 const NIGHT = [12541, 23458] // when beds can be used, in ticks of the day (vanilla, clear weather)
 const SKIP_AFTER_TICKS = 100
@@ -18,9 +20,8 @@ const FACING_VECTOR = { north: new Vec3(0, 0, -1), south: new Vec3(0, 0, 1), wes
 
 module.exports.server = function (serv) {
   const registry = serv.registry
-  const keys = registry.entitiesByName.player?.metadataKeys || []
-  const POSE_KEY = keys.indexOf('pose')
-  const BED_KEY = keys.indexOf('sleeping_pos')
+  const POSE_KEY = metadataKey(registry, 'player', 'pose')
+  const BED_KEY = metadataKey(registry, 'player', 'sleeping_pos')
   if (POSE_KEY < 0 || BED_KEY < 0) return // this version's metadata is unknown: no sleeping
   const Block = require('prismarine-block')(registry)
   const sleepers = new Map() // player -> {head: Vec3 of the bed's head, since: tick}
@@ -33,10 +34,10 @@ module.exports.server = function (serv) {
   function sendPose (player, head) {
     const packet = {
       entityId: player.id,
-      metadata: [
+      metadata: metadataFor(registry, [
         { key: POSE_KEY, type: 'pose', value: head ? POSE_SLEEPING : POSE_STANDING },
         { key: BED_KEY, type: 'optional_block_pos', value: head || undefined }
-      ]
+      ])
     }
     player._client.write('entity_metadata', packet)
     player._writeOthersNearby('entity_metadata', packet)

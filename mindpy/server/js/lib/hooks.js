@@ -2,9 +2,9 @@
 // Small helpers for hooking into flying-squid, shared by the server plugins.
 
 // `object[name] = f` stores wrap(f) instead, however often it is assigned (flying-squid assigns some functions
-// again for every player, or in plugins that load after ours).
+// again for every player, or in plugins that load after ours); a function already there is wrapped at once.
 function wrapEveryAssignment (object, name, wrap) {
-  let wrapped
+  let wrapped = typeof object[name] === 'function' ? wrap(object[name]) : object[name]
   Object.defineProperty(object, name, {
     configurable: true,
     get: () => wrapped,
