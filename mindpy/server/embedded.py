@@ -32,6 +32,9 @@ from .versions import check_version
 HERE = Path(__file__).resolve().parent
 SERVER_SCRIPT = HERE / "js" / "server.js"
 PLUGIN_DIR = HERE / "plugins"
+# how long a server keeping its world in a folder may take to write its last changes before it exits (server.js
+# gives up after 10 s)
+SAVE_WAIT_S = 12.0
 WORLDS = ("flat", "normal")
 WORLD_RECORD = "mindpy.json"  # in a world folder: {"world": generator, "seed": seed}
 
@@ -227,8 +230,8 @@ class EmbeddedServer:
                     process.stdin.close()
             except OSError:
                 pass
-            try:
-                process.wait(timeout=timeout / 2)
+            try:  # a kept world is written before the server exits: seconds on a loaded machine
+                process.wait(timeout=max(timeout / 2, SAVE_WAIT_S if self.world_folder else 0))
             except subprocess.TimeoutExpired:
                 process.terminate()
                 try:

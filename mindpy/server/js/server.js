@@ -28,7 +28,8 @@ let serverToSave = null // a server whose world is kept in a folder: its last ch
 function exit () {
   const world = serverToSave?.overworld
   if (!world) process.exit(0)
-  setTimeout(() => process.exit(0), 2000).unref() // embedded.py terminates us 2.5 s after closing stdin
+  // a loaded machine takes seconds to write the last columns: embedded.py waits SAVE_WAIT_S (12 s) for a kept world
+  setTimeout(() => process.exit(0), 10000).unref()
   world.waitSaving().catch(() => {}).then(() => process.exit(0))
 }
 process.stdin.on('end', exit)

@@ -224,9 +224,7 @@ module.exports.server = function (serv, settings) {
     const s = mob.mindpyMob
     if (!!s.burning === burning) return
     s.burning = burning
-    mob._writeOthersNearby('entity_metadata', {
-      entityId: mob.id, metadata: [{ key: sharedFlagsKey, type: 'byte', value: burning ? ON_FIRE : 0 }]
-    })
+    mob.sendMetadata([{ key: sharedFlagsKey, type: 'byte', value: burning ? ON_FIRE : 0 }]) // typed per version
   }
 
   serv.on('tick', (delta, count) => {

@@ -12,7 +12,9 @@
 // Players are hurt as by any damage: health update, hurt animation and sound for everyone near, half a second of
 // invulnerability, death and respawn (11_players.js).
 
+const path = require('path')
 const { Vec3 } = require('vec3')
+const { metadataKey } = require(path.join(__dirname, '..', 'js', 'lib', 'metadata.js'))
 const UUID = require('uuid-1345')
 
 const MOB_REACH_GROWTH = 0.828
@@ -178,11 +180,10 @@ module.exports.server = function (serv) {
   }
 
   // ---- creepers ------------------------------------------------------------------------------------------------
-  const creeperKeys = registry.entitiesByName.creeper.metadataKeys
-  const swellKey = creeperKeys.indexOf('swell_dir')
+  const swellKey = metadataKey(registry, 'creeper', 'swell_dir')
 
   function setSwelling (mob, on) {
-    mob._writeOthersNearby('entity_metadata', { entityId: mob.id, metadata: [{ key: swellKey, type: 'int', value: on ? 1 : -1 }] })
+    if (swellKey >= 0) mob.sendMetadata([{ key: swellKey, type: 'int', value: on ? 1 : -1 }]) // typed per version
   }
 
   function creeper (mob, s, target, now) {

@@ -17,8 +17,9 @@ const NUMBERED_1_19_3 = [...NUMBERED_BEFORE_1_19_3.slice(0, 2), 'long', ...NUMBE
 const ITEM_STACK_KEY = 8
 
 // Metadata keys minecraft-data lists only from 1.19.4 on; the game used the same ones from 1.17 (after frozen ticks
-// joined the entity's base keys) until 1.20.2: the pose and the bed a living entity sleeps in, a sheep's wool byte.
-const KEYS_BEFORE_1_19_4 = { pose: 6, sleeping_pos: 14, wool: 17 }
+// joined the entity's base keys) until 1.20.2: the pose and the bed a living entity sleeps in, a sheep's wool byte,
+// a creeper's swelling.
+const KEYS_BEFORE_1_19_4 = { pose: 6, sleeping_pos: 14, wool: 17, swell_dir: 16 }
 
 // The index of `entityName`'s metadata field `field` (e.g. 'player', 'pose'), or -1 when the version has none.
 function metadataKey (registry, entityName, field) {
