@@ -17,6 +17,7 @@ from .userfiles import visible_log_handler
 def _cmd_server(args) -> int:
     from .server import EmbeddedServer
     from .server.versions import resolve_version
+    from .server.worlds import world_choice, world_summary
 
     args.version = resolve_version(args.version, None)  # `auto`: the default; an unsupported one: one line
     world, folder = world_choice(args.world)
@@ -38,21 +39,6 @@ def _cmd_server(args) -> int:
     finally:
         server.stop()
         print("Server stopped.")
-
-
-def world_choice(value: str | None) -> tuple[str | None, str | None]:
-    """`--world`: 'flat' or 'normal' name a generator (the world is not saved); anything else is a folder to keep
-    the world in, generated as the folder records (normal for a new one)."""
-    if value in (None, "flat", "normal"):
-        return value, None
-    return None, value
-
-
-def world_summary(server) -> str:
-    """'normal world, seed 42, kept in DIR': what a person joining will find (a flat world has no seed to tell)."""
-    seed = f", seed {server.seed}" if server.world == "normal" else ""
-    kept = f", kept in {server.world_folder}" if server.world_folder else ""
-    return f"{server.world} world{seed}{kept}"
 
 
 def _cmd_doctor(args) -> int:

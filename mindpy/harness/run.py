@@ -66,8 +66,8 @@ def _cmd_run(args) -> int:
         return 2
     with contextlib.ExitStack() as stack:
         if address is None:
-            from ..cli import world_choice, world_summary
             from ..server import EmbeddedServer
+            from ..server.worlds import world_choice, world_summary
 
             world, folder = world_choice(getattr(args, "world", None) or "normal")  # free play: generated unless told
             server = stack.enter_context(EmbeddedServer(run_dir=Path(args.run_dir) / "server",

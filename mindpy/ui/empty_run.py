@@ -32,11 +32,13 @@ def serve_empty_run(args) -> int:
     with contextlib.ExitStack() as stack:
         if address is None:
             from ..server import EmbeddedServer
+            from ..server.worlds import world_summary
 
-            server = stack.enter_context(EmbeddedServer(run_dir=folder / "server",
+            # agents made on the page play freely: in the generated world, as `mindpy run --profile` does
+            server = stack.enter_context(EmbeddedServer(run_dir=folder / "server", world="normal",
                                                         version=settings.minecraft_version))
             host, port = "127.0.0.1", server.address.port
-            print(f"Embedded server on {host}:{port} (log: {server.log_path})", flush=True)
+            print(f"Embedded server on {host}:{port}, {world_summary(server)} (log: {server.log_path})", flush=True)
         else:
             host, port = address.host, address.port
         runner = stack.enter_context(AgentRunner(settings, [], host, port, console=ConsoleLog(),
