@@ -82,6 +82,24 @@ def test_place_block_and_place_here(make_bot):
     assert "do not have any diamond_block" in skills.take_log()
 
 
+def test_place_here_walled_in_digs_a_cell_beside_the_bot(make_bot):
+    """Down a 1x1 shaft no cell beside the bot is free: it clears one (not the chest) and places the table there."""
+    bot = make_bot("miner")
+    x, y, z = isolate(bot)
+    bot.command(f"/fill {x - 1} {y} {z - 1} {x + 1} {y + 1} {z + 1} stone")
+    bot.command(f"/setblock {x + 1} {y} {z} chest")
+    bot.command(f"/fill {x} {y} {z} {x} {y + 1} {z} air")
+    wait_until(lambda: block_name(bot, x, y + 1, z) == "air" and block_name(bot, x + 1, y, z) == "chest",
+               message="the shaft")
+    give(bot, "crafting_table", 1)
+    give(bot, "stone_pickaxe", 1)
+    skills = Skills(bot)
+    assert skills.place_here("crafting_table"), skills.take_log()
+    beside = [block_name(bot, x + dx, y, z + dz) for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+    assert beside.count("crafting_table") == 1 and beside[0] == "chest", beside
+    assert "Dug out stone" in skills.take_log()
+
+
 def test_cheat_placement_restricted_to_the_inventory(make_bot):
     """Cheat mode places with /setblock; a task's restrict_to_inventory allows only blocks the bot holds."""
     bot = make_bot("cheater")

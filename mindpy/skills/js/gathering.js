@@ -275,6 +275,21 @@ async function placeHere (bot, type) {
       return placeBlock(bot, type, spot.x, spot.y, spot.z)
     }
   }
+  // Walled in (a tunnel the bot dug, a 1x1 shaft): clear a cell beside it, as a player would, and place there.
+  const protectedIds = c.state(bot).movements?.blocksCantBreak || new Set()
+  for (const [dx, dy, dz] of spots.slice(0, 4)) {
+    const spot = feet.offset(dx, dy, dz)
+    const block = bot.blockAt(spot)
+    const under = bot.blockAt(spot.offset(0, -1, 0))
+    if (!block || isEmpty(block) || isEmpty(under) || !block.diggable || block.name === 'bedrock') continue
+    if (protectedIds.has(block.type) || INTERACTIVE.test(block.name)) continue // a build's block, a chest...
+    if (!(await equipBestTool(bot, block)) && block.harvestTools) continue // it would take ages by hand
+    await digBlock(bot, block)
+    if (isEmpty(bot.blockAt(spot))) {
+      c.say(bot, `Dug out ${block.name} beside you to make room.`)
+      return placeBlock(bot, type, spot.x, spot.y, spot.z)
+    }
+  }
   c.fail(`No free spot next to you to place ${type}; move somewhere more open.`)
 }
 
