@@ -13,7 +13,7 @@ import time
 import pytest
 
 from agent_helpers import start_agent
-from conftest import TESTS_DIR, give_items, isolate, teleport, unique_name, wait_ticks, wait_until
+from conftest import TESTS_DIR, give_items, isolate, teleport, unique_name, wait_ticks, wait_until, world_js
 from mindpy.bridge import create_bot, js_module
 from mindpy.errors import ServerError
 from mindpy.server import EmbeddedServer
@@ -155,6 +155,11 @@ def test_killed_zombie_and_skeleton_drop_their_loot(mob_bots):
     bot = mob_bots("hunter")
     bot.command("/time set 1000")
     x, y, z = isolate(bot)
+    for dx in (2, -2):  # a roof each: under the day sky a mob of 1 health would burn to death before the bot hits it
+        bot.command(f"/setblock {x + dx} {y + 3} {z} stone")
+    roofed = lambda: all((json.loads(world_js().blockJson(bot.js, x + dx, y + 3, z)) or {}).get("name") == "stone"  # noqa: E731
+                         for dx in (2, -2))
+    wait_until(roofed, message="the roofs")
     bot.command(f"/summon zombie {x + 2} {y} {z} {{NoAI:1b,Health:1f}}")
     bot.command(f"/summon skeleton {x - 2} {y} {z} {{NoAI:1b,Health:1f}}")
     wait_until(lambda: mobs(bot, "zombie") and mobs(bot, "skeleton"), timeout=5, message="the two mobs")
