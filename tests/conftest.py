@@ -102,9 +102,8 @@ def wait_ticks(n: int, message: str = "game time to pass") -> None:
                message=f"{n} ticks ({message})")
 
 
-@pytest.fixture
-def make_bot(server):
-    """Factory: `make_bot("alice")` returns a spawned Bot; every bot is closed after the test."""
+def bot_factory(server):
+    """A fixture's body: yields `factory(prefix)` making spawned Bots on `server`, and closes them afterwards."""
     bots = []
 
     def factory(prefix: str = "bot", exact_name: str | None = None, **kwargs):
@@ -115,6 +114,12 @@ def make_bot(server):
     yield factory
     for bot in bots:
         bot.close()
+
+
+@pytest.fixture
+def make_bot(server):
+    """Factory: `make_bot("alice")` returns a spawned Bot; every bot is closed after the test."""
+    yield from bot_factory(server)
 
 
 def teleport(bot, x: float, y: float, z: float) -> None:

@@ -13,8 +13,17 @@ import time
 import pytest
 
 from agent_helpers import start_agent
-from conftest import TESTS_DIR, give_items, isolate, teleport, unique_name, wait_ticks, wait_until, world_js
-from mindpy.bridge import create_bot, js_module
+from conftest import (
+    TESTS_DIR,
+    bot_factory,
+    give_items,
+    isolate,
+    teleport,
+    wait_ticks,
+    wait_until,
+    world_js,
+)
+from mindpy.bridge import js_module
 from mindpy.errors import ServerError
 from mindpy.server import EmbeddedServer
 
@@ -30,17 +39,8 @@ def mob_server(tmp_path_factory):
 
 @pytest.fixture
 def mob_bots(mob_server):
-    """Factory of bots on the module's server (the signature of conftest's make_bot); closed after the test."""
-    bots = []
-
-    def factory(prefix: str = "bot", exact_name: str | None = None, **kwargs):
-        bot = create_bot(exact_name or unique_name(prefix), mob_server.host, mob_server.port, **kwargs)
-        bots.append(bot)
-        return bot
-
-    yield factory
-    for bot in bots:
-        bot.close()
+    """Factory of bots on the module's server (conftest's make_bot there); closed after the test."""
+    yield from bot_factory(mob_server)
 
 
 def mob_js():
